@@ -1,0 +1,147 @@
+"""HTTP/JSON transport: a raw ASGI handler in front of a Starlette app.
+
+API paths are transcoded here (router -> request record -> dispatch -> JSON); everything else
+(health, metrics, OpenAPI, well-known documents, lifespan) is the Starlette app's. Unknown API
+routes, wrong methods, malformed JSON and oversized bodies all answer structured errors.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from typing import Any
+from urllib.parse import parse_qsl
+
+import msgspec
+
+from platform_api.api import dispatch, transcode
+from platform_api.api.router import Match, Router
+from platform_api.api.schema import AREAS, MethodInfo
+from platform_api.core import errors
+from platform_api.core.runtime import Runtime
+from platform_api.core.service import Context
+
+log = logging.getLogger("platform_api.rest")
+
+MAX_BODY = 1 << 20
+_JSON = [(b"content-type", b"application/json")]
+_encode = msgspec.json.Encoder().encode
+_decode = msgspec.json.Decoder().decode
+ASGIApp = Any
+
+
+class RestApp:
+    def __init__(self, rt: Runtime, methods: list[MethodInfo], fallback: ASGIApp, own_paths: set[str]) -> None:
+        self.rt = rt
+        self.router = Router(methods)
+        self.fallback = fallback
+        # Non-API paths served by the fallback app.
+        self.own_paths = own_paths
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["path"] in self.own_paths or scope["path"].startswith("/.well-known/"):
+            await self.fallback(scope, receive, send)
+            return
+        request_id = ""
+        for k, v in scope["headers"]:
+            if k == b"x-request-id":
+                request_id = v.decode("latin-1")[:128]
+                break
+        if not request_id:
+            request_id = uuid.uuid4().hex
+        path: str = scope["path"]
+        area = path.split("/", 2)[1] if path.count("/") >= 1 else ""
+        try:
+            match = self.router.match(scope["method"], path)
+            if match is None:
+                raise self._no_route(scope["method"], path)
+            area = match.route.method.area
+            request = await self._request(match, scope, receive)
+            ctx = Context(method=match.route.method.full_name, rt=self.rt, request_id=request_id)
+            result = await dispatch.call(match.route.method, request, ctx)
+            await self._send(send, 200, _encode(result), request_id)
+        except errors.ApiError as e:
+            await self._error(send, e, area, request_id)
+        except Exception:
+            log.exception("request %s %s failed (request id %s)", scope["method"], path, request_id)
+            await self._error(send, errors.internal(), area, request_id)
+
+    def _no_route(self, verb: str, path: str) -> errors.ApiError:
+        if self.router.allowed(path):
+            return errors.ApiError(errors.UNIMPLEMENTED, "Method Not Allowed")
+        return errors.ApiError(errors.NOT_FOUND, "Not Found")
+
+    async def _request(self, match: Match, scope: dict[str, Any], receive: Any) -> Any:
+        method, rule = match.route.method, match.route.rule
+        data: dict[str, Any] = {}
+        body_obj: Any = None
+        if rule.body:
+            raw = await _read_body(scope, receive)
+            if raw.strip():
+                try:
+                    body_obj = _decode(raw)
+                except msgspec.DecodeError as e:
+                    raise errors.invalid_argument("body", f"malformed JSON: {e}") from None
+            else:
+                body_obj = {}
+            if not isinstance(body_obj, dict):
+                raise errors.invalid_argument("body", "the request body must be a JSON object")
+            if rule.body == "*":
+                data = transcode.normalize(method.input, body_obj)
+            else:
+                f = transcode.fields_of(method.input)[rule.body]
+                assert f.message is not None
+                data[f.json] = transcode.normalize(f.message, body_obj)
+        qs = scope.get("query_string")
+        if qs and rule.body != "*":
+            fields = transcode.fields_of(method.input)
+            for key, value in parse_qsl(qs.decode("utf-8", "replace"), keep_blank_values=True):
+                # Query parameters fill only fields not bound by the body (the path overrides below).
+                top = fields.get(key.split(".", 1)[0])
+                if top is not None and top.proto != rule.body:
+                    transcode.set_path(method.input, data, key, value, query=True)
+        for field_path, value in match.params.items():
+            transcode.set_path(method.input, data, field_path, value, query=False)
+        if method.mask_from_body and body_obj is not None:
+            f = transcode.fields_of(method.input)
+            if not data.get(f["update_mask"].json):
+                mask_paths = transcode.body_paths(f[method.mask_from_body].message, body_obj)  # type: ignore[arg-type]
+                data[f["update_mask"].json] = ",".join(mask_paths)
+        return transcode.to_record(method.input_record, data)
+
+    async def _send(self, send: Any, status: int, body: bytes, request_id: str, extra: list[Any] | None = None) -> None:
+        headers = [*_JSON, (b"content-length", str(len(body)).encode()), (b"x-request-id", request_id.encode())]
+        if extra:
+            headers.extend(extra)
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+    async def _error(self, send: Any, e: errors.ApiError, area: str, request_id: str) -> None:
+        domain = f"{area if area in AREAS else 'api'}.{self.rt.settings.error_domain_base}"
+        extra = None
+        if e.code == errors.UNAUTHENTICATED:
+            extra = [(b"www-authenticate", f'Bearer error="invalid_token", error_description="{e.message}"'.encode())]
+        await self._send(send, e.status(), _encode(e.body(domain)), request_id, extra)
+
+
+async def _read_body(scope: dict[str, Any], receive: Any) -> bytes:
+    too_big = errors.ApiError(errors.RESOURCE_EXHAUSTED, f"Request body larger than {MAX_BODY} bytes")
+    # 413 rather than the table's 429: retrying an oversized body can never succeed.
+    too_big.http_status = 413
+    for k, v in scope["headers"]:
+        if k == b"content-length" and v.isdigit() and int(v) > MAX_BODY:
+            raise too_big
+    chunks = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise too_big
+        chunks.append(chunk)
+        if not message.get("more_body"):
+            break
+    return b"".join(chunks)

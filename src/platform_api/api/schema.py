@@ -1,0 +1,140 @@
+"""The contract as data: every RPC of our .proto files with its HTTP rules and method options.
+
+Built once at start from the generated descriptors; the router, both transports and the OpenAPI
+document all read it, so nothing about a route is written twice.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from google.api import annotations_pb2, http_pb2
+from google.protobuf import descriptor_pool, message_factory
+from google.protobuf.descriptor import Descriptor, FieldDescriptor, MethodDescriptor
+
+import platform_api.gen.platform as gen_root
+from platform_api.gen.platform.annotations import annotations_pb2 as ours
+from platform_api.gen.platform.capabilities import capabilities_pb2
+from platform_api.gen.records import RECORDS
+
+AREAS = ("iam", "registry", "vulnerabilities", "libraries", "advisory", "events", "ping")
+
+
+@dataclass(frozen=True)
+class HttpRule:
+    verb: str  # GET, POST, PATCH, DELETE, PUT
+    template: str
+    body: str  # "", "*", or a top-level request field name
+
+
+@dataclass
+class MethodInfo:
+    full_name: str  # platform.registry.v2.ReposService.GetRepo
+    grpc_path: str  # /platform.registry.v2.ReposService/GetRepo
+    service: str  # platform.registry.v2.ReposService
+    name: str  # GetRepo
+    area: str  # registry
+    input: Descriptor
+    output: Descriptor
+    input_record: type
+    output_record: type
+    input_pb: type
+    output_pb: type
+    rules: list[HttpRule] = field(default_factory=list)
+    auth_disabled: bool = False
+    capabilities: tuple[str, ...] = ()
+    unscoped: bool = False
+    event_type: str = ""
+    event_subject: str = ""
+    # Path of the request field naming the authorization scope: "uid", "parent", "repo.uid" ...
+    scope_field: str = ""
+    # For Update RPCs: the resource field of the request whose body keys give the inferred mask.
+    mask_from_body: str = ""
+
+
+def _load_generated() -> None:
+    for mod in pkgutil.walk_packages(gen_root.__path__, gen_root.__name__ + "."):
+        if mod.name.endswith("_pb2"):
+            importlib.import_module(mod.name)
+
+
+def _rules(opts: Any) -> list[HttpRule]:
+    out = []
+    if not opts.HasExtension(annotations_pb2.http):
+        return out
+    top: http_pb2.HttpRule = opts.Extensions[annotations_pb2.http]
+    for r in [top, *top.additional_bindings]:
+        kind = r.WhichOneof("pattern")
+        if kind is None or kind == "custom":
+            continue
+        out.append(HttpRule(kind.upper(), getattr(r, kind), r.body))
+    return out
+
+
+def _scope_field(desc: Descriptor) -> str:
+    for f in desc.fields:
+        if f.GetOptions().Extensions[ours.iam_scope]:
+            return f"{f.name}.uid" if f.type == FieldDescriptor.TYPE_MESSAGE else f.name
+    return ""
+
+
+def _method(m: MethodDescriptor) -> MethodInfo:
+    service = m.containing_service.full_name
+    package = m.containing_service.file.package
+    cap_enum = capabilities_pb2.Capability
+    info = MethodInfo(
+        full_name=f"{service}.{m.name}",
+        grpc_path=f"/{service}/{m.name}",
+        service=service,
+        name=m.name,
+        area=package.split(".")[1],
+        input=m.input_type,
+        output=m.output_type,
+        input_record=RECORDS[m.input_type.full_name],
+        output_record=RECORDS[m.output_type.full_name],
+        input_pb=message_factory.GetMessageClass(m.input_type),
+        output_pb=message_factory.GetMessageClass(m.output_type),
+    )
+    opts = m.GetOptions()
+    info.rules = _rules(opts)
+    iam = opts.Extensions[ours.iam]
+    info.auth_disabled = iam.WhichOneof("mode") == "disabled"
+    info.capabilities = tuple(cap_enum.Name(c) for c in iam.enabled.capabilities)
+    info.unscoped = iam.enabled.unscoped
+    if opts.HasExtension(ours.events):
+        info.event_type = opts.Extensions[ours.events].type
+        info.event_subject = opts.Extensions[ours.events].subject_field
+    info.scope_field = _scope_field(m.input_type)
+    fields = {f.name for f in m.input_type.fields}
+    for r in info.rules:
+        if r.body not in ("", "*") and "update_mask" in fields:
+            info.mask_from_body = r.body
+    return info
+
+
+@cache
+def methods() -> dict[str, MethodInfo]:
+    """Every RPC of our contract, by full name."""
+    _load_generated()
+    pool = descriptor_pool.Default()
+    out: dict[str, MethodInfo] = {}
+    for mod in pkgutil.walk_packages(gen_root.__path__, gen_root.__name__ + "."):
+        if not mod.name.endswith("_pb2"):
+            continue
+        fd = pool.FindFileByName(importlib.import_module(mod.name).DESCRIPTOR.name)
+        for svc in fd.services_by_name.values():
+            for m in svc.methods:
+                info = _method(m)
+                out[info.full_name] = info
+    return out
+
+
+def services() -> dict[str, list[MethodInfo]]:
+    out: dict[str, list[MethodInfo]] = {}
+    for m in methods().values():
+        out.setdefault(m.service, []).append(m)
+    return out

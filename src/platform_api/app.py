@@ -1,0 +1,84 @@
+"""Assembles the service: storage, the RPC implementations, HTTP/JSON (ASGI) and gRPC listeners."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from platform_api.api import grpc_server, openapi, schema
+from platform_api.api.rest import RestApp
+from platform_api.core.runtime import Runtime
+from platform_api.core.settings import Settings
+from platform_api.store import db as store
+from platform_api.store.migrate import migrate
+
+log = logging.getLogger("platform_api")
+
+# Every domain package registers its RPC implementations when imported.
+DOMAINS = ("platform_api.ping.service", "platform_api.iam.groups", "platform_api.registry.repos",
+           "platform_api.registry.tags")
+
+
+def load_domains() -> None:
+    for name in DOMAINS:
+        importlib.import_module(name)
+
+
+def create_app(settings: Settings | None = None) -> RestApp:
+    settings = settings or Settings.from_env()
+    load_domains()
+    methods = schema.methods()
+    rt = Runtime(settings=settings)
+    state: dict[str, Any] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        rt.db = await store.connect(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
+        applied = await migrate(rt.db)
+        if applied:
+            log.info("applied migrations: %s", ", ".join(applied))
+        await rt.load_secrets()
+        if settings.grpc_enabled:
+            state["grpc"] = await grpc_server.start(rt, schema.services(), settings.grpc_port)
+            log.info("gRPC listening on port %s", state["grpc"].bound_port)
+        try:
+            yield
+        finally:
+            if "grpc" in state:
+                await state["grpc"].stop(grace=5)
+            await rt.db.close()
+
+    async def healthz(_: Request) -> Response:
+        return JSONResponse({"status": "ok"})
+
+    async def readyz(_: Request) -> Response:
+        try:
+            await rt.db.fetchval("SELECT 1")
+        except Exception:  # any storage failure means not ready
+            return JSONResponse({"status": "unavailable"}, status_code=503)
+        return JSONResponse({"status": "ok"})
+
+    document = openapi.document(list(methods.values()), settings.public_url)
+
+    async def openapi_json(_: Request) -> Response:
+        return JSONResponse(document)
+
+    routes = [Route("/healthz", healthz), Route("/readyz", readyz), Route("/openapi.json", openapi_json)]
+    fallback = Starlette(routes=routes, lifespan=lifespan)
+    app = RestApp(rt, list(methods.values()), fallback, {r.path for r in routes})
+    app.state = state  # type: ignore[attr-defined]
+    return app
+
+
+def app_from_env() -> RestApp:
+    """Granian's factory target: worker processes read settings from the environment."""
+    logging.basicConfig(level=Settings.from_env().log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    return create_app()

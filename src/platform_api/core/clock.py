@@ -1,0 +1,26 @@
+"""Time: RFC 3339 UTC text with exactly three fractional digits (sortable as text)."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+
+
+def now() -> str:
+    return format_ns(time.time_ns())
+
+
+def format_ns(ns: int) -> str:
+    secs, rem = divmod(ns, 1_000_000_000)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(secs)) + f".{rem // 1_000_000:03d}Z"
+
+
+def parse(text: str) -> str:
+    """Normalize an RFC 3339 timestamp to our canonical form; ValueError when malformed."""
+    if not text or text[-1] not in "Zz" and "+" not in text[10:] and "-" not in text[10:]:
+        raise ValueError("timestamp must be RFC 3339 with a time zone")
+    dt = datetime.fromisoformat(text.replace("z", "Z"))
+    if dt.tzinfo is None:
+        raise ValueError("timestamp must carry a time zone")
+    dt = dt.astimezone(UTC)
+    return dt.strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"

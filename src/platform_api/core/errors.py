@@ -1,0 +1,153 @@
+"""Structured errors: google.rpc.Status with typed details, shared by both transports.
+
+Domain code raises ApiError through the constructors below; the transports render it (HTTP status
+from the gRPC code per reference 4.2, JSON body; or a gRPC status with binary details). ErrorInfo is
+added at the edge because its domain depends on the API area of the RPC that failed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# gRPC status codes (google.rpc.Code).
+OK = 0
+CANCELLED = 1
+UNKNOWN = 2
+INVALID_ARGUMENT = 3
+DEADLINE_EXCEEDED = 4
+NOT_FOUND = 5
+ALREADY_EXISTS = 6
+PERMISSION_DENIED = 7
+RESOURCE_EXHAUSTED = 8
+FAILED_PRECONDITION = 9
+ABORTED = 10
+OUT_OF_RANGE = 11
+UNIMPLEMENTED = 12
+INTERNAL = 13
+UNAVAILABLE = 14
+DATA_LOSS = 15
+UNAUTHENTICATED = 16
+
+CODE_NAMES = {
+    0: "OK",
+    1: "CANCELLED",
+    2: "UNKNOWN",
+    3: "INVALID_ARGUMENT",
+    4: "DEADLINE_EXCEEDED",
+    5: "NOT_FOUND",
+    6: "ALREADY_EXISTS",
+    7: "PERMISSION_DENIED",
+    8: "RESOURCE_EXHAUSTED",
+    9: "FAILED_PRECONDITION",
+    10: "ABORTED",
+    11: "OUT_OF_RANGE",
+    12: "UNIMPLEMENTED",
+    13: "INTERNAL",
+    14: "UNAVAILABLE",
+    15: "DATA_LOSS",
+    16: "UNAUTHENTICATED",
+}
+
+# grpc-gateway v2 HTTPStatusFromCode (FAILED_PRECONDITION is 400, not 412).
+HTTP_STATUS = {
+    0: 200,
+    1: 499,
+    2: 500,
+    3: 400,
+    4: 504,
+    5: 404,
+    6: 409,
+    7: 403,
+    8: 429,
+    9: 400,
+    10: 409,
+    11: 400,
+    12: 501,
+    13: 500,
+    14: 503,
+    15: 500,
+    16: 401,
+}
+
+TYPE_PREFIX = "type.googleapis.com/google.rpc."
+
+
+class ApiError(Exception):
+    """An RPC failure: code, message and details (JSON form, each with '@type')."""
+
+    def __init__(self, code: int, message: str, details: list[dict[str, Any]] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details or []
+        # Set only where the HTTP status must differ from the table (oversized body: 413).
+        self.http_status: int | None = None
+
+    @property
+    def reason(self) -> str:
+        return CODE_NAMES.get(self.code, "UNKNOWN")
+
+    def body(self, domain: str) -> dict[str, Any]:
+        info = {"@type": TYPE_PREFIX + "ErrorInfo", "reason": self.reason, "domain": domain}
+        return {"code": self.code, "message": self.message, "details": [info, *self.details]}
+
+    def status(self) -> int:
+        return self.http_status or HTTP_STATUS.get(self.code, 500)
+
+
+def invalid_argument(field: str, description: str) -> ApiError:
+    return invalid_fields([(field, description)])
+
+
+def invalid_fields(violations: list[tuple[str, str]]) -> ApiError:
+    text = "; ".join(f"{f}: {d}" for f, d in violations)
+    detail = {
+        "@type": TYPE_PREFIX + "BadRequest",
+        "fieldViolations": [{"field": f, "description": d} for f, d in violations],
+    }
+    return ApiError(INVALID_ARGUMENT, f"Invalid argument: {text}", [detail])
+
+
+def failed_precondition(kind: str, description: str, subject: str = "") -> ApiError:
+    violation = {"type": kind, "description": description}
+    if subject:
+        violation["subject"] = subject
+    detail = {"@type": TYPE_PREFIX + "PreconditionFailure", "violations": [violation]}
+    return ApiError(FAILED_PRECONDITION, f"Precondition failed: {description}", [detail])
+
+
+def not_found(resource_type: str, name: str) -> ApiError:
+    detail = {
+        "@type": TYPE_PREFIX + "ResourceInfo",
+        "resourceType": resource_type,
+        "resourceName": name,
+        "description": f"{resource_type} not found",
+    }
+    return ApiError(NOT_FOUND, f"Not found: {resource_type} {name}", [detail])
+
+
+def already_exists(resource_type: str, name: str, description: str) -> ApiError:
+    detail = {
+        "@type": TYPE_PREFIX + "ResourceInfo",
+        "resourceType": resource_type,
+        "resourceName": name,
+        "description": description,
+    }
+    return ApiError(ALREADY_EXISTS, f"Already exists: {description}", [detail])
+
+
+def permission_denied(message: str = "permission denied") -> ApiError:
+    return ApiError(PERMISSION_DENIED, f"Permission denied: {message}")
+
+
+def unauthenticated(message: str = "missing or invalid credentials") -> ApiError:
+    return ApiError(UNAUTHENTICATED, f"Unauthenticated: {message}")
+
+
+def unimplemented(what: str) -> ApiError:
+    return ApiError(UNIMPLEMENTED, f"Unimplemented: {what} is not implemented yet")
+
+
+def internal() -> ApiError:
+    # Never leak the cause to the caller; it is logged with the request id.
+    return ApiError(INTERNAL, "Internal error")

@@ -1,0 +1,176 @@
+"""The List conventions shared by every List RPC (spec 4.1 and 8, reference 2 and 8.3).
+
+- page_size: default 50, larger than 200 is clamped to 200, negative is INVALID_ARGUMENT.
+- order_by: "key [asc|desc]{, key [asc|desc]}" over snake_case keys; unknown key is INVALID_ARGUMENT;
+  `uid` is always the final tie-breaker so the order is total.
+- Keyset pagination on (order keys, uid): a page token holds the last row's keys, so inserts and
+  deletes between pages neither repeat nor skip rows. `skip` is applied after the cursor.
+- totalCount counts the whole filtered set; `skipped` echoes the skip requested.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from platform_api.core import errors, pagetoken, uidp
+from platform_api.store.db import Conn
+
+DEFAULT_PAGE_SIZE = 50
+MAX_PAGE_SIZE = 200
+STANDARD_ORDER_KEYS: Mapping[str, str] = {
+    "uid": "uid",
+    "name": "name",
+    "created_at": "create_time",
+    "updated_at": "update_time",
+}
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    order_keys: Mapping[str, str] = field(default_factory=lambda: STANDARD_ORDER_KEYS)
+    default_order: str = "uid"
+
+
+class Where:
+    """SQL conditions with numbered placeholders, built up by filters."""
+
+    def __init__(self) -> None:
+        self.conds: list[str] = []
+        self.args: list[Any] = []
+
+    def p(self, value: Any) -> str:
+        self.args.append(value)
+        return f"${len(self.args)}"
+
+    def add(self, cond: str) -> None:
+        self.conds.append(cond)
+
+    def eq(self, column: str, value: Any) -> None:
+        self.add(f"{column} = {self.p(value)}")
+
+    def any_of(self, column: str, values: list[Any]) -> None:
+        if not values:
+            self.add("1 = 0")
+        else:
+            self.add(f"{column} IN ({', '.join(self.p(v) for v in values)})")
+
+    def sql(self) -> str:
+        return " AND ".join(self.conds) if self.conds else "1 = 1"
+
+
+def _check_uid(name: str, value: str) -> None:
+    if not uidp.valid(value):
+        raise errors.invalid_argument(name, f"{name} must be a uid path matching ^[0-9a-f]{{40}}(?:/[0-9a-f]{{16}})*$")
+
+
+def add_uidp_filter(where: Where, f: Any) -> None:
+    """Apply a UIDPFilter record (any of its fields may be set; they combine with AND)."""
+    if f is None:
+        return
+    if f.ancestors_of:
+        _check_uid("uidp.ancestors_of", f.ancestors_of)
+        where.any_of("uid", uidp.parents(f.ancestors_of))
+    if f.descendants_of:
+        _check_uid("uidp.descendants_of", f.descendants_of)
+        lo, hi = uidp.descendant_range(f.descendants_of)
+        where.add(f"uid > {where.p(lo)} AND uid < {where.p(hi)}")
+    if f.children_of:
+        _check_uid("uidp.children_of", f.children_of)
+        where.eq("parent", f.children_of)
+    if f.in_root:
+        where.eq("parent", "")
+    if f.ids:
+        for i in f.ids:
+            _check_uid("uidp.ids", i)
+        where.any_of("uid", list(f.ids))
+
+
+def page_size(requested: int) -> int:
+    if requested < 0:
+        raise errors.invalid_argument("page_size", "page_size must not be negative")
+    if requested == 0:
+        return DEFAULT_PAGE_SIZE
+    return min(requested, MAX_PAGE_SIZE)
+
+
+def parse_order(order_by: str, table: Table) -> list[tuple[str, bool]]:
+    """[(column, descending)], always ending with uid."""
+    spec = order_by.strip() or table.default_order
+    out: list[tuple[str, bool]] = []
+    for part in spec.split(","):
+        words = part.split()
+        if not words or len(words) > 2 or (len(words) == 2 and words[1].lower() not in ("asc", "desc")):
+            raise errors.invalid_argument("order_by", f"order_by must be '<field> [asc|desc]', got {part.strip()!r}")
+        column = table.order_keys.get(words[0])
+        if column is None:
+            allowed = ", ".join(sorted(table.order_keys))
+            raise errors.invalid_argument("order_by", f"cannot order by {words[0]!r}; allowed: {allowed}")
+        if any(c == column for c, _ in out):
+            raise errors.invalid_argument("order_by", f"{words[0]!r} appears twice in order_by")
+        out.append((column, len(words) == 2 and words[1].lower() == "desc"))
+    if out[-1][0] != "uid" and all(c != "uid" for c, _ in out):
+        out.append(("uid", out[-1][1]))
+    return out
+
+
+def _after(where: Where, order: list[tuple[str, bool]], last: list[Any]) -> None:
+    """Rows strictly after `last` in this order: (a > x) OR (a = x AND b > y) OR ..."""
+    ors = []
+    for i, (column, desc) in enumerate(order):
+        ands = [f"{c} = {where.p(last[j])}" for j, (c, _) in enumerate(order[:i])]
+        ands.append(f"{column} {'<' if desc else '>'} {where.p(last[i])}")
+        ors.append("(" + " AND ".join(ands) + ")")
+    where.add("(" + " OR ".join(ors) + ")")
+
+
+@dataclass
+class Page:
+    bodies: list[str]
+    next_page_token: str
+    total_count: int
+    skipped: int
+
+
+_enc = msgspec.json.Encoder()
+
+
+async def page(
+    db: Conn, table: Table, where: Where, request: Any, method: str, key: bytes, columns: str = "body"
+) -> Page:
+    """One page of `table` rows matching `where`, per the request's page_size/page_token/order_by/skip.
+
+    `request` is the List request record; everything in it except the paging fields binds the token.
+    """
+    size = page_size(request.page_size)
+    if request.skip < 0:
+        raise errors.invalid_argument("skip", "skip must not be negative")
+    order = parse_order(request.order_by, table)
+    query = pagetoken.fingerprint(
+        [method, _enc.encode(msgspec.structs.replace(request, page_size=0, page_token="", skip=0))]
+    )
+    count_sql = f"SELECT COUNT(*) FROM {table.name} WHERE {where.sql()}"
+    count_args = list(where.args)
+    last = pagetoken.decode(key, request.page_token, query) if request.page_token else None
+    if last is not None:
+        if len(last) != len(order):
+            raise errors.invalid_argument("page_token", "page_token does not match order_by")
+        _after(where, order, last)
+    order_sql = ", ".join(f"{c} {'DESC' if d else 'ASC'}" for c, d in order)
+    keys = ", ".join(c for c, _ in order)
+    sql = (
+        f"SELECT {columns}, {keys} FROM {table.name} WHERE {where.sql()} ORDER BY {order_sql}"
+        f" LIMIT {where.p(size + 1)} OFFSET {where.p(request.skip)}"
+    )
+    rows = await db.fetch(sql, *where.args)
+    total = await db.fetchval(count_sql, *count_args)
+    token = ""
+    if len(rows) > size:
+        rows = rows[:size]
+        n = len(order)
+        token = pagetoken.encode(key, query, list(rows[-1][-n:]))
+    return Page([r[0] for r in rows], token, int(total), request.skip)

@@ -1,0 +1,62 @@
+"""One settings object, from command-line flags and PLATFORM_API_* environment variables."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields
+
+# Strings naming the reference's operator are not ours to hard-code; `compat_strings=reference`
+# makes the service emit them for clients that match on them.
+REFERENCE_DOMAIN = "chainguard.dev"
+
+
+@dataclass
+class Settings:
+    http_host: str = "0.0.0.0"
+    http_port: int = 8080
+    grpc_port: int = 9090
+    database_url: str = "sqlite:///platform-api.db"
+    public_url: str = "http://localhost:8080"
+    # Base of ErrorInfo domains ("iam.<domain>") and event types.
+    domain: str = "platform-api.local"
+    compat_strings: str = ""  # "" or "reference"
+    sqlite_synchronous: str = "FULL"
+    grpc_enabled: bool = True
+    log_level: str = "info"
+    extra: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def error_domain_base(self) -> str:
+        return REFERENCE_DOMAIN if self.compat_strings == "reference" else self.domain
+
+    @classmethod
+    def from_env(cls, **overrides: object) -> Settings:
+        s = cls()
+        for f in fields(cls):
+            if f.name == "extra":
+                continue
+            env = os.environ.get("PLATFORM_API_" + f.name.upper())
+            if env is not None:
+                setattr(s, f.name, _coerce(getattr(s, f.name), env))
+        for k, v in overrides.items():
+            if v is not None:
+                setattr(s, k, v)
+        return s
+
+    def to_env(self) -> dict[str, str]:
+        """For worker processes started by the server, which rebuild settings from the environment."""
+        return {
+            "PLATFORM_API_" + f.name.upper(): str(getattr(self, f.name)).lower()
+            if isinstance(getattr(self, f.name), bool)
+            else str(getattr(self, f.name))
+            for f in fields(self)
+            if f.name != "extra"
+        }
+
+
+def _coerce(default: object, text: str) -> object:
+    if isinstance(default, bool):
+        return text.lower() in ("1", "true", "yes", "on")
+    if isinstance(default, int):
+        return int(text)
+    return text

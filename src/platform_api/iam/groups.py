@@ -1,0 +1,129 @@
+"""IAM groups: /iam/v2/groups (GroupsService). Root organizations have a 40-hex uid, sub-groups
+`<parent>/<16 hex>`. A group with any child resource cannot be deleted (RESOURCE_NOT_EMPTY).
+"""
+
+from __future__ import annotations
+
+from msgspec import UNSET
+
+from platform_api.core import clock, errors, fieldmask, listing, uidp, validate
+from platform_api.core.service import Context, rpc
+from platform_api.gen.records._base import Empty
+from platform_api.gen.records.iam_v2 import (
+    CreateGroupRequest,
+    DeleteGroupRequest,
+    GetGroupRequest,
+    Group,
+    ListGroupsRequest,
+    ListGroupsResponse,
+    UpdateGroupRequest,
+)
+from platform_api.store import rows
+from platform_api.store.db import Conn
+
+SERVICE = "platform.iam.v2.GroupsService."
+RESOURCE = "platform.iam.v2.Group"
+TABLE = listing.Table("groups")
+UPDATABLE = frozenset({"name", "description"})
+# Tables whose rows live directly under a group (their `parent` column), with the word used in the
+# RESOURCE_NOT_EMPTY message. Domains that keep resources under groups add theirs here.
+CHILD_TABLES: list[tuple[str, str]] = [("groups", "groups"), ("repos", "repos")]
+
+
+async def require(conn: Conn, uid: str, field: str = "uid") -> None:
+    """The group must exist (NOT_FOUND names it otherwise)."""
+    validate.uid(uid, field)
+    if await conn.fetchval("SELECT 1 FROM groups WHERE uid = $1", uid) is None:
+        raise errors.not_found(RESOURCE, uid)
+
+
+async def _fetch(conn: Conn, uid: str, lock: bool = False) -> Group:
+    validate.uid(uid)
+    body = await conn.fetchval("SELECT body FROM groups WHERE uid = $1" + (rows.for_update(conn) if lock else ""), uid)
+    if body is None:
+        raise errors.not_found(RESOURCE, uid)
+    return rows.decode(Group, body)
+
+
+async def _name_taken(conn: Conn, parent: str, name: str, uid: str) -> None:
+    other = await conn.fetchval("SELECT uid FROM groups WHERE parent = $1 AND name = $2", parent, name)
+    if other is not None and other != uid:
+        where = "under this parent" if parent else "among root organizations"
+        raise errors.already_exists(RESOURCE, other, f"a group named {name!r} already exists {where}")
+
+
+@rpc(SERVICE + "CreateGroup")
+async def create_group(req: CreateGroupRequest, ctx: Context) -> Group:
+    given = req.group or Group()
+    now = clock.now()
+    group = Group(
+        uid=uidp.new_child(req.parent) if req.parent else uidp.new_root(),
+        name=given.name,
+        description=given.description,
+        create_time=now,
+        update_time=now,
+    )
+    validate.name(group.name)
+    validate.description(group.description)
+    async with ctx.rt.db.transaction() as tx:
+        if req.parent:
+            await require(tx, req.parent, "parent")
+        await _name_taken(tx, req.parent, group.name, group.uid)
+        await tx.execute(
+            "INSERT INTO groups (uid, parent, name, create_time, update_time, body) VALUES ($1, $2, $3, $4, $5, $6)",
+            group.uid, req.parent, group.name, now, now, rows.body(group),
+        )  # fmt: skip
+    return group
+
+
+@rpc(SERVICE + "GetGroup")
+async def get_group(req: GetGroupRequest, ctx: Context) -> Group:
+    return await _fetch(ctx.rt.db, req.uid)
+
+
+@rpc(SERVICE + "ListGroups")
+async def list_groups(req: ListGroupsRequest, ctx: Context) -> ListGroupsResponse:
+    where = listing.Where()
+    listing.add_uidp_filter(where, req.uidp)
+    if req.name is not UNSET:
+        where.eq("name", req.name)
+    page = await listing.page(ctx.rt.db, TABLE, where, req, ctx.method, ctx.rt.page_key)
+    return ListGroupsResponse(
+        groups=[rows.decode(Group, b) for b in page.bodies],
+        next_page_token=page.next_page_token,
+        total_count=str(page.total_count),
+        skipped=page.skipped,
+    )
+
+
+@rpc(SERVICE + "UpdateGroup")
+async def update_group(req: UpdateGroupRequest, ctx: Context) -> Group:
+    patch = req.group or Group()
+    async with ctx.rt.db.transaction() as tx:
+        current = await _fetch(tx, patch.uid, lock=True)
+        group = fieldmask.apply(current, patch, req.update_mask, UPDATABLE)
+        validate.name(group.name)
+        validate.description(group.description)
+        if group == current:
+            return current
+        if group.name != current.name:
+            await _name_taken(tx, uidp.parent(group.uid), group.name, group.uid)
+        group.update_time = clock.now()
+        await tx.execute(
+            "UPDATE groups SET name = $2, update_time = $3, body = $4 WHERE uid = $1",
+            group.uid, group.name, group.update_time, rows.body(group),
+        )  # fmt: skip
+    return group
+
+
+@rpc(SERVICE + "DeleteGroup")
+async def delete_group(req: DeleteGroupRequest, ctx: Context) -> Empty:
+    async with ctx.rt.db.transaction() as tx:
+        await _fetch(tx, req.uid, lock=True)
+        for table, label in CHILD_TABLES:
+            if await tx.fetchval(f"SELECT 1 FROM {table} WHERE parent = $1 LIMIT 1", req.uid) is not None:
+                raise errors.failed_precondition(
+                    "RESOURCE_NOT_EMPTY", f"cannot delete group with child {label}", subject=req.uid
+                )
+        await tx.execute("DELETE FROM groups WHERE uid = $1", req.uid)
+    return Empty()

@@ -1,0 +1,167 @@
+"""Registry repos: /registry/v2/repos (ReposService), including the readme sub-resource."""
+
+from __future__ import annotations
+
+import re
+
+from msgspec import UNSET
+
+from platform_api.core import clock, errors, fieldmask, listing, uidp, validate
+from platform_api.core.service import Context, rpc
+from platform_api.gen.records._base import Empty
+from platform_api.gen.records.registry_v2 import (
+    CreateRepoRequest,
+    DeleteRepoRequest,
+    GetRepoReadmeRequest,
+    GetRepoRequest,
+    ListReposRequest,
+    ListReposResponse,
+    Repo,
+    RepoReadme,
+    UpdateRepoReadmeRequest,
+    UpdateRepoRequest,
+)
+from platform_api.iam import groups
+from platform_api.store import rows
+from platform_api.store.db import Conn
+
+SERVICE = "platform.registry.v2.ReposService."
+RESOURCE = "platform.registry.v2.Repo"
+TABLE = listing.Table("repos")
+UPDATABLE = frozenset({"name", "description", "aliases", "active_tags"})
+MAX_README = 512 * 1024
+# Markup a Markdown readme may not carry: it is rendered in consoles.
+_UNSAFE_HTML = re.compile(
+    r"<\s*(script|iframe|object|embed|style|form|input|meta|link|base)\b|\bon[a-z]+\s*=|javascript\s*:", re.I
+)
+
+
+def _check(repo: Repo) -> None:
+    validate.name(repo.name)
+    validate.description(repo.description)
+    for alias in repo.aliases:
+        validate.alias(alias)
+    for tag in repo.active_tags:
+        validate.tag_name(tag, "active_tags")
+
+
+async def fetch(conn: Conn, uid: str, lock: bool = False) -> Repo:
+    validate.uid(uid)
+    sql = "SELECT body FROM repos WHERE uid = $1" + (rows.for_update(conn) if lock else "")
+    body = await conn.fetchval(sql, uid)
+    if body is None:
+        raise errors.not_found(RESOURCE, uid)
+    return rows.decode(Repo, body)
+
+
+async def _name_taken(conn: Conn, parent: str, name: str, uid: str) -> None:
+    other = await conn.fetchval("SELECT uid FROM repos WHERE parent = $1 AND name = $2", parent, name)
+    if other is not None and other != uid:
+        raise errors.already_exists(RESOURCE, other, f"a repo named {name!r} already exists in this group")
+
+
+@rpc(SERVICE + "CreateRepo")
+async def create_repo(req: CreateRepoRequest, ctx: Context) -> Repo:
+    validate.uid(req.parent, "parent")
+    given = req.repo or Repo()
+    now = clock.now()
+    repo = Repo(
+        uid=uidp.new_child(req.parent),
+        name=given.name,
+        description=given.description,
+        aliases=given.aliases,
+        active_tags=given.active_tags,
+        create_time=now,
+        update_time=now,
+    )
+    _check(repo)
+    async with ctx.rt.db.transaction() as tx:
+        await groups.require(tx, req.parent, "parent")
+        await _name_taken(tx, req.parent, repo.name, repo.uid)
+        await tx.execute(
+            "INSERT INTO repos (uid, parent, name, create_time, update_time, body) VALUES ($1, $2, $3, $4, $5, $6)",
+            repo.uid, req.parent, repo.name, now, now, rows.body(repo),
+        )  # fmt: skip
+    return repo
+
+
+@rpc(SERVICE + "GetRepo")
+async def get_repo(req: GetRepoRequest, ctx: Context) -> Repo:
+    return await fetch(ctx.rt.db, req.uid)
+
+
+@rpc(SERVICE + "ListRepos")
+async def list_repos(req: ListReposRequest, ctx: Context) -> ListReposResponse:
+    where = listing.Where()
+    listing.add_uidp_filter(where, req.uidp)
+    if req.name is not UNSET:
+        where.eq("name", req.name)
+    page = await listing.page(ctx.rt.db, TABLE, where, req, ctx.method, ctx.rt.page_key)
+    return ListReposResponse(
+        repos=[rows.decode(Repo, b) for b in page.bodies],
+        next_page_token=page.next_page_token,
+        total_count=str(page.total_count),
+        skipped=page.skipped,
+    )
+
+
+@rpc(SERVICE + "UpdateRepo")
+async def update_repo(req: UpdateRepoRequest, ctx: Context) -> Repo:
+    patch = req.repo or Repo()
+    async with ctx.rt.db.transaction() as tx:
+        current = await fetch(tx, patch.uid, lock=True)
+        repo = fieldmask.apply(current, patch, req.update_mask, UPDATABLE)
+        _check(repo)
+        if repo == current:
+            return current
+        parent = uidp.parent(repo.uid)
+        if repo.name != current.name:
+            await _name_taken(tx, parent, repo.name, repo.uid)
+        now = clock.now()
+        repo.update_time = now
+        await tx.execute(
+            "UPDATE repos SET name = $2, update_time = $3, body = $4 WHERE uid = $1",
+            repo.uid, repo.name, now, rows.body(repo),
+        )  # fmt: skip
+    return repo
+
+
+@rpc(SERVICE + "DeleteRepo")
+async def delete_repo(req: DeleteRepoRequest, ctx: Context) -> Empty:
+    validate.uid(req.uid)
+    lo, hi = uidp.descendant_range(req.uid)
+    async with ctx.rt.db.transaction() as tx:
+        if not await tx.execute("DELETE FROM repos WHERE uid = $1", req.uid):
+            raise errors.not_found(RESOURCE, req.uid)
+        # A repo's tags go with it.
+        await tx.execute("DELETE FROM tags WHERE uid > $1 AND uid < $2", lo, hi)
+    return Empty()
+
+
+@rpc(SERVICE + "GetRepoReadme")
+async def get_repo_readme(req: GetRepoReadmeRequest, ctx: Context) -> RepoReadme:
+    validate.uid(req.uid)
+    content = await ctx.rt.db.fetchval("SELECT readme FROM repos WHERE uid = $1", req.uid)
+    if content is None:
+        raise errors.not_found(RESOURCE, req.uid)
+    return RepoReadme(uid=req.uid, content=content)
+
+
+@rpc(SERVICE + "UpdateRepoReadme")
+async def update_repo_readme(req: UpdateRepoReadmeRequest, ctx: Context) -> RepoReadme:
+    readme = req.repo_readme or RepoReadme()
+    mask = fieldmask.parse(req.update_mask, RepoReadme)
+    if mask is not None and ["content"] not in mask:
+        return await get_repo_readme(GetRepoReadmeRequest(uid=readme.uid), ctx)
+    if len(readme.content.encode()) > MAX_README:
+        raise errors.invalid_argument("content", f"content must be at most {MAX_README} bytes")
+    if _UNSAFE_HTML.search(readme.content):
+        raise errors.invalid_argument("content", "readme contained unsafe html content")
+    async with ctx.rt.db.transaction() as tx:
+        repo = await fetch(tx, readme.uid, lock=True)
+        repo.update_time = clock.now()
+        await tx.execute(
+            "UPDATE repos SET readme = $2, update_time = $3, body = $4 WHERE uid = $1",
+            repo.uid, readme.content, repo.update_time, rows.body(repo),
+        )  # fmt: skip
+    return RepoReadme(uid=readme.uid, content=readme.content)

@@ -1,0 +1,112 @@
+"""Registry tags: /registry/v2/tags (TagsService). A tag belongs to one repo; create is an upsert by name."""
+
+from __future__ import annotations
+
+import re
+
+from msgspec import UNSET
+
+from platform_api.core import clock, errors, listing, uidp, validate
+from platform_api.core.service import Context, rpc
+from platform_api.gen.records._base import Empty
+from platform_api.gen.records.registry_v2 import (
+    CreateTagRequest,
+    DeleteTagRequest,
+    GetTagRequest,
+    ListTagsRequest,
+    ListTagsResponse,
+    Tag,
+)
+from platform_api.registry import repos
+from platform_api.store import rows
+
+SERVICE = "platform.registry.v2.TagsService."
+RESOURCE = "platform.registry.v2.Tag"
+TABLE = listing.Table("tags")
+# Tag kinds listed only on request (v2's include_* flags default to false).
+REFERRER, DATED, EPOCH = 1, 2, 4
+_DATED = re.compile(r".*-20\d{6}")
+_EPOCH = re.compile(r".*-r\d+")
+
+
+def kind(name: str) -> int:
+    k = 0
+    if name.startswith("sha256-"):
+        k |= REFERRER
+    if _DATED.fullmatch(name):
+        k |= DATED
+    if _EPOCH.fullmatch(name):
+        k |= EPOCH
+    return k
+
+
+@rpc(SERVICE + "CreateTag")
+async def create_tag(req: CreateTagRequest, ctx: Context) -> Tag:
+    validate.uid(req.parent, "parent")
+    given = req.tag or Tag()
+    validate.tag_name(given.name)
+    validate.digest(given.digest)
+    now = clock.now()
+    async with ctx.rt.db.transaction() as tx:
+        await repos.fetch(tx, req.parent)
+        row = await tx.fetchrow(
+            "SELECT body FROM tags WHERE parent = $1 AND name = $2" + rows.for_update(tx), req.parent, given.name
+        )
+        if row is None:
+            tag = Tag(uid=uidp.new_child(req.parent), name=given.name, digest=given.digest,
+                      deprecated=given.deprecated, create_time=now, update_time=now)  # fmt: skip
+            await tx.execute(
+                "INSERT INTO tags (uid, parent, name, digest, kind, create_time, update_time, body)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                tag.uid, req.parent, tag.name, tag.digest, kind(tag.name), now, now, rows.body(tag),
+            )  # fmt: skip
+            return tag
+        tag = rows.decode(Tag, row[0])
+        if tag.digest == given.digest and tag.deprecated == given.deprecated:
+            return tag
+        tag.digest, tag.deprecated, tag.update_time = given.digest, given.deprecated, now
+        await tx.execute(
+            "UPDATE tags SET digest = $2, update_time = $3, body = $4 WHERE uid = $1",
+            tag.uid, tag.digest, now, rows.body(tag),
+        )  # fmt: skip
+        return tag
+
+
+@rpc(SERVICE + "GetTag")
+async def get_tag(req: GetTagRequest, ctx: Context) -> Tag:
+    validate.uid(req.uid)
+    body = await ctx.rt.db.fetchval("SELECT body FROM tags WHERE uid = $1", req.uid)
+    if body is None:
+        raise errors.not_found(RESOURCE, req.uid)
+    return rows.decode(Tag, body)
+
+
+@rpc(SERVICE + "ListTags")
+async def list_tags(req: ListTagsRequest, ctx: Context) -> ListTagsResponse:
+    where = listing.Where()
+    listing.add_uidp_filter(where, req.uidp)
+    if req.name is not UNSET:
+        where.eq("name", req.name)
+    if req.digest:
+        where.eq("digest", req.digest)
+    if req.updated_since:
+        where.add(f"update_time > {where.p(req.updated_since)}")
+    hidden = (0 if req.include_referrers else REFERRER) | (0 if req.include_dates else DATED)
+    hidden |= 0 if req.include_epochs else EPOCH
+    if hidden:
+        where.add(f"(kind & {where.p(hidden)}) = 0")
+    page = await listing.page(ctx.rt.db, TABLE, where, req, ctx.method, ctx.rt.page_key)
+    return ListTagsResponse(
+        tags=[rows.decode(Tag, b) for b in page.bodies],
+        next_page_token=page.next_page_token,
+        total_count=str(page.total_count),
+        skipped=page.skipped,
+    )
+
+
+@rpc(SERVICE + "DeleteTag")
+async def delete_tag(req: DeleteTagRequest, ctx: Context) -> Empty:
+    validate.uid(req.uid)
+    if not await ctx.rt.db.execute("DELETE FROM tags WHERE uid = $1", req.uid):
+        raise errors.not_found(RESOURCE, req.uid)
+    return Empty()

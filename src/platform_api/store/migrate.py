@@ -1,0 +1,52 @@
+"""Versioned schema migrations: numbered SQL files per dialect, applied in order, each exactly once.
+
+Applied by `platform-api migrate` and at every start. On PostgreSQL an advisory lock serializes
+processes starting together; on SQLite the single writer does.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from platform_api.core import clock
+from platform_api.store.db import PostgresDatabase, SqliteDatabase
+
+_LOCK_ID = 0x706C6174  # arbitrary, constant: "plat"
+
+
+def migrations(dialect: str) -> list[tuple[int, str, str]]:
+    folder = resources.files("platform_api.store") / "migrations" / dialect
+    out = []
+    for entry in folder.iterdir():
+        if entry.name.endswith(".sql"):
+            out.append((int(entry.name.split("_", 1)[0]), entry.name, entry.read_text()))
+    return sorted(out)
+
+
+async def migrate(db: SqliteDatabase | PostgresDatabase) -> list[str]:
+    """Apply pending migrations; returns the names applied."""
+    if isinstance(db, PostgresDatabase):
+        async with db.pool.acquire() as conn:
+            await conn.execute("SELECT pg_advisory_lock($1)", _LOCK_ID)
+            try:
+                return await _apply(db)
+            finally:
+                await conn.execute("SELECT pg_advisory_unlock($1)", _LOCK_ID)
+    return await _apply(db)
+
+
+async def _apply(db: SqliteDatabase | PostgresDatabase) -> list[str]:
+    await db.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+        " applied_at TEXT NOT NULL)"
+    )
+    done = {row[0] for row in await db.fetch("SELECT version FROM schema_migrations")}
+    applied = []
+    for version, name, sql in migrations(db.dialect):
+        if version in done:
+            continue
+        # Each migration and its bookkeeping row commit together.
+        await db.executescript(f"BEGIN;\n{sql}\nINSERT INTO schema_migrations VALUES ({version}, '{name}', "
+                               f"'{clock.now()}');\nCOMMIT;")
+        applied.append(name)
+    return applied

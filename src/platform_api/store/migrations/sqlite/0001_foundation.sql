@@ -1,0 +1,52 @@
+-- Foundation: service secrets, groups, registry repos and tags.
+-- Every resource row: uid path primary key, parent for children_of, the columns its filters and
+-- orderings need, and `body`: the resource's canonical JSON (what GET returns).
+
+CREATE TABLE service_secrets (
+    name TEXT PRIMARY KEY,
+    value BLOB NOT NULL,
+    create_time TEXT NOT NULL
+);
+
+CREATE TABLE groups (
+    uid TEXT PRIMARY KEY,
+    parent TEXT NOT NULL,
+    name TEXT NOT NULL,
+    create_time TEXT NOT NULL,
+    update_time TEXT NOT NULL,
+    body TEXT NOT NULL
+);
+CREATE INDEX groups_parent ON groups (parent, uid);
+CREATE INDEX groups_name ON groups (name, uid);
+CREATE INDEX groups_create_time ON groups (create_time, uid);
+CREATE INDEX groups_update_time ON groups (update_time, uid);
+
+CREATE TABLE repos (
+    uid TEXT PRIMARY KEY,
+    parent TEXT NOT NULL,
+    name TEXT NOT NULL,
+    create_time TEXT NOT NULL,
+    update_time TEXT NOT NULL,
+    body TEXT NOT NULL,
+    readme TEXT NOT NULL DEFAULT '',
+    UNIQUE (parent, name)
+);
+CREATE INDEX repos_name ON repos (name, uid);
+CREATE INDEX repos_create_time ON repos (create_time, uid);
+CREATE INDEX repos_update_time ON repos (update_time, uid);
+
+CREATE TABLE tags (
+    uid TEXT PRIMARY KEY,
+    parent TEXT NOT NULL,
+    name TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    -- derived from the name: referrer (sha256-*), dated (*-20yymmdd), epoch (*-rN) tags
+    kind INTEGER NOT NULL DEFAULT 0,
+    create_time TEXT NOT NULL,
+    update_time TEXT NOT NULL,
+    body TEXT NOT NULL,
+    UNIQUE (parent, name)
+);
+CREATE INDEX tags_name ON tags (name, uid);
+CREATE INDEX tags_create_time ON tags (create_time, uid);
+CREATE INDEX tags_update_time ON tags (update_time, uid);

@@ -1,0 +1,38 @@
+"""Row helpers shared by the domains' queries: JSON bodies, dialect differences, conflicts."""
+
+from __future__ import annotations
+
+import sqlite3
+from functools import cache
+from typing import Any, TypeVar
+
+import msgspec
+
+from platform_api.store.db import Conn
+
+T = TypeVar("T")
+encode = msgspec.json.Encoder().encode
+
+
+@cache
+def _decoder(t: type[T]) -> msgspec.json.Decoder[T]:
+    return msgspec.json.Decoder(t)
+
+
+def decode(t: type[T], body: str | bytes) -> T:
+    return _decoder(t).decode(body)
+
+
+def body(record: Any) -> str:
+    return encode(record).decode()
+
+
+def for_update(conn: Conn) -> str:
+    """Row lock suffix for read-modify-write (SQLite's single writer already serializes)."""
+    return " FOR UPDATE" if conn.dialect == "postgres" else ""
+
+
+def is_unique_violation(exc: BaseException) -> bool:
+    if isinstance(exc, sqlite3.IntegrityError):
+        return "UNIQUE" in str(exc)
+    return type(exc).__name__ == "UniqueViolationError"
