@@ -19,7 +19,7 @@ import grpc_tools
 from grpc_tools import protoc
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import recordgen  # noqa: E402
+import recordgen
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTO = ROOT / "proto"

@@ -95,9 +95,9 @@ class Generator:
 
     def field_decl(self, fd: F, msg: descriptor_pb2.DescriptorProto, here: str, imports: set[str]) -> str:
         repeated = fd.label == F.LABEL_REPEATED
-        if fd.type == F.TYPE_MESSAGE and fd.type_name not in self.messages and fd.type_name not in STRING_WKT:
-            if fd.type_name != ".google.protobuf.Empty":
-                raise SystemExit(f"unsupported message type {fd.type_name} in {msg.name}.{fd.name}")
+        known = fd.type_name in self.messages or fd.type_name in STRING_WKT or fd.type_name == ".google.protobuf.Empty"
+        if fd.type == F.TYPE_MESSAGE and not known:
+            raise SystemExit(f"unsupported message type {fd.type_name} in {msg.name}.{fd.name}")
         # map<k, v> fields are repeated synthetic *Entry messages.
         if repeated and fd.type == F.TYPE_MESSAGE and fd.type_name in self.messages:
             entry = self.messages[fd.type_name][1]

@@ -23,8 +23,12 @@ from platform_api.store.migrate import migrate
 log = logging.getLogger("platform_api")
 
 # Every domain package registers its RPC implementations when imported.
-DOMAINS = ("platform_api.ping.service", "platform_api.iam.groups", "platform_api.registry.repos",
-           "platform_api.registry.tags")
+DOMAINS = (
+    "platform_api.ping.service",
+    "platform_api.iam.groups",
+    "platform_api.registry.repos",
+    "platform_api.registry.tags",
+)
 
 
 def load_domains() -> None:
@@ -80,5 +84,7 @@ def create_app(settings: Settings | None = None) -> RestApp:
 
 def app_from_env() -> RestApp:
     """Granian's factory target: worker processes read settings from the environment."""
-    logging.basicConfig(level=Settings.from_env().log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    logging.basicConfig(
+        level=Settings.from_env().log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s"
+    )
     return create_app()

@@ -62,24 +62,26 @@ def _handler(rt: Runtime, m: MethodInfo) -> Any:
                 resource = transcode.fields_of(m.input)[m.mask_from_body]
                 if not canonical.get(mask_field) and resource.message is not None:
                     # No mask over gRPC: the fields set in the message are the ones to change.
-                    canonical[mask_field] = ",".join(transcode.body_paths(resource.message, data.get(resource.json, {})))
+                    canonical[mask_field] = ",".join(
+                        transcode.body_paths(resource.message, data.get(resource.json, {}))
+                    )
             req = transcode.to_record(m.input_record, canonical)
             result = await dispatch.call(m, req, ctx)
             return json_format.Parse(_encode(result), m.output_pb(), ignore_unknown_fields=False)
         except errors.ApiError as e:
             st = status_proto(e, domain)
             await context.abort(
-                grpc.StatusCode(_code(e.code)),
+                _code(e.code),
                 e.message,
                 trailing_metadata=(("grpc-status-details-bin", st.SerializeToString()),),
             )
         except Exception:
             log.exception("rpc %s failed (request id %s)", m.grpc_path, ctx.request_id)
-            e = errors.internal()
+            failure = errors.internal()
             await context.abort(
                 grpc.StatusCode.INTERNAL,
-                e.message,
-                trailing_metadata=(("grpc-status-details-bin", status_proto(e, domain).SerializeToString()),),
+                failure.message,
+                trailing_metadata=(("grpc-status-details-bin", status_proto(failure, domain).SerializeToString()),),
             )
 
     return grpc.unary_unary_rpc_method_handler(
@@ -87,11 +89,11 @@ def _handler(rt: Runtime, m: MethodInfo) -> Any:
     )
 
 
-def _code(code: int) -> tuple[int, str]:
-    for sc in grpc.StatusCode:
-        if sc.value[0] == code:
-            return sc.value  # type: ignore[no-any-return]
-    return grpc.StatusCode.UNKNOWN.value  # type: ignore[no-any-return]
+_STATUS_CODES = {sc.value[0]: sc for sc in grpc.StatusCode}
+
+
+def _code(code: int) -> grpc.StatusCode:
+    return _STATUS_CODES.get(code, grpc.StatusCode.UNKNOWN)
 
 
 async def start(rt: Runtime, services: dict[str, list[MethodInfo]], port: int, host: str = "[::]") -> Any:

@@ -103,10 +103,10 @@ class RestApp:
         for field_path, value in match.params.items():
             transcode.set_path(method.input, data, field_path, value, query=False)
         if method.mask_from_body and body_obj is not None:
-            f = transcode.fields_of(method.input)
-            if not data.get(f["update_mask"].json):
-                mask_paths = transcode.body_paths(f[method.mask_from_body].message, body_obj)  # type: ignore[arg-type]
-                data[f["update_mask"].json] = ",".join(mask_paths)
+            by_name = transcode.fields_of(method.input)
+            resource = by_name[method.mask_from_body].message
+            if not data.get(by_name["update_mask"].json) and resource is not None:
+                data[by_name["update_mask"].json] = ",".join(transcode.body_paths(resource, body_obj))
         return transcode.to_record(method.input_record, data)
 
     async def _send(self, send: Any, status: int, body: bytes, request_id: str, extra: list[Any] | None = None) -> None:

@@ -42,8 +42,8 @@ class MethodInfo:
     output: Descriptor
     input_record: type
     output_record: type
-    input_pb: type
-    output_pb: type
+    input_pb: Any  # generated protobuf message classes
+    output_pb: Any
     rules: list[HttpRule] = field(default_factory=list)
     auth_disabled: bool = False
     capabilities: tuple[str, ...] = ()
@@ -63,7 +63,7 @@ def _load_generated() -> None:
 
 
 def _rules(opts: Any) -> list[HttpRule]:
-    out = []
+    out: list[HttpRule] = []
     if not opts.HasExtension(annotations_pb2.http):
         return out
     top: http_pb2.HttpRule = opts.Extensions[annotations_pb2.http]

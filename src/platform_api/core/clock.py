@@ -17,7 +17,7 @@ def format_ns(ns: int) -> str:
 
 def parse(text: str) -> str:
     """Normalize an RFC 3339 timestamp to our canonical form; ValueError when malformed."""
-    if not text or text[-1] not in "Zz" and "+" not in text[10:] and "-" not in text[10:]:
+    if not text or (text[-1] not in "Zz" and "+" not in text[10:] and "-" not in text[10:]):
         raise ValueError("timestamp must be RFC 3339 with a time zone")
     dt = datetime.fromisoformat(text.replace("z", "Z"))
     if dt.tzinfo is None:

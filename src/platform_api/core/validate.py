@@ -16,19 +16,21 @@ MAX_NAME = 255
 
 def name(value: str, field: str = "name") -> None:
     if not NAME.fullmatch(value) or len(value) > MAX_NAME:
-        raise errors.invalid_argument(field, f'{field} must match "^[a-z0-9 ._-]{{1,}}$" (at most {MAX_NAME} characters)')
+        raise errors.invalid_argument(
+            field, f'{field} must match "^[a-z0-9 ._-]{{1,}}$" (at most {MAX_NAME} characters)'
+        )
 
 
 def description(value: str, field: str = "description") -> None:
     if not DESCRIPTION.fullmatch(value):
-        raise errors.invalid_argument(
-            field, f"{field} must be at most 512 characters without line breaks or tabs"
-        )
+        raise errors.invalid_argument(field, f"{field} must be at most 512 characters without line breaks or tabs")
 
 
 def uid(value: str, field: str = "uid") -> None:
     if not uidp.valid(value):
-        raise errors.invalid_argument(field, f"{field} must be a uid path matching ^[0-9a-f]{{40}}(?:/[0-9a-f]{{16}})*$")
+        raise errors.invalid_argument(
+            field, f"{field} must be a uid path matching ^[0-9a-f]{{40}}(?:/[0-9a-f]{{16}})*$"
+        )
 
 
 def tag_name(value: str, field: str = "name") -> None:

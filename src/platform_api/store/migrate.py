@@ -46,7 +46,8 @@ async def _apply(db: SqliteDatabase | PostgresDatabase) -> list[str]:
         if version in done:
             continue
         # Each migration and its bookkeeping row commit together.
-        await db.executescript(f"BEGIN;\n{sql}\nINSERT INTO schema_migrations VALUES ({version}, '{name}', "
-                               f"'{clock.now()}');\nCOMMIT;")
+        await db.executescript(
+            f"BEGIN;\n{sql}\nINSERT INTO schema_migrations VALUES ({version}, '{name}', '{clock.now()}');\nCOMMIT;"
+        )
         applied.append(name)
     return applied

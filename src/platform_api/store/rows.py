@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sqlite3
-from functools import cache
 from typing import Any, TypeVar
 
 import msgspec
@@ -14,13 +13,15 @@ T = TypeVar("T")
 encode = msgspec.json.Encoder().encode
 
 
-@cache
-def _decoder(t: type[T]) -> msgspec.json.Decoder[T]:
-    return msgspec.json.Decoder(t)
+_decoders: dict[type, msgspec.json.Decoder[Any]] = {}
 
 
 def decode(t: type[T], body: str | bytes) -> T:
-    return _decoder(t).decode(body)
+    dec = _decoders.get(t)
+    if dec is None:
+        dec = _decoders[t] = msgspec.json.Decoder(t)
+    result: T = dec.decode(body)
+    return result
 
 
 def body(record: Any) -> str:

@@ -1,0 +1,125 @@
+"""Over-the-wire test fixtures: a real `platform-api serve` process per storage backend.
+
+Every test that takes `server` runs against SQLite and against PostgreSQL (127.0.0.1:5432, a fresh
+database per session, dropped afterwards). PLATFORM_API_TEST_BACKENDS=sqlite limits the run.
+Tests isolate themselves by creating their own organization (`org` fixture), not by restarting.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+import httpx
+import pytest
+
+PG_ADMIN = os.environ.get("PLATFORM_API_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+BACKENDS = os.environ.get("PLATFORM_API_TEST_BACKENDS", "sqlite,postgres").split(",")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Server:
+    backend: str
+    base_url: str
+    grpc_target: str
+    database_url: str
+    http: httpx.Client
+    channel: grpc.Channel
+    process: subprocess.Popen[bytes]
+    log_path: Path
+
+
+def _pg(sql: str) -> None:
+    import asyncio
+
+    import asyncpg
+
+    async def run() -> None:
+        conn = await asyncpg.connect(PG_ADMIN)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    asyncio.run(run())
+
+
+def start_server(backend: str, tmp: Path, *extra: str, database_url: str | None = None) -> Server:
+    if database_url is None:
+        if backend == "sqlite":
+            database_url = f"sqlite:///{tmp / 'test.db'}"
+        else:
+            name = "pa_test_" + secrets.token_hex(6)
+            _pg(f"CREATE DATABASE {name}")
+            database_url = PG_ADMIN.rsplit("/", 1)[0] + "/" + name
+    http_port, grpc_port = free_port(), free_port()
+    log_path = tmp / f"server-{http_port}.log"
+    env = {**os.environ, "PLATFORM_API_LOG_LEVEL": "warning"}
+    cmd = [sys.executable, "-m", "platform_api.cli", "serve", "--host", "127.0.0.1", "--http-port", str(http_port),
+           "--grpc-port", str(grpc_port), "--database", database_url, *extra]  # fmt: skip
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
+    base = f"http://127.0.0.1:{http_port}"
+    deadline = time.monotonic() + 30
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited: {log_path.read_text()}")
+        try:
+            if httpx.get(base + "/readyz", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError(f"server did not become ready: {log_path.read_text()}")
+        time.sleep(0.1)
+    channel = grpc.insecure_channel(f"127.0.0.1:{grpc_port}")
+    grpc.channel_ready_future(channel).result(timeout=15)
+    return Server(backend, base, f"127.0.0.1:{grpc_port}", database_url, httpx.Client(base_url=base, timeout=30),
+                  channel, proc, log_path)  # fmt: skip
+
+
+def stop_server(s: Server, drop: bool = True) -> None:
+    s.http.close()
+    s.channel.close()
+    s.process.terminate()
+    try:
+        s.process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        s.process.kill()
+    if drop and s.backend == "postgres":
+        _pg(f"DROP DATABASE IF EXISTS {s.database_url.rsplit('/', 1)[1]} WITH (FORCE)")
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    s = start_server(request.param, tmp_path_factory.mktemp(request.param))
+    yield s
+    stop_server(s)
+
+
+@pytest.fixture
+def http(server: Server) -> httpx.Client:
+    return server.http
+
+
+@pytest.fixture
+def org(http: httpx.Client) -> str:
+    """A fresh root organization for one test."""
+    r = http.post("/iam/v2/groups/", json={"name": "org-" + secrets.token_hex(4), "description": "test org"})
+    assert r.status_code == 200, r.text
+    return str(r.json()["uid"])

@@ -1,0 +1,167 @@
+"""Unit tests of the pure shared rules: uid paths, page tokens, order_by, field masks, routing, time."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+
+from platform_api.api import schema
+from platform_api.api.router import Router
+from platform_api.core import clock, errors, fieldmask, listing, pagetoken, uidp
+from platform_api.gen.records.registry_v2 import Repo
+
+ORG = "a" * 40
+CHILD = ORG + "/" + "b" * 16
+
+
+class TestUidp:
+    def test_valid(self) -> None:
+        assert uidp.valid(ORG) and uidp.valid(CHILD) and uidp.valid(CHILD + "/" + "c" * 16)
+        for bad in ["", "A" * 40, "a" * 39, ORG + "/", ORG + "/" + "b" * 15, "/" + ORG, ORG + "//" + "b" * 16]:
+            assert not uidp.valid(bad), bad
+
+    def test_new_ids_are_valid_children(self) -> None:
+        root = uidp.new_root()
+        child = uidp.new_child(root)
+        assert uidp.valid(root) and uidp.valid(child) and uidp.parent(child) == root
+        assert uidp.new_root() != root
+
+    def test_hierarchy_helpers(self) -> None:
+        deep = CHILD + "/" + "c" * 16
+        assert uidp.parent(ORG) == ""
+        assert uidp.parents(deep) == [CHILD, ORG]
+        assert uidp.ancestry(deep) == [deep, CHILD, ORG]
+        assert uidp.root(deep) == ORG
+        assert uidp.is_ancestor(ORG, deep) and not uidp.is_ancestor(deep, deep)
+        assert uidp.is_ancestor_or_self(deep, deep)
+        # A sibling root sharing a prefix is not a descendant.
+        assert not uidp.is_ancestor(ORG[:-1], ORG)
+
+    def test_descendant_range_holds_exactly_descendants(self) -> None:
+        lo, hi = uidp.descendant_range(ORG)
+        inside = [CHILD, CHILD + "/" + "f" * 16, ORG + "/" + "0" * 16]
+        outside = [ORG, "a" * 39 + "b", "a" * 39 + "9" + "/" + "0" * 16, "b" * 40]
+        assert all(lo < u < hi for u in inside)
+        assert not any(lo < u < hi for u in outside)
+
+
+class TestPageToken:
+    key = b"k" * 32
+
+    def test_round_trip(self) -> None:
+        token = pagetoken.encode(self.key, "q1", ["nginx", CHILD])
+        assert pagetoken.decode(self.key, token, "q1") == ["nginx", CHILD]
+
+    def test_bound_to_query(self) -> None:
+        token = pagetoken.encode(self.key, "q1", ["x"])
+        with pytest.raises(errors.ApiError) as e:
+            pagetoken.decode(self.key, token, "q2")
+        assert e.value.code == errors.INVALID_ARGUMENT
+
+    def test_tampering_and_garbage_are_rejected(self) -> None:
+        token = pagetoken.encode(self.key, "q1", ["x"])
+        raw = bytearray(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
+        raw[-3] ^= 1
+        forged = base64.urlsafe_b64encode(bytes(raw)).rstrip(b"=").decode()
+        for bad in [forged, "not a token!", "", "AAAA", pagetoken.encode(b"other" * 8, "q1", ["x"])]:
+            with pytest.raises(errors.ApiError) as e:
+                pagetoken.decode(self.key, bad, "q1")
+            assert e.value.code == errors.INVALID_ARGUMENT
+
+    def test_expired_token_restarts(self) -> None:
+        issued = 1_000_000.0
+        token = pagetoken.encode(self.key, "q1", ["x"], now=issued)
+        assert pagetoken.decode(self.key, token, "q1", now=issued + pagetoken.LIFETIME_SECONDS - 1) == ["x"]
+        assert pagetoken.decode(self.key, token, "q1", now=issued + pagetoken.LIFETIME_SECONDS + 1) is None
+
+
+class TestListing:
+    table = listing.Table("repos")
+
+    def test_page_size(self) -> None:
+        assert listing.page_size(0) == 50
+        assert listing.page_size(7) == 7
+        assert listing.page_size(201) == 200
+        with pytest.raises(errors.ApiError):
+            listing.page_size(-1)
+
+    def test_order_by(self) -> None:
+        assert listing.parse_order("", self.table) == [("uid", False)]
+        assert listing.parse_order("name", self.table) == [("name", False), ("uid", False)]
+        assert listing.parse_order("name desc", self.table) == [("name", True), ("uid", True)]
+        assert listing.parse_order("created_at DESC, name", self.table) == [
+            ("create_time", True),
+            ("name", False),
+            ("uid", False),
+        ]
+        assert listing.parse_order("uid desc", self.table) == [("uid", True)]
+
+    @pytest.mark.parametrize("bad", ["createTime", "name sideways", "name desc extra", "name, name", ","])
+    def test_bad_order_by(self, bad: str) -> None:
+        with pytest.raises(errors.ApiError) as e:
+            listing.parse_order(bad, self.table)
+        assert e.value.code == errors.INVALID_ARGUMENT
+
+
+class TestFieldMask:
+    current = Repo(uid=CHILD, name="nginx", description="old", aliases=["a:1"], create_time="t")
+    patch = Repo(uid="ignored", name="renamed", description="new", create_time="x")
+    updatable = frozenset({"name", "description", "aliases"})
+
+    def test_mask_limits_changes(self) -> None:
+        out = fieldmask.apply(self.current, self.patch, "description", self.updatable)
+        assert (out.name, out.description, out.uid, out.aliases) == ("nginx", "new", CHILD, ["a:1"])
+
+    def test_camel_case_paths_and_output_only_fields(self) -> None:
+        out = fieldmask.apply(self.current, self.patch, "createTime,description,uid", self.updatable)
+        assert (out.description, out.create_time, out.uid) == ("new", "t", CHILD)
+
+    def test_star_replaces_every_updatable_field(self) -> None:
+        out = fieldmask.apply(self.current, self.patch, "*", self.updatable)
+        assert (out.name, out.description, out.aliases, out.uid) == ("renamed", "new", [], CHILD)
+
+    def test_empty_mask_changes_nothing(self) -> None:
+        assert fieldmask.apply(self.current, self.patch, "", self.updatable) == self.current
+
+    def test_unknown_path(self) -> None:
+        with pytest.raises(errors.ApiError) as e:
+            fieldmask.apply(self.current, self.patch, "description,colour", self.updatable)
+        assert e.value.code == errors.INVALID_ARGUMENT
+
+
+class TestRouter:
+    router = Router(list(schema.methods().values()))
+
+    def route(self, verb: str, path: str) -> tuple[str, dict[str, str]] | None:
+        m = self.router.match(verb, path)
+        return None if m is None else (m.route.method.name, m.params)
+
+    def test_greedy_uid_with_slashes(self) -> None:
+        assert self.route("GET", f"/registry/v2/repos/{CHILD}") == ("GetRepo", {"uid": CHILD})
+        assert self.route("PATCH", f"/registry/v2/repos/{CHILD}") == ("UpdateRepo", {"repo.uid": CHILD})
+
+    def test_suffix_routes_win_over_greedy(self) -> None:
+        assert self.route("GET", f"/registry/v2/repos/{CHILD}/readme") == ("GetRepoReadme", {"uid": CHILD})
+        d = "sha256:" + "0" * 64
+        assert self.route("GET", f"/registry/v2/repos/{CHILD}/digests/{d}/size") == (
+            "GetSize",
+            {"repo_uid": CHILD, "digest": d},
+        )
+
+    def test_exact_and_empty_parent(self) -> None:
+        assert self.route("GET", "/registry/v2/repos") == ("ListRepos", {})
+        assert self.route("POST", "/iam/v2/groups/") == ("CreateGroup", {"parent": ""})
+
+    def test_no_route(self) -> None:
+        assert self.route("GET", "/registry/v2/nothing") is None
+        assert self.router.allowed(f"/registry/v2/repos/{CHILD}") == ["DELETE", "GET", "PATCH", "POST"]
+
+
+def test_clock_format_and_parse() -> None:
+    assert clock.format_ns(1_769_604_861_189_000_000) == "2026-01-28T12:54:21.189Z"
+    assert clock.parse("2026-01-28T13:54:21.1891+01:00") == "2026-01-28T12:54:21.189Z"
+    assert clock.parse("2026-01-28T12:54:21Z") == "2026-01-28T12:54:21.000Z"
+    for bad in ["2026-01-28", "yesterday", "2026-01-28T12:54:21"]:
+        with pytest.raises(ValueError):
+            clock.parse(bad)
