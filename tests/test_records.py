@@ -66,8 +66,9 @@ def sample(desc: Descriptor, depth: int = 0, zero: bool = False) -> dict[str, An
             continue
         is_map = fd.type == FD.TYPE_MESSAGE and fd.message_type.GetOptions().map_entry
         if is_map:
-            value_fd = fd.message_type.fields_by_name["value"]
-            out[fd.json_name] = {} if zero else {"k": _sample(value_fd, depth, zero)}
+            key_fd, value_fd = fd.message_type.fields_by_name["key"], fd.message_type.fields_by_name["value"]
+            key = "k" if key_fd.type == FD.TYPE_STRING else "7"
+            out[fd.json_name] = {} if zero else {key: _sample(value_fd, depth, zero)}
         elif fd.is_repeated:
             out[fd.json_name] = [] if zero else [_sample(fd, depth, zero)]
         else:

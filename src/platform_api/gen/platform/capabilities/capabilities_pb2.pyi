@@ -1,0 +1,131 @@
+from google.protobuf import descriptor_pb2 as _descriptor_pb2
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from typing import ClassVar as _ClassVar
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class Capability(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    UNKNOWN: _ClassVar[Capability]
+    CAP_INTERNAL: _ClassVar[Capability]
+    CAP_IAM_GROUPS_CREATE: _ClassVar[Capability]
+    CAP_IAM_GROUPS_UPDATE: _ClassVar[Capability]
+    CAP_IAM_GROUPS_LIST: _ClassVar[Capability]
+    CAP_IAM_GROUPS_DELETE: _ClassVar[Capability]
+    CAP_IAM_GROUP_INVITES_CREATE: _ClassVar[Capability]
+    CAP_IAM_GROUP_INVITES_LIST: _ClassVar[Capability]
+    CAP_IAM_GROUP_INVITES_DELETE: _ClassVar[Capability]
+    CAP_IAM_ROLES_CREATE: _ClassVar[Capability]
+    CAP_IAM_ROLES_UPDATE: _ClassVar[Capability]
+    CAP_IAM_ROLES_LIST: _ClassVar[Capability]
+    CAP_IAM_ROLES_DELETE: _ClassVar[Capability]
+    CAP_IAM_ROLE_BINDINGS_CREATE: _ClassVar[Capability]
+    CAP_IAM_ROLE_BINDINGS_UPDATE: _ClassVar[Capability]
+    CAP_IAM_ROLE_BINDINGS_LIST: _ClassVar[Capability]
+    CAP_IAM_ROLE_BINDINGS_DELETE: _ClassVar[Capability]
+    CAP_IAM_ACCOUNT_ASSOCIATIONS_CREATE: _ClassVar[Capability]
+    CAP_IAM_ACCOUNT_ASSOCIATIONS_UPDATE: _ClassVar[Capability]
+    CAP_IAM_ACCOUNT_ASSOCIATIONS_LIST: _ClassVar[Capability]
+    CAP_IAM_ACCOUNT_ASSOCIATIONS_DELETE: _ClassVar[Capability]
+    CAP_IAM_IDENTITY_CREATE: _ClassVar[Capability]
+    CAP_IAM_IDENTITY_UPDATE: _ClassVar[Capability]
+    CAP_IAM_IDENTITY_LIST: _ClassVar[Capability]
+    CAP_IAM_IDENTITY_DELETE: _ClassVar[Capability]
+    CAP_IAM_IDENTITY_PROVIDERS_CREATE: _ClassVar[Capability]
+    CAP_IAM_IDENTITY_PROVIDERS_UPDATE: _ClassVar[Capability]
+    CAP_IAM_IDENTITY_PROVIDERS_LIST: _ClassVar[Capability]
+    CAP_IAM_IDENTITY_PROVIDERS_DELETE: _ClassVar[Capability]
+    CAP_IAM_SCIM_MANAGE: _ClassVar[Capability]
+    CAP_EVENTS_SUBSCRIPTION_CREATE: _ClassVar[Capability]
+    CAP_EVENTS_SUBSCRIPTION_UPDATE: _ClassVar[Capability]
+    CAP_EVENTS_SUBSCRIPTION_LIST: _ClassVar[Capability]
+    CAP_EVENTS_SUBSCRIPTION_DELETE: _ClassVar[Capability]
+    CAP_REPO_BLOBS_GET: _ClassVar[Capability]
+    CAP_REPO_CREATE: _ClassVar[Capability]
+    CAP_REPO_UPDATE: _ClassVar[Capability]
+    CAP_REPO_LIST: _ClassVar[Capability]
+    CAP_REPO_DELETE: _ClassVar[Capability]
+    CAP_MANIFEST_CREATE: _ClassVar[Capability]
+    CAP_MANIFEST_UPDATE: _ClassVar[Capability]
+    CAP_MANIFEST_LIST: _ClassVar[Capability]
+    CAP_MANIFEST_DELETE: _ClassVar[Capability]
+    CAP_TAG_CREATE: _ClassVar[Capability]
+    CAP_TAG_UPDATE: _ClassVar[Capability]
+    CAP_TAG_LIST: _ClassVar[Capability]
+    CAP_TAG_DELETE: _ClassVar[Capability]
+    CAP_MANIFEST_METADATA_LIST: _ClassVar[Capability]
+    CAP_REFERRERS_LIST: _ClassVar[Capability]
+    CAP_REPO_INTERNAL_ADMIN: _ClassVar[Capability]
+    CAP_APK_LIST: _ClassVar[Capability]
+    CAP_LIBRARIES_ARTIFACTS_LIST: _ClassVar[Capability]
+    CAP_ADVISORIES_CREATE: _ClassVar[Capability]
+    CAP_ADVISORIES_UPDATE: _ClassVar[Capability]
+    CAP_ADVISORIES_LIST: _ClassVar[Capability]
+    CAP_ADVISORIES_DELETE: _ClassVar[Capability]
+    CAP_ADVISORIES_APPROVE: _ClassVar[Capability]
+    CAP_TERMS_ACCEPT: _ClassVar[Capability]
+    CAP_TERMS_LIST: _ClassVar[Capability]
+UNKNOWN: Capability
+CAP_INTERNAL: Capability
+CAP_IAM_GROUPS_CREATE: Capability
+CAP_IAM_GROUPS_UPDATE: Capability
+CAP_IAM_GROUPS_LIST: Capability
+CAP_IAM_GROUPS_DELETE: Capability
+CAP_IAM_GROUP_INVITES_CREATE: Capability
+CAP_IAM_GROUP_INVITES_LIST: Capability
+CAP_IAM_GROUP_INVITES_DELETE: Capability
+CAP_IAM_ROLES_CREATE: Capability
+CAP_IAM_ROLES_UPDATE: Capability
+CAP_IAM_ROLES_LIST: Capability
+CAP_IAM_ROLES_DELETE: Capability
+CAP_IAM_ROLE_BINDINGS_CREATE: Capability
+CAP_IAM_ROLE_BINDINGS_UPDATE: Capability
+CAP_IAM_ROLE_BINDINGS_LIST: Capability
+CAP_IAM_ROLE_BINDINGS_DELETE: Capability
+CAP_IAM_ACCOUNT_ASSOCIATIONS_CREATE: Capability
+CAP_IAM_ACCOUNT_ASSOCIATIONS_UPDATE: Capability
+CAP_IAM_ACCOUNT_ASSOCIATIONS_LIST: Capability
+CAP_IAM_ACCOUNT_ASSOCIATIONS_DELETE: Capability
+CAP_IAM_IDENTITY_CREATE: Capability
+CAP_IAM_IDENTITY_UPDATE: Capability
+CAP_IAM_IDENTITY_LIST: Capability
+CAP_IAM_IDENTITY_DELETE: Capability
+CAP_IAM_IDENTITY_PROVIDERS_CREATE: Capability
+CAP_IAM_IDENTITY_PROVIDERS_UPDATE: Capability
+CAP_IAM_IDENTITY_PROVIDERS_LIST: Capability
+CAP_IAM_IDENTITY_PROVIDERS_DELETE: Capability
+CAP_IAM_SCIM_MANAGE: Capability
+CAP_EVENTS_SUBSCRIPTION_CREATE: Capability
+CAP_EVENTS_SUBSCRIPTION_UPDATE: Capability
+CAP_EVENTS_SUBSCRIPTION_LIST: Capability
+CAP_EVENTS_SUBSCRIPTION_DELETE: Capability
+CAP_REPO_BLOBS_GET: Capability
+CAP_REPO_CREATE: Capability
+CAP_REPO_UPDATE: Capability
+CAP_REPO_LIST: Capability
+CAP_REPO_DELETE: Capability
+CAP_MANIFEST_CREATE: Capability
+CAP_MANIFEST_UPDATE: Capability
+CAP_MANIFEST_LIST: Capability
+CAP_MANIFEST_DELETE: Capability
+CAP_TAG_CREATE: Capability
+CAP_TAG_UPDATE: Capability
+CAP_TAG_LIST: Capability
+CAP_TAG_DELETE: Capability
+CAP_MANIFEST_METADATA_LIST: Capability
+CAP_REFERRERS_LIST: Capability
+CAP_REPO_INTERNAL_ADMIN: Capability
+CAP_APK_LIST: Capability
+CAP_LIBRARIES_ARTIFACTS_LIST: Capability
+CAP_ADVISORIES_CREATE: Capability
+CAP_ADVISORIES_UPDATE: Capability
+CAP_ADVISORIES_LIST: Capability
+CAP_ADVISORIES_DELETE: Capability
+CAP_ADVISORIES_APPROVE: Capability
+CAP_TERMS_ACCEPT: Capability
+CAP_TERMS_LIST: Capability
+FRIENDLY_FIELD_NUMBER: _ClassVar[int]
+friendly: _descriptor.FieldDescriptor
+BIT_FIELD_NUMBER: _ClassVar[int]
+bit: _descriptor.FieldDescriptor
