@@ -39,9 +39,9 @@ def main(argv: list[str] | None = None) -> None:
     overrides = {k: v for k, v in vars(ns).items() if k in Settings.__dataclass_fields__ and v is not None}
     if ns.command == "serve" and ns.no_grpc:
         overrides["grpc_enabled"] = False
-    if ns.command == "serve" and "public_url" not in overrides and "PLATFORM_API_PUBLIC_URL" not in os.environ:
-        overrides["public_url"] = f"http://localhost:{overrides.get('http_port', Settings.http_port)}"
     settings = Settings.from_env(**overrides)
+    if ns.command == "serve" and "public_url" not in overrides and "PLATFORM_API_PUBLIC_URL" not in os.environ:
+        settings.public_url = f"http://localhost:{settings.http_port}"
     if ns.command == "serve":
         _serve(settings, ns.workers)
     elif ns.command == "migrate":

@@ -24,6 +24,8 @@ class Route:
     # regex group name -> request field path ("uid", "repo.uid")
     groups: dict[str, str]
     specificity: tuple[int, int]
+    # Literal text after the last variable: a cheap test before the regex.
+    tail: str = ""
 
 
 @dataclass
@@ -67,7 +69,7 @@ class Router:
         for m in methods:
             for rule in m.rules:
                 regex, groups, spec = compile_template(rule.template)
-                route = Route(m, rule, regex, groups, spec)
+                route = Route(m, rule, regex, groups, spec, rule.template[rule.template.rfind("}") + 1 :])
                 if regex is None:
                     self.exact[(rule.verb, rule.template)] = route
                 else:
@@ -80,6 +82,8 @@ class Router:
         if route is not None:
             return Match(route, {})
         for route in self.patterns.get((verb, _prefix(path)), ()):
+            if not path.endswith(route.tail):
+                continue
             assert route.regex is not None
             m = route.regex.match(path)
             if m is not None:

@@ -253,6 +253,13 @@ def set_path(desc: Descriptor, target: dict[str, Any], dotted: str, value: str, 
             cur[f.json] = converted
 
 
+@cache
+def plain_string_field(desc: Descriptor, name: str) -> str | None:
+    """JSON name of a top-level singular string field (bound as-is from a path variable), else None."""
+    f = fields_of(desc).get(name)
+    return f.json if f is not None and f.kind == "string" and not f.repeated else None
+
+
 def to_record(record_type: type, data: dict[str, Any]) -> Any:
     try:
         return msgspec.convert(data, record_type)
