@@ -31,9 +31,11 @@ CHILD_TABLES: list[tuple[str, str]] = [("groups", "groups"), ("repos", "repos")]
 
 
 async def require(conn: Conn, uid: str, field: str = "uid") -> None:
-    """The group must exist (NOT_FOUND names it otherwise)."""
+    """The group must exist (NOT_FOUND names it otherwise). Inside a transaction the row stays locked
+    until commit, so a concurrent delete cannot remove the group under a resource being created in it.
+    """
     validate.uid(uid, field)
-    if await conn.fetchval("SELECT 1 FROM groups WHERE uid = $1", uid) is None:
+    if await conn.fetchval("SELECT 1 FROM groups WHERE uid = $1" + rows.for_update(conn), uid) is None:
         raise errors.not_found(RESOURCE, uid)
 
 
@@ -45,11 +47,14 @@ async def _fetch(conn: Conn, uid: str, lock: bool = False) -> Group:
     return rows.decode(Group, body)
 
 
+def _conflict(name: str, other: str = "") -> errors.ApiError:
+    return errors.already_exists(RESOURCE, other, f"a group named {name!r} already exists under this parent")
+
+
 async def _name_taken(conn: Conn, parent: str, name: str, uid: str) -> None:
     other = await conn.fetchval("SELECT uid FROM groups WHERE parent = $1 AND name = $2", parent, name)
     if other is not None and other != uid:
-        where = "under this parent" if parent else "among root organizations"
-        raise errors.already_exists(RESOURCE, other, f"a group named {name!r} already exists {where}")
+        raise _conflict(name, other)
 
 
 @rpc(SERVICE + "CreateGroup")
@@ -69,7 +74,8 @@ async def create_group(req: CreateGroupRequest, ctx: Context) -> Group:
         if req.parent:
             await require(tx, req.parent, "parent")
         await _name_taken(tx, req.parent, group.name, group.uid)
-        await tx.execute(
+        await rows.unique_write(
+            tx, _conflict(group.name),
             "INSERT INTO groups (uid, parent, name, create_time, update_time, body) VALUES ($1, $2, $3, $4, $5, $6)",
             group.uid, req.parent, group.name, now, now, rows.body(group),
         )  # fmt: skip
@@ -109,7 +115,8 @@ async def update_group(req: UpdateGroupRequest, ctx: Context) -> Group:
         if group.name != current.name:
             await _name_taken(tx, uidp.parent(group.uid), group.name, group.uid)
         group.update_time = clock.now()
-        await tx.execute(
+        await rows.unique_write(
+            tx, _conflict(group.name),
             "UPDATE groups SET name = $2, update_time = $3, body = $4 WHERE uid = $1",
             group.uid, group.name, group.update_time, rows.body(group),
         )  # fmt: skip

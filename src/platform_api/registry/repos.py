@@ -54,10 +54,14 @@ async def fetch(conn: Conn, uid: str, lock: bool = False) -> Repo:
     return rows.decode(Repo, body)
 
 
+def _conflict(name: str, other: str = "") -> errors.ApiError:
+    return errors.already_exists(RESOURCE, other, f"a repo named {name!r} already exists in this group")
+
+
 async def _name_taken(conn: Conn, parent: str, name: str, uid: str) -> None:
     other = await conn.fetchval("SELECT uid FROM repos WHERE parent = $1 AND name = $2", parent, name)
     if other is not None and other != uid:
-        raise errors.already_exists(RESOURCE, other, f"a repo named {name!r} already exists in this group")
+        raise _conflict(name, other)
 
 
 @rpc(SERVICE + "CreateRepo")
@@ -78,7 +82,8 @@ async def create_repo(req: CreateRepoRequest, ctx: Context) -> Repo:
     async with ctx.rt.db.transaction() as tx:
         await groups.require(tx, req.parent, "parent")
         await _name_taken(tx, req.parent, repo.name, repo.uid)
-        await tx.execute(
+        await rows.unique_write(
+            tx, _conflict(repo.name),
             "INSERT INTO repos (uid, parent, name, create_time, update_time, body) VALUES ($1, $2, $3, $4, $5, $6)",
             repo.uid, req.parent, repo.name, now, now, rows.body(repo),
         )  # fmt: skip
@@ -119,7 +124,8 @@ async def update_repo(req: UpdateRepoRequest, ctx: Context) -> Repo:
             await _name_taken(tx, parent, repo.name, repo.uid)
         now = clock.now()
         repo.update_time = now
-        await tx.execute(
+        await rows.unique_write(
+            tx, _conflict(repo.name),
             "UPDATE repos SET name = $2, update_time = $3, body = $4 WHERE uid = $1",
             repo.uid, repo.name, now, rows.body(repo),
         )  # fmt: skip

@@ -48,7 +48,8 @@ async def create_tag(req: CreateTagRequest, ctx: Context) -> Tag:
     validate.digest(given.digest)
     now = clock.now()
     async with ctx.rt.db.transaction() as tx:
-        await repos.fetch(tx, req.parent)
+        # Locking the repo serializes writers of its tags: the upsert below cannot race.
+        await repos.fetch(tx, req.parent, lock=True)
         row = await tx.fetchrow(
             "SELECT body FROM tags WHERE parent = $1 AND name = $2" + rows.for_update(tx), req.parent, given.name
         )

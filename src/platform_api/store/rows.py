@@ -33,6 +33,16 @@ def for_update(conn: Conn) -> str:
     return " FOR UPDATE" if conn.dialect == "postgres" else ""
 
 
+async def unique_write(conn: Conn, conflict: Exception, sql: str, *args: Any) -> int:
+    """Execute a write that a unique constraint guards; a violation raises `conflict` instead."""
+    try:
+        return await conn.execute(sql, *args)
+    except Exception as e:
+        if is_unique_violation(e):
+            raise conflict from None
+        raise
+
+
 def is_unique_violation(exc: BaseException) -> bool:
     if isinstance(exc, sqlite3.IntegrityError):
         return "UNIQUE" in str(exc)

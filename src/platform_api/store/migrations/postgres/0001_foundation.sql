@@ -16,7 +16,8 @@ CREATE TABLE groups (
     update_time TEXT COLLATE "C" NOT NULL,
     body TEXT NOT NULL
 );
-CREATE INDEX groups_parent ON groups (parent, uid);
+-- Sibling groups (and root organizations) have distinct names.
+CREATE UNIQUE INDEX groups_parent_name ON groups (parent, name);
 CREATE INDEX groups_name ON groups (name, uid);
 CREATE INDEX groups_create_time ON groups (create_time, uid);
 CREATE INDEX groups_update_time ON groups (update_time, uid);
