@@ -37,18 +37,38 @@ class Table:
 
 
 class Where:
-    """SQL conditions with numbered placeholders, built up by filters."""
+    """SQL conditions with numbered placeholders, built up by filters.
+
+    It also remembers whether the conditions are structural only (at most one of descendants_of /
+    children_of / in_root, plus a hidden-kinds mask): then the total is a sum of maintained per-parent
+    counters (table child_counts) rather than a COUNT(*) over every matching row.
+    """
 
     def __init__(self) -> None:
         self.conds: list[str] = []
         self.args: list[Any] = []
+        self.structure: list[tuple[str, str]] = []  # ("children" | "descendants", uid)
+        self.hidden_kinds = 0
+        self.counted = True
 
     def p(self, value: Any) -> str:
         self.args.append(value)
         return f"${len(self.args)}"
 
     def add(self, cond: str) -> None:
+        """Any condition the counters cannot answer."""
         self.conds.append(cond)
+        self.counted = False
+
+    def hide_kinds(self, mask: int) -> None:
+        """Exclude rows whose kind has any of these bits."""
+        if mask:
+            self.conds.append(f"(kind & {self.p(mask)}) = 0")
+            self.hidden_kinds |= mask
+
+    def _structural(self, kind: str, uid: str, cond: str) -> None:
+        self.conds.append(cond)
+        self.structure.append((kind, uid))
 
     def eq(self, column: str, value: Any) -> None:
         self.add(f"{column} = {self.p(value)}")
@@ -78,12 +98,12 @@ def add_uidp_filter(where: Where, f: Any) -> None:
     if f.descendants_of:
         _check_uid("uidp.descendants_of", f.descendants_of)
         lo, hi = uidp.descendant_range(f.descendants_of)
-        where.add(f"uid > {where.p(lo)} AND uid < {where.p(hi)}")
+        where._structural("descendants", f.descendants_of, f"uid > {where.p(lo)} AND uid < {where.p(hi)}")
     if f.children_of:
         _check_uid("uidp.children_of", f.children_of)
-        where.eq("parent", f.children_of)
+        where._structural("children", f.children_of, f"parent = {where.p(f.children_of)}")
     if f.in_root:
-        where.eq("parent", "")
+        where._structural("children", "", f"parent = {where.p('')}")
     if f.ids:
         for i in f.ids:
             _check_uid("uidp.ids", i)
@@ -128,6 +148,23 @@ def _after(where: Where, order: list[tuple[str, bool]], last: list[Any]) -> None
     where.add("(" + " OR ".join(ors) + ")")
 
 
+def _count_query(table: Table, where: Where) -> tuple[str, list[Any]]:
+    if not where.counted or len(where.structure) > 1:
+        return f"SELECT COUNT(*) FROM {table.name} WHERE {where.sql()}", list(where.args)
+    args: list[Any] = [table.name, where.hidden_kinds]
+    sql = "SELECT COALESCE(SUM(n), 0) FROM child_counts WHERE tbl = $1 AND (kind & $2) = 0"
+    if where.structure:
+        kind, uid = where.structure[0]
+        args.append(uid)
+        if kind == "children":
+            sql += " AND parent = $3"
+        else:
+            lo, hi = uidp.descendant_range(uid)
+            args += [lo, hi]
+            sql += " AND (parent = $3 OR (parent > $4 AND parent < $5))"
+    return sql, args
+
+
 @dataclass
 class Page:
     bodies: list[str]
@@ -153,8 +190,7 @@ async def page(
     query = pagetoken.fingerprint(
         [method, _enc.encode(msgspec.structs.replace(request, page_size=0, page_token="", skip=0))]
     )
-    count_sql = f"SELECT COUNT(*) FROM {table.name} WHERE {where.sql()}"
-    count_args = list(where.args)
+    count_sql, count_args = _count_query(table, where)
     last = pagetoken.decode(key, request.page_token, query) if request.page_token else None
     if last is not None:
         if len(last) != len(order):

@@ -93,9 +93,7 @@ async def list_tags(req: ListTagsRequest, ctx: Context) -> ListTagsResponse:
     if req.updated_since:
         where.add(f"update_time > {where.p(req.updated_since)}")
     hidden = (0 if req.include_referrers else REFERRER) | (0 if req.include_dates else DATED)
-    hidden |= 0 if req.include_epochs else EPOCH
-    if hidden:
-        where.add(f"(kind & {where.p(hidden)}) = 0")
+    where.hide_kinds(hidden | (0 if req.include_epochs else EPOCH))
     page = await listing.page(ctx.rt.db, TABLE, where, req, ctx.method, ctx.rt.page_key)
     return ListTagsResponse(
         tags=[rows.decode(Tag, b) for b in page.bodies],
