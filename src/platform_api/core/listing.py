@@ -79,8 +79,10 @@ class Where:
         else:
             self.add(f"{column} IN ({', '.join(self.p(v) for v in values)})")
 
-    def sql(self) -> str:
-        return " AND ".join(self.conds) if self.conds else "1 = 1"
+    def sql(self, walk_order_index: bool = False) -> str:
+        """The conditions; `walk_order_index` keeps SQLite from using the uid range as its access path."""
+        text = " AND ".join(self.conds) if self.conds else "1 = 1"
+        return text.replace("{uid}", "+uid" if walk_order_index else "uid")
 
 
 def _check_uid(name: str, value: str) -> None:
@@ -98,7 +100,7 @@ def add_uidp_filter(where: Where, f: Any) -> None:
     if f.descendants_of:
         _check_uid("uidp.descendants_of", f.descendants_of)
         lo, hi = uidp.descendant_range(f.descendants_of)
-        where._structural("descendants", f.descendants_of, f"uid > {where.p(lo)} AND uid < {where.p(hi)}")
+        where._structural("descendants", f.descendants_of, f"{{uid}} > {where.p(lo)} AND {{uid}} < {where.p(hi)}")
     if f.children_of:
         _check_uid("uidp.children_of", f.children_of)
         where._structural("children", f.children_of, f"parent = {where.p(f.children_of)}")
@@ -165,6 +167,22 @@ def _count_query(table: Table, where: Where) -> tuple[str, list[Any]]:
     return sql, args
 
 
+async def _walk_order_index(db: Conn, table: Table, where: Where, order: list[tuple[str, bool]], total: int) -> bool:
+    """Whether SQLite should read rows in the order index rather than through the uid range.
+
+    SQLite (without STAT4) always prefers the primary-key range of descendants_of, then sorts every row
+    in it: 260 ms for 100k rows ordered by name. When the range holds most of the table, walking the
+    (name, uid) index and filtering is far cheaper; for a small subtree the range and a sort win.
+    The counters tell which case this is. PostgreSQL's planner has statistics and decides itself.
+    """
+    if db.dialect != "sqlite" or order[0][0] == "uid" or total < 1000 or not where.structure:
+        return False
+    if where.structure[0][0] != "descendants":
+        return False
+    table_rows = int(await db.fetchval("SELECT COALESCE(SUM(n), 0) FROM child_counts WHERE tbl = $1", table.name))
+    return total * 5 >= table_rows
+
+
 @dataclass
 class Page:
     bodies: list[str]
@@ -191,6 +209,8 @@ async def page(
         [method, _enc.encode(msgspec.structs.replace(request, page_size=0, page_token="", skip=0))]
     )
     count_sql, count_args = _count_query(table, where)
+    total = int(await db.fetchval(count_sql, *count_args))
+    walk = await _walk_order_index(db, table, where, order, total)
     last = pagetoken.decode(key, request.page_token, query) if request.page_token else None
     if last is not None:
         if len(last) != len(order):
@@ -199,14 +219,13 @@ async def page(
     order_sql = ", ".join(f"{c} {'DESC' if d else 'ASC'}" for c, d in order)
     keys = ", ".join(c for c, _ in order)
     sql = (
-        f"SELECT {columns}, {keys} FROM {table.name} WHERE {where.sql()} ORDER BY {order_sql}"
+        f"SELECT {columns}, {keys} FROM {table.name} WHERE {where.sql(walk)} ORDER BY {order_sql}"
         f" LIMIT {where.p(size + 1)} OFFSET {where.p(request.skip)}"
     )
     rows = await db.fetch(sql, *where.args)
-    total = await db.fetchval(count_sql, *count_args)
     token = ""
     if len(rows) > size:
         rows = rows[:size]
         n = len(order)
         token = pagetoken.encode(key, query, list(rows[-1][-n:]))
-    return Page([r[0] for r in rows], token, int(total), request.skip)
+    return Page([r[0] for r in rows], token, total, request.skip)
