@@ -15,6 +15,7 @@ from starlette.routing import Route
 
 from platform_api.api import grpc_server, openapi, schema
 from platform_api.api.rest import RestApp
+from platform_api.core import errors
 from platform_api.core.runtime import Runtime
 from platform_api.core.settings import Settings
 from platform_api.store import db as store
@@ -75,8 +76,18 @@ def create_app(settings: Settings | None = None) -> RestApp:
     async def openapi_json(_: Request) -> Response:
         return JSONResponse(document)
 
+    async def routing_error(request: Request, exc: Exception) -> Response:
+        # The same structured errors as unknown API routes: 404 code 5, wrong method 501 code 12.
+        status = getattr(exc, "status_code", 404)
+        e = (
+            errors.ApiError(errors.UNIMPLEMENTED, "Method Not Allowed")
+            if status == 405
+            else errors.ApiError(errors.NOT_FOUND, "Not Found")
+        )
+        return JSONResponse(e.body(f"api.{settings.error_domain_base}"), status_code=e.status())
+
     routes = [Route("/healthz", healthz), Route("/readyz", readyz), Route("/openapi.json", openapi_json)]
-    fallback = Starlette(routes=routes, lifespan=lifespan)
+    fallback = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: routing_error, 405: routing_error})
     app = RestApp(rt, list(methods.values()), fallback, {r.path for r in routes})
     app.state = state  # type: ignore[attr-defined]
     return app

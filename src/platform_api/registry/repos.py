@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from msgspec import UNSET
 
 from platform_api.core import clock, errors, fieldmask, listing, uidp, validate
@@ -22,6 +20,7 @@ from platform_api.gen.records.registry_v2 import (
     UpdateRepoRequest,
 )
 from platform_api.iam import groups
+from platform_api.registry import readme as readme_safety
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
@@ -30,10 +29,6 @@ RESOURCE = "platform.registry.v2.Repo"
 TABLE = listing.Table("repos")
 UPDATABLE = frozenset({"name", "description", "aliases", "active_tags"})
 MAX_README = 512 * 1024
-# Markup a Markdown readme may not carry: it is rendered in consoles.
-_UNSAFE_HTML = re.compile(
-    r"<\s*(script|iframe|object|embed|style|form|input|meta|link|base)\b|\bon[a-z]+\s*=|javascript\s*:", re.I
-)
 
 
 def _check(repo: Repo) -> None:
@@ -161,7 +156,7 @@ async def update_repo_readme(req: UpdateRepoReadmeRequest, ctx: Context) -> Repo
         return await get_repo_readme(GetRepoReadmeRequest(uid=readme.uid), ctx)
     if len(readme.content.encode()) > MAX_README:
         raise errors.invalid_argument("content", f"content must be at most {MAX_README} bytes")
-    if _UNSAFE_HTML.search(readme.content):
+    if not readme_safety.is_safe(readme.content):
         raise errors.invalid_argument("content", "readme contained unsafe html content")
     async with ctx.rt.db.transaction() as tx:
         repo = await fetch(tx, readme.uid, lock=True)
