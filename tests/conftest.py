@@ -7,6 +7,7 @@ Tests isolate themselves by creating their own organization (`org` fixture), not
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import socket
@@ -16,6 +17,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import grpc
 import httpx
@@ -37,10 +39,41 @@ class Server:
     base_url: str
     grpc_target: str
     database_url: str
+    # Clients authenticated as the bootstrap owner (an unconfined identity that owns `owner_org`).
     http: httpx.Client
     channel: grpc.Channel
     process: subprocess.Popen[bytes]
     log_path: Path
+    token: str = ""
+    owner: str = ""
+    owner_org: str = ""
+
+    def cli(self, *args: str) -> str:
+        """Run `platform-api <args> --database <this server's database>`; its standard output."""
+        r = subprocess.run([sys.executable, "-m", "platform_api.cli", *args, "--database", self.database_url],
+                           capture_output=True, text=True, timeout=60)  # fmt: skip
+        assert r.returncode == 0, r.stderr
+        return r.stdout
+
+    def client(self, token: str | None) -> httpx.Client:
+        """An HTTP client sending this bearer token (None: no Authorization header)."""
+        headers = {"authorization": f"Bearer {token}"} if token else {}
+        return httpx.Client(base_url=self.base_url, timeout=30, headers=headers)
+
+    def grpc_channel(self, token: str | None) -> grpc.Channel:
+        channel = grpc.insecure_channel(self.grpc_target)
+        return grpc.intercept_channel(channel, BearerInterceptor(token)) if token else channel
+
+
+class BearerInterceptor(grpc.UnaryUnaryClientInterceptor):  # type: ignore[misc]
+    """Adds `authorization: Bearer <token>` to every call (call credentials need TLS; tests run without)."""
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+
+    def intercept_unary_unary(self, continuation: Any, details: Any, request: Any) -> Any:
+        metadata = [*(details.metadata or ()), ("authorization", f"Bearer {self.token}")]
+        return continuation(details._replace(metadata=metadata), request)
 
 
 def _pg(sql: str) -> None:
@@ -87,10 +120,15 @@ def start_server(backend: str, tmp: Path, *extra: str, database_url: str | None 
             proc.kill()
             raise RuntimeError(f"server did not become ready: {log_path.read_text()}")
         time.sleep(0.1)
-    channel = grpc.insecure_channel(f"127.0.0.1:{grpc_port}")
-    grpc.channel_ready_future(channel).result(timeout=15)
-    return Server(backend, base, f"127.0.0.1:{grpc_port}", database_url, httpx.Client(base_url=base, timeout=30),
-                  channel, proc, log_path)  # fmt: skip
+    raw = grpc.insecure_channel(f"127.0.0.1:{grpc_port}")
+    grpc.channel_ready_future(raw).result(timeout=15)
+    raw.close()
+    s = Server(backend, base, f"127.0.0.1:{grpc_port}", database_url, httpx.Client(base_url=base), raw, proc, log_path)
+    boot = json.loads(s.cli("bootstrap"))
+    s.token, s.owner, s.owner_org = boot["token"], boot["identity"], boot["organization"]
+    s.http = s.client(s.token)
+    s.channel = s.grpc_channel(s.token)
+    return s
 
 
 def stop_server(s: Server, drop: bool = True) -> None:
@@ -114,7 +152,15 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 
 @pytest.fixture
 def http(server: Server) -> httpx.Client:
+    """Authenticated as the bootstrap owner."""
     return server.http
+
+
+@pytest.fixture
+def anon(server: Server) -> Iterator[httpx.Client]:
+    """No Authorization header."""
+    with server.client(None) as c:
+        yield c
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from tests.conftest import Server
 def _parallel(server: Server, calls: list[tuple[str, str, dict[str, object] | None]]) -> list[httpx.Response]:
     def one(call: tuple[str, str, dict[str, object] | None]) -> httpx.Response:
         method, path, body = call
-        with httpx.Client(base_url=server.base_url, timeout=30) as c:
+        with server.client(server.token) as c:
             return c.request(method, path, json=body)
 
     with ThreadPoolExecutor(max_workers=len(calls)) as pool:

@@ -14,10 +14,11 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from platform_api.gen.platform.common import uidp_pb2
-from platform_api.gen.platform.iam.v2 import groups_pb2, groups_pb2_grpc, identities_pb2, identities_pb2_grpc
+from platform_api.gen.platform.iam.v2 import groups_pb2, groups_pb2_grpc
 from platform_api.gen.platform.ping.v2 import ping_pb2, ping_pb2_grpc
 from platform_api.gen.platform.registry.v2 import registry_pb2 as reg
 from platform_api.gen.platform.registry.v2 import registry_pb2_grpc as reg_grpc
+from platform_api.gen.platform.vulnerabilities.v2 import advisories_pb2, advisories_pb2_grpc
 from tests.conftest import Server
 
 DIGEST_A = "sha256:" + "a" * 64
@@ -119,8 +120,8 @@ def test_reflection_lists_services(server: Server) -> None:
 
 
 def test_unimplemented_over_grpc(server: Server, org: str) -> None:
-    stub = identities_pb2_grpc.IdentitiesServiceStub(server.channel)
-    err, st = rpc_error(stub.ListIdentities, identities_pb2.ListIdentitiesRequest())
+    stub = advisories_pb2_grpc.AdvisoriesServiceStub(server.channel)
+    err, st = rpc_error(stub.ListAdvisories, advisories_pb2.ListAdvisoriesRequest())
     assert err.code() == grpc.StatusCode.UNIMPLEMENTED
     assert error_info(st).reason == "UNIMPLEMENTED"
     images = reg_grpc.ImagesServiceStub(server.channel)

@@ -339,22 +339,15 @@ def test_invalid_uid_in_path(http: httpx.Client) -> None:
 
 
 UNIMPLEMENTED = [
-    ("GET", "/iam/v2/identities"),
-    ("POST", "/iam/v2/identities/{org}"),
-    ("POST", "/iam/v2/roles/{org}"),
-    ("GET", "/iam/v2/roles"),
-    ("GET", "/iam/v2/roleBindings"),
     ("GET", "/iam/v2/groups:lookupGroup"),
     ("GET", "/iam/v2/groups:checkEligibility"),
     ("POST", "/iam/v2/groups/{org}:requestGroupAccess"),
-    ("GET", "/iam/v2/terms/{org}"),
     ("GET", "/vulnerabilities/v2/advisories"),
     ("GET", "/vulnerabilities/v2/advisories/{org}/" + "0" * 16),
     ("GET", "/libraries/v2/artifacts"),
     ("GET", "/libraries/v2/artifacts/count"),
     ("GET", "/libraries/v2/artifacts/abc/versions"),
     ("GET", "/advisory/v2/documents"),
-    ("GET", "/events/v2/subscriptions"),
     ("POST", "/events/v2/subscriptions/{org}"),
     ("GET", "/registry/v2/repos/{repo}/digests/sha256:" + "0" * 64 + "/size"),
     ("GET", "/registry/v2/repos/{repo}/digests/sha256:" + "0" * 64 + "/architectures"),

@@ -15,9 +15,12 @@ from starlette.routing import Route
 
 from platform_api.api import grpc_server, openapi, schema
 from platform_api.api.rest import RestApp
+from platform_api.auth import bootstrap, discovery, keys
+from platform_api.auth.access import Access
 from platform_api.core import errors
 from platform_api.core.runtime import Runtime
 from platform_api.core.settings import Settings
+from platform_api.iam import roles
 from platform_api.store import db as store
 from platform_api.store.migrate import migrate
 
@@ -27,6 +30,9 @@ log = logging.getLogger("platform_api")
 DOMAINS = (
     "platform_api.ping.service",
     "platform_api.iam.groups",
+    "platform_api.iam.identities",
+    "platform_api.iam.roles",
+    "platform_api.iam.role_bindings",
     "platform_api.registry.repos",
     "platform_api.registry.tags",
 )
@@ -51,6 +57,11 @@ def create_app(settings: Settings | None = None) -> RestApp:
         if applied:
             log.info("applied migrations: %s", ", ".join(applied))
         await rt.load_secrets()
+        await keys.ensure(rt.db)
+        await roles.seed_builtin(rt.db)
+        await bootstrap.record_issuer(rt.db, settings.issuer)
+        rt.access = Access(rt.db, settings.issuer, settings.token_audience)
+        await rt.access.start()
         if settings.grpc_enabled:
             state["grpc"] = await grpc_server.start(rt, schema.services(), settings.grpc_port)
             log.info("gRPC listening on port %s", state["grpc"].bound_port)
@@ -59,6 +70,7 @@ def create_app(settings: Settings | None = None) -> RestApp:
         finally:
             if "grpc" in state:
                 await state["grpc"].stop(grace=5)
+            await rt.access.stop()
             await rt.db.close()
 
     async def healthz(_: Request) -> Response:
@@ -86,7 +98,20 @@ def create_app(settings: Settings | None = None) -> RestApp:
         )
         return JSONResponse(e.body(f"api.{settings.error_domain_base}"), status_code=e.status())
 
-    routes = [Route("/healthz", healthz), Route("/readyz", readyz), Route("/openapi.json", openapi_json)]
+    async def openid_configuration(_: Request) -> Response:
+        return JSONResponse(discovery.document(settings))
+
+    async def jwks(_: Request) -> Response:
+        await rt.access.keys.refresh_if_stale()
+        return JSONResponse(rt.access.keys.jwks(), headers={"cache-control": "public, max-age=300"})
+
+    routes = [
+        Route("/healthz", healthz),
+        Route("/readyz", readyz),
+        Route("/openapi.json", openapi_json),
+        Route("/.well-known/openid-configuration", openid_configuration),
+        Route(discovery.JWKS_PATH, jwks),
+    ]
     fallback = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: routing_error, 405: routing_error})
     app = RestApp(rt, list(methods.values()), fallback, {r.path for r in routes})
     app.state = state  # type: ignore[attr-defined]

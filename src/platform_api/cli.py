@@ -1,4 +1,4 @@
-"""The command line: `platform-api serve | migrate`."""
+"""The command line: `platform-api serve | migrate | bootstrap | token | keys`."""
 
 from __future__ import annotations
 
@@ -7,11 +7,13 @@ import asyncio
 import json
 import os
 import sys
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from platform_api.core.settings import Settings
 
 
-def _common(p: argparse.ArgumentParser) -> None:
+def _database(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--database",
         dest="database_url",
@@ -19,44 +21,131 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _issuer(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--public-url", help="external base URL of this service, the issuer of its tokens")
+    p.add_argument("--audience", help="audience of access tokens (default: the public URL)")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="platform-api", description="Platform Management API v2 server")
     sub = parser.add_subparsers(dest="command", required=True)
 
     serve = sub.add_parser("serve", help="run the HTTP/JSON and gRPC server")
-    _common(serve)
+    _database(serve)
+    _issuer(serve)
     serve.add_argument("--host", dest="http_host", help="listen address (default 0.0.0.0)")
     serve.add_argument("--http-port", type=int, help="HTTP/JSON port (default 8080)")
     serve.add_argument("--grpc-port", type=int, help="gRPC port (default 9090)")
-    serve.add_argument("--public-url", help="external base URL of this service (default http://localhost:<http port>)")
     serve.add_argument("--workers", type=int, default=1, help="HTTP worker processes (default 1)")
     serve.add_argument("--no-grpc", action="store_true", help="do not start the gRPC listener")
+    serve.add_argument(
+        "--trusted-issuer",
+        action="append",
+        dest="trusted_issuer_list",
+        help="upstream OIDC issuer trusted for user logins and invite redemption (repeatable)",
+    )
+    serve.add_argument(
+        "--insecure-allow-loopback",
+        action="store_true",
+        default=None,
+        help="DEVELOPMENT ONLY: allow http:// issuers and webhook sinks on loopback addresses",
+    )
 
     mig = sub.add_parser("migrate", help="apply pending database migrations and exit")
-    _common(mig)
+    _database(mig)
+
+    boot = sub.add_parser("bootstrap", help="create the first organization and owner; print a token for it")
+    _database(boot)
+    _issuer(boot)
+    boot.add_argument("--org-name", default="my-org", help="name of the first organization (default my-org)")
+    boot.add_argument("--upstream-issuer", default="", help="let the owner also log in with tokens of this issuer")
+    boot.add_argument("--upstream-subject", default="", help="... carrying this subject")
+
+    tok = sub.add_parser("token", help="mint an access token for an identity, from the stored signing keys")
+    _database(tok)
+    _issuer(tok)
+    tok.add_argument("--identity", required=True, help="identity uid (the token's subject)")
+    tok.add_argument("--ttl", type=int, default=3600, help="lifetime in seconds (default 3600)")
+
+    keys = sub.add_parser("keys", help="manage the issuer's signing keys")
+    _database(keys)
+    keys.add_argument("action", choices=["rotate", "list"], help="rotate: new signing key, old ones keep verifying")
 
     ns = parser.parse_args(argv)
     overrides = {k: v for k, v in vars(ns).items() if k in Settings.__dataclass_fields__ and v is not None}
+    if getattr(ns, "trusted_issuer_list", None):
+        overrides["trusted_issuers"] = ",".join(ns.trusted_issuer_list)
     if ns.command == "serve" and ns.no_grpc:
         overrides["grpc_enabled"] = False
     settings = Settings.from_env(**overrides)
-    if ns.command == "serve" and "public_url" not in overrides and "PLATFORM_API_PUBLIC_URL" not in os.environ:
-        settings.public_url = f"http://localhost:{settings.http_port}"
+    explicit_url = "public_url" in overrides or "PLATFORM_API_PUBLIC_URL" in os.environ
     if ns.command == "serve":
+        if not explicit_url:
+            settings.public_url = f"http://localhost:{settings.http_port}"
         _serve(settings, ns.workers)
     elif ns.command == "migrate":
-        print(json.dumps({"applied": asyncio.run(_migrate(settings))}))
+        print(json.dumps({"applied": _run(settings, _migrate)}))
+    elif ns.command == "bootstrap":
+        out = _run(settings, lambda db: _bootstrap(db, settings, ns, explicit_url))
+        print(("created" if out.pop("created") else "already bootstrapped; existing") + " owner", file=sys.stderr)
+        print(json.dumps(out))
+    elif ns.command == "token":
+        print(_run(settings, lambda db: _token(db, settings, ns, explicit_url)))
+    elif ns.command == "keys":
+        print(json.dumps(_run(settings, lambda db: _keys(db, ns.action))))
 
 
-async def _migrate(settings: Settings) -> list[str]:
+def _run(settings: Settings, fn: Callable[[Any], Awaitable[Any]]) -> Any:
     from platform_api.store import db
     from platform_api.store.migrate import migrate
 
-    database = await db.connect(settings.database_url)
+    async def go() -> Any:
+        database = await db.connect(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
+        try:
+            applied = await migrate(database)
+            return applied if fn is _migrate else await fn(database)
+        finally:
+            await database.close()
+
     try:
-        return await migrate(database)
-    finally:
-        await database.close()
+        return asyncio.run(go())
+    except Exception as e:
+        from platform_api.core.errors import ApiError
+
+        if isinstance(e, ApiError):
+            sys.exit(f"platform-api {sys.argv[1:2]}: {e.message}")
+        raise
+
+
+async def _migrate(db: Any) -> None:  # marker: _run returns the applied migrations
+    return None
+
+
+async def _bootstrap(db: Any, settings: Settings, ns: argparse.Namespace, explicit_url: bool) -> dict[str, Any]:
+    from platform_api.auth import bootstrap
+
+    issuer = await bootstrap.issuer_of(db, settings, explicit_url)
+    audience = settings.audience or issuer
+    return await bootstrap.bootstrap(db, issuer, audience, ns.org_name, ns.upstream_issuer, ns.upstream_subject)
+
+
+async def _token(db: Any, settings: Settings, ns: argparse.Namespace, explicit_url: bool) -> str:
+    from platform_api.auth import bootstrap
+    from platform_api.core import errors
+
+    if await db.fetchval("SELECT 1 FROM identities WHERE uid = $1", ns.identity) is None:
+        raise errors.not_found("platform.iam.v2.Identity", ns.identity)
+    issuer = await bootstrap.issuer_of(db, settings, explicit_url)
+    return await bootstrap.mint(db, issuer, settings.audience or issuer, ns.identity, ns.ttl)
+
+
+async def _keys(db: Any, action: str) -> Any:
+    from platform_api.auth import keys
+
+    if action == "rotate":
+        return {"signing": await keys.create(db)}
+    rows = await db.fetch("SELECT kid, create_time, retire_time FROM signing_keys ORDER BY create_time")
+    return [{"kid": r[0], "createTime": r[1], "retireTime": r[2] or None} for r in rows]
 
 
 def _serve(settings: Settings, workers: int) -> None:
@@ -66,7 +155,9 @@ def _serve(settings: Settings, workers: int) -> None:
     os.environ.update(settings.to_env())
     print(
         f"platform-api: HTTP on {settings.http_host}:{settings.http_port}, "
-        f"gRPC on {settings.grpc_port if settings.grpc_enabled else 'off'}, database {settings.database_url}",
+        f"gRPC on {settings.grpc_port if settings.grpc_enabled else 'off'}, database {settings.database_url}, "
+        f"issuer {settings.issuer}"
+        + (" (INSECURE loopback issuers/sinks allowed)" if settings.insecure_allow_loopback else ""),
         file=sys.stderr,
     )
     Server(

@@ -1,5 +1,5 @@
-"""The one place every RPC passes through, whatever the transport: authentication and
-authorization (from the method's declared options), then the implementation.
+"""The one place every RPC passes through, whatever the transport: authentication and authorization
+(from the method's declared options), then the implementation.
 """
 
 from __future__ import annotations
@@ -7,13 +7,20 @@ from __future__ import annotations
 from typing import Any
 
 from platform_api.api.schema import MethodInfo
+from platform_api.auth.access import check_scope, scope_of
 from platform_api.core import errors
 from platform_api.core.service import HANDLERS, Context
 
 
 async def call(method: MethodInfo, request: Any, ctx: Context) -> Any:
-    # Authorization hook: the identity issue adds token verification and capability checks here,
-    # from method.auth_disabled / capabilities / unscoped / scope_field, for both transports at once.
+    if not method.auth_disabled:
+        ctx.principal = await ctx.rt.access.authenticate(ctx.authorization)
+        if method.unscoped:
+            ctx.required = method.required
+        else:
+            field = method.scope_field
+            scope = scope_of(request, field)
+            check_scope(ctx.principal, method.required, scope, field, method.scope_resource)
     impl = HANDLERS.get(method.full_name)
     if impl is None:
         raise errors.unimplemented(f"{method.service.rsplit('.', 1)[-1]}.{method.name}")

@@ -53,7 +53,9 @@ def _handler(rt: Runtime, m: MethodInfo) -> Any:
 
     async def handle(request: Any, context: grpc.aio.ServicerContext) -> Any:
         meta = dict(context.invocation_metadata() or ())
-        ctx = Context(method=m.full_name, rt=rt, request_id=str(meta.get("x-request-id") or uuid.uuid4().hex))
+        ctx = Context(
+            m.full_name, rt, str(meta.get("x-request-id") or uuid.uuid4().hex), str(meta.get("authorization") or "")
+        )
         try:
             data = json_format.MessageToDict(request)
             canonical = transcode.normalize(m.input, data)

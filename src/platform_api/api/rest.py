@@ -46,11 +46,12 @@ class RestApp:
         if scope["type"] != "http" or scope["path"] in self.own_paths or scope["path"].startswith("/.well-known/"):
             await self.fallback(scope, receive, send)
             return
-        request_id = ""
+        request_id = authorization = ""
         for k, v in scope["headers"]:
-            if k == b"x-request-id":
+            if k == b"authorization":
+                authorization = v.decode("latin-1")
+            elif k == b"x-request-id":
                 request_id = v.decode("latin-1")[:128]
-                break
         if not request_id:
             request_id = f"{_ID_PREFIX}-{next(_ids):x}"
         path: str = scope["path"]
@@ -61,7 +62,7 @@ class RestApp:
                 raise self._no_route(scope["method"], path)
             area = match.route.method.area
             request = await self._request(match, scope, receive)
-            ctx = Context(method=match.route.method.full_name, rt=self.rt, request_id=request_id)
+            ctx = Context(match.route.method.full_name, self.rt, request_id, authorization)
             result = await dispatch.call(match.route.method, request, ctx)
             await self._send(send, 200, _encode(result), request_id)
         except errors.ApiError as e:

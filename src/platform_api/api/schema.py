@@ -17,6 +17,7 @@ from google.protobuf import descriptor_pool, message_factory
 from google.protobuf.descriptor import Descriptor, FieldDescriptor, MethodDescriptor
 
 import platform_api.gen.platform as gen_root
+from platform_api.auth import capabilities as caps
 from platform_api.gen.platform.annotations import annotations_pb2 as ours
 from platform_api.gen.platform.capabilities import capabilities_pb2
 from platform_api.gen.records import RECORDS
@@ -54,6 +55,10 @@ class MethodInfo:
     scope_field: str = ""
     # For Update RPCs: the resource field of the request whose body keys give the inferred mask.
     mask_from_body: str = ""
+    # What the scope uid names, for NOT_FOUND when it is out of the caller's reach.
+    scope_resource: str = ""
+    # Capability mask of `capabilities`.
+    required: int = 0
 
 
 def _load_generated() -> None:
@@ -80,6 +85,32 @@ def _scope_field(desc: Descriptor) -> str:
         if f.GetOptions().Extensions[ours.iam_scope]:
             return f"{f.name}.uid" if f.type == FieldDescriptor.TYPE_MESSAGE else f.name
     return ""
+
+
+# Resources whose service name does not singularize to them, or whose scope names another resource.
+_SCOPE_RESOURCES = {
+    "platform.registry.v2.TagsService.CreateTag": "platform.registry.v2.Repo",
+    "platform.registry.v2.ImagesService": "platform.registry.v2.Repo",
+    "platform.iam.v2.IdentitiesService": "platform.iam.v2.Identity",
+    "platform.vulnerabilities.v2.AdvisoriesService": "platform.vulnerabilities.v2.Advisory",
+    "platform.iam.v2.ExternalGroupRoleMappingsService.CreateExternalGroupRoleMapping": (
+        "platform.iam.v2.IdentityProvider"
+    ),
+    "platform.iam.v2.ExternalGroupRoleMappingsService.BatchDeleteExternalGroupRoleMappings": (
+        "platform.iam.v2.IdentityProvider"
+    ),
+}
+
+
+def _scope_resource(info: MethodInfo) -> str:
+    if info.full_name in _SCOPE_RESOURCES:
+        return _SCOPE_RESOURCES[info.full_name]
+    if info.scope_field in ("parent", "group"):
+        return "platform.iam.v2.Group"
+    if info.service in _SCOPE_RESOURCES:
+        return _SCOPE_RESOURCES[info.service]
+    package, service = info.service.rsplit(".", 1)
+    return f"{package}.{service.removesuffix('Service').removesuffix('s')}"
 
 
 def _method(m: MethodDescriptor) -> MethodInfo:
@@ -109,6 +140,8 @@ def _method(m: MethodDescriptor) -> MethodInfo:
         info.event_type = opts.Extensions[ours.events].type
         info.event_subject = opts.Extensions[ours.events].subject_field
     info.scope_field = _scope_field(m.input_type)
+    info.scope_resource = _scope_resource(info)
+    info.required = caps.mask(info.capabilities)
     fields = {f.name for f in m.input_type.fields}
     for r in info.rules:
         if r.body not in ("", "*") and "update_mask" in fields:

@@ -24,3 +24,12 @@ def parse(text: str) -> str:
         raise ValueError("timestamp must carry a time zone")
     dt = dt.astimezone(UTC)
     return dt.strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
+
+
+def to_epoch(text: str) -> float:
+    """Seconds since the epoch of one of our timestamps."""
+    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+
+def from_epoch(seconds: float) -> str:
+    return format_ns(int(seconds * 1_000_000_000))

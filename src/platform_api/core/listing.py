@@ -17,6 +17,7 @@ from typing import Any
 import msgspec
 
 from platform_api.core import errors, pagetoken, uidp
+from platform_api.core.service import Context
 from platform_api.store.db import Conn
 
 DEFAULT_PAGE_SIZE = 50
@@ -34,6 +35,8 @@ class Table:
     name: str
     order_keys: Mapping[str, str] = field(default_factory=lambda: STANDARD_ORDER_KEYS)
     default_order: str = "uid"
+    # Rows at the root (parent '') that every authenticated caller may list (built-in roles).
+    public_root_rows: bool = False
 
 
 class Where:
@@ -194,13 +197,29 @@ class Page:
 _enc = msgspec.json.Encoder()
 
 
-async def page(
-    db: Conn, table: Table, where: Where, request: Any, method: str, key: bytes, columns: str = "body"
-) -> Page:
-    """One page of `table` rows matching `where`, per the request's page_size/page_token/order_by/skip.
+def restrict_to_visible(where: Where, ctx: Context, table: Table) -> None:
+    """Unscoped Lists return only rows in subtrees where the caller holds the method's capabilities, and
+    totalCount counts only those. A structural filter already inside one such subtree needs no more."""
+    if ctx.principal is None or not ctx.required:
+        return
+    roots = ctx.principal.visible_roots(ctx.required)
+    for _, uid in where.structure:
+        if uid and any(uidp.is_ancestor_or_self(r, uid) for r in roots):
+            return
+    conds = [f"(uid = {where.p(r)} OR ({{uid}} > {where.p(r + '/')} AND {{uid}} < {where.p(r + '0')}))" for r in roots]
+    if table.public_root_rows:
+        conds.append(f"parent = {where.p('')}")
+    where.add("(" + (" OR ".join(conds) or "1 = 0") + ")")
+
+
+async def page(ctx: Context, table: Table, where: Where, request: Any, columns: str = "body") -> Page:
+    """One page of `table` rows matching `where`, per the request's page_size/page_token/order_by/skip,
+    restricted to what the caller may see.
 
     `request` is the List request record; everything in it except the paging fields binds the token.
     """
+    db, method, key = ctx.rt.db, ctx.method, ctx.rt.page_key
+    restrict_to_visible(where, ctx, table)
     size = page_size(request.page_size)
     if request.skip < 0:
         raise errors.invalid_argument("skip", "skip must not be negative")

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from platform_api.core import clock
 from platform_api.core.settings import Settings
 from platform_api.store.db import PostgresDatabase, SqliteDatabase
+
+if TYPE_CHECKING:
+    from platform_api.auth.access import Access
 
 
 @dataclass
@@ -17,6 +21,8 @@ class Runtime:
     db: SqliteDatabase | PostgresDatabase = None  # type: ignore[assignment]
     # HMAC key of page tokens; shared by every process on the same database.
     page_key: bytes = b""
+    # Our issuer's keys and tokens, and authorization (started in the app's lifespan).
+    access: Access = None  # type: ignore[assignment]
 
     async def load_secrets(self) -> None:
         self.page_key = await service_secret(self.db, "page_token_key")

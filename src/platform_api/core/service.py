@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from platform_api.auth.authz import Principal
     from platform_api.core.runtime import Runtime
 
 Handler = Callable[[Any, "Context"], Awaitable[Any]]
@@ -24,9 +25,24 @@ class Context:
     method: str
     rt: Runtime
     request_id: str = ""
-    # Set by authentication (identity issue); None while the route needs no token.
-    subject: str | None = None
+    # The raw Authorization header (HTTP) or metadata (gRPC) value.
+    authorization: str = ""
+    # The authenticated caller; None for methods that need no token.
+    principal: Principal | None = None
+    # For unscoped methods: the capabilities a row's group must grant for the caller to see it.
+    required: int = 0
     state: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def subject(self) -> str:
+        """The caller's identity uid ('' when unauthenticated)."""
+        return self.principal.subject if self.principal is not None else ""
+
+    @property
+    def caller(self) -> Principal:
+        """The authenticated caller, for methods that require one."""
+        assert self.principal is not None, "method requires authentication"
+        return self.principal
 
 
 def rpc(full_name: str) -> Callable[[Handler], Handler]:

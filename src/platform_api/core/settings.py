@@ -23,7 +23,21 @@ class Settings:
     sqlite_synchronous: str = "FULL"
     grpc_enabled: bool = True
     log_level: str = "info"
+    # Audience of our access tokens; empty means the public URL.
+    audience: str = ""
+    # Development only: allow http:// upstream issuers and webhook sinks on loopback addresses.
+    insecure_allow_loopback: bool = False
+    # Upstream OIDC issuers (comma-separated) trusted for human logins and invite redemption.
+    trusted_issuers: str = ""
     extra: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def issuer(self) -> str:
+        return self.public_url.rstrip("/")
+
+    @property
+    def token_audience(self) -> str:
+        return self.audience or self.issuer
 
     @property
     def error_domain_base(self) -> str:

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from msgspec import UNSET
 
+from platform_api.auth import capabilities
 from platform_api.core import clock, errors, fieldmask, listing, uidp, validate
 from platform_api.core.service import Context, rpc
+from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.iam_v2 import (
     CreateGroupRequest,
@@ -27,7 +29,15 @@ TABLE = listing.Table("groups")
 UPDATABLE = frozenset({"name", "description"})
 # Tables whose rows live directly under a group (their `parent` column), with the word used in the
 # RESOURCE_NOT_EMPTY message. Domains that keep resources under groups add theirs here.
-CHILD_TABLES: list[tuple[str, str]] = [("groups", "groups"), ("repos", "repos")]
+CHILD_TABLES: list[tuple[str, str]] = [
+    ("groups", "groups"),
+    ("repos", "repos"),
+    ("identities", "identities"),
+    ("roles", "roles"),
+]
+# Rows that belong to the group itself rather than being resources in it: deleted with the group
+# (table, column holding the group uid).
+ATTACHED_TABLES: list[tuple[str, str]] = [("role_bindings", "parent")]
 
 
 async def require(conn: Conn, uid: str, field: str = "uid") -> None:
@@ -57,8 +67,21 @@ async def _name_taken(conn: Conn, parent: str, name: str, uid: str) -> None:
         raise _conflict(name, other)
 
 
+def _authorize_create(ctx: Context, parent: str) -> None:
+    """CreateGroup is unscoped: a sub-group needs groups.create at its parent; a new organization needs
+    groups.create somewhere, from an identity that is not confined to a group (it becomes the owner)."""
+    caller = ctx.caller
+    if parent:
+        validate.uid(parent, "parent")
+        caller.require(ctx.required, parent, RESOURCE)
+        return
+    if uidp.parent(caller.subject) or caller.scopes or not caller.visible_roots(ctx.required):
+        raise errors.permission_denied("creating an organization needs groups.create held by an unconfined identity")
+
+
 @rpc(SERVICE + "CreateGroup")
 async def create_group(req: CreateGroupRequest, ctx: Context) -> Group:
+    _authorize_create(ctx, req.parent)
     given = req.group or Group()
     now = clock.now()
     group = Group(
@@ -79,6 +102,14 @@ async def create_group(req: CreateGroupRequest, ctx: Context) -> Group:
             "INSERT INTO groups (uid, parent, name, create_time, update_time, body) VALUES ($1, $2, $3, $4, $5, $6)",
             group.uid, req.parent, group.name, now, now, rows.body(group),
         )  # fmt: skip
+        if not req.parent:
+            from platform_api.iam import role_bindings  # role bindings need groups first
+
+            # The creator owns the new organization.
+            await role_bindings.insert(tx, group.uid, ctx.subject, capabilities.OWNER.uid, now)
+        await outbox.emit(tx, ctx, group)
+    if not req.parent:
+        ctx.rt.access.authorizer.invalidate()
     return group
 
 
@@ -93,7 +124,7 @@ async def list_groups(req: ListGroupsRequest, ctx: Context) -> ListGroupsRespons
     listing.add_uidp_filter(where, req.uidp)
     if req.name is not UNSET:
         where.eq("name", req.name)
-    page = await listing.page(ctx.rt.db, TABLE, where, req, ctx.method, ctx.rt.page_key)
+    page = await listing.page(ctx, TABLE, where, req)
     return ListGroupsResponse(
         groups=[rows.decode(Group, b) for b in page.bodies],
         next_page_token=page.next_page_token,
@@ -120,6 +151,7 @@ async def update_group(req: UpdateGroupRequest, ctx: Context) -> Group:
             "UPDATE groups SET name = $2, update_time = $3, body = $4 WHERE uid = $1",
             group.uid, group.name, group.update_time, rows.body(group),
         )  # fmt: skip
+        await outbox.emit(tx, ctx, group)
     return group
 
 
@@ -132,5 +164,9 @@ async def delete_group(req: DeleteGroupRequest, ctx: Context) -> Empty:
                 raise errors.failed_precondition(
                     "RESOURCE_NOT_EMPTY", f"cannot delete group with child {label}", subject=req.uid
                 )
+        for table, column in ATTACHED_TABLES:
+            await tx.execute(f"DELETE FROM {table} WHERE {column} = $1", req.uid)
         await tx.execute("DELETE FROM groups WHERE uid = $1", req.uid)
+        await outbox.emit(tx, ctx, req)
+    ctx.rt.access.authorizer.invalidate()
     return Empty()

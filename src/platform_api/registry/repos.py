@@ -96,7 +96,7 @@ async def list_repos(req: ListReposRequest, ctx: Context) -> ListReposResponse:
     listing.add_uidp_filter(where, req.uidp)
     if req.name is not UNSET:
         where.eq("name", req.name)
-    page = await listing.page(ctx.rt.db, TABLE, where, req, ctx.method, ctx.rt.page_key)
+    page = await listing.page(ctx, TABLE, where, req)
     return ListReposResponse(
         repos=[rows.decode(Repo, b) for b in page.bodies],
         next_page_token=page.next_page_token,

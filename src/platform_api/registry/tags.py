@@ -94,7 +94,7 @@ async def list_tags(req: ListTagsRequest, ctx: Context) -> ListTagsResponse:
         where.add(f"update_time > {where.p(req.updated_since)}")
     hidden = (0 if req.include_referrers else REFERRER) | (0 if req.include_dates else DATED)
     where.hide_kinds(hidden | (0 if req.include_epochs else EPOCH))
-    page = await listing.page(ctx.rt.db, TABLE, where, req, ctx.method, ctx.rt.page_key)
+    page = await listing.page(ctx, TABLE, where, req)
     return ListTagsResponse(
         tags=[rows.decode(Tag, b) for b in page.bodies],
         next_page_token=page.next_page_token,

@@ -1,0 +1,237 @@
+"""Authorization decisions from role bindings, live: a binding created or deleted is in effect for the
+caller's very next request, in every process.
+
+An identity's grants (group uid -> capability mask, from its role bindings) are cached per identity and
+dropped whenever the authorization version moves. Triggers increment that version in the same
+transaction as any change to role bindings, role capabilities or identities. A process notices:
+- SQLite: `PRAGMA data_version` on the read connection changes when any other connection (this
+  process's writer, or another process) commits; only then is the version row read (one pragma per
+  request, about a microsecond).
+- PostgreSQL: the trigger NOTIFYs `platform_api_authz`; a listening connection marks the cache stale.
+  Mutations made by this process invalidate it synchronously. While the listener is down, every request
+  reads the version row instead.
+
+Rules (reference 11): a capability held at a group holds at every descendant. An identity that lives
+under a group (`<group>/<16 hex>`) is confined to that group's subtree (spec 2.3): grants above its home
+apply from its home down, grants elsewhere not at all. Tokens may narrow further (exchange `scopes`/`cap`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from platform_api.auth import capabilities as caps
+from platform_api.auth.tokens import AccessClaims
+from platform_api.core import errors, uidp
+
+log = logging.getLogger("platform_api.authz")
+CHANNEL = "platform_api_authz"
+
+
+def _clip(group: str, home: str) -> str | None:
+    """Where a grant at `group` applies for an identity confined to `home` ('' = not confined)."""
+    if not home or uidp.is_ancestor_or_self(home, group):
+        return group
+    if uidp.is_ancestor(group, home):
+        return home
+    return None
+
+
+@dataclass
+class Grants:
+    """One identity's capabilities per group, from its role bindings."""
+
+    exists: bool
+    by_group: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class Principal:
+    """The authenticated caller of one request."""
+
+    subject: str
+    grants: dict[str, int]
+    claims: AccessClaims | None = None
+    scopes: tuple[str, ...] = ()
+    limit: int = -1  # capability mask the token is restricted to (-1: all)
+
+    def held_at(self, uid: str) -> int:
+        """Capabilities the caller holds at `uid` (granted there or at any ancestor)."""
+        if self.scopes and not any(uidp.is_ancestor_or_self(s, uid) for s in self.scopes):
+            return 0
+        held = 0
+        g = self.grants
+        node = uid
+        while node:
+            held |= g.get(node, 0)
+            i = node.rfind("/")
+            node = node[:i] if i > 0 else ""
+        return held & self.limit
+
+    def holds(self, required: int, uid: str) -> bool:
+        return required & ~self.held_at(uid) == 0
+
+    def require(self, required: int, uid: str, resource_type: str) -> None:
+        """PERMISSION_DENIED when the caller sees `uid` but lacks a capability; NOT_FOUND when the caller
+        holds nothing there at all, so that nobody learns what exists outside their reach."""
+        held = self.held_at(uid)
+        if required & ~held == 0:
+            return
+        if held == 0:
+            raise errors.not_found(resource_type, uid)
+        missing = ", ".join(caps.names(required & ~held))
+        raise errors.permission_denied(f"missing {missing} at {uid}")
+
+    def visible_roots(self, required: int) -> list[str]:
+        """The smallest set of groups whose subtrees hold every row the caller may list with `required`."""
+        candidates = sorted(self.grants, key=lambda g: (g.count("/"), g))
+        if self.scopes:
+            candidates = sorted(
+                {*candidates, *self.scopes}, key=lambda g: (g.count("/"), g)
+            )  # a scope below a grant is a root of its own
+        roots: list[str] = []
+        for g in candidates:
+            if any(uidp.is_ancestor_or_self(r, g) for r in roots):
+                continue
+            if self.holds(required, g):
+                roots.append(g)
+        return roots
+
+    def check_grantable(self, granted: int, at: str) -> None:
+        """No escalation: the caller may only grant capabilities it holds itself at that scope."""
+        missing = granted & ~self.held_at(at)
+        if missing:
+            raise errors.permission_denied(
+                f"cannot grant capabilities you do not hold at {at}: {', '.join(caps.names(missing))}"
+            )
+
+
+class Authorizer:
+    """Caches each identity's grants and keeps the cache exactly as fresh as the database."""
+
+    def __init__(self, db: Any) -> None:
+        self.db = db
+        self._cache: dict[str, Grants] = {}
+        self._roles: dict[str, int] = {}
+        self._version: int | None = None
+        self._data_version: int | None = None
+        self._stale = True
+        self._listener: Any = None
+        self._listener_retry = 0.0
+
+    # ------------------------------------------------------------------ freshness
+
+    async def start(self) -> None:
+        if self.db.dialect == "postgres":
+            await self._listen()
+
+    async def _listen(self) -> None:
+        try:
+            conn = await self.db.pool.acquire()
+            await conn.add_listener(CHANNEL, self._notified)
+            conn.add_termination_listener(lambda _c: self._lost())
+            self._listener = conn
+            self._stale = True
+        except Exception:  # the database is unreachable; requests read the version until it is back
+            log.warning("authorization change listener unavailable; reading the version per request")
+            self._listener = None
+
+    def _notified(self, *_: Any) -> None:
+        self._stale = True
+
+    def _lost(self) -> None:
+        self._listener = None
+        self._stale = True
+
+    async def stop(self) -> None:
+        if self._listener is not None:
+            conn, self._listener = self._listener, None
+            try:
+                await conn.remove_listener(CHANNEL, self._notified)
+                await self.db.pool.release(conn)
+            except Exception:
+                log.debug("listener release failed", exc_info=True)
+
+    def invalidate(self) -> None:
+        """This process changed grants: forget them now, not when the notification arrives."""
+        self._cache.clear()
+        self._roles.clear()
+        self._stale = True
+
+    async def _sync(self) -> None:
+        if self.db.dialect == "sqlite":
+            dv = await self.db.fetchval("PRAGMA data_version")
+            if dv == self._data_version and not self._stale:
+                return
+            self._data_version = dv
+        elif self._listener is not None and not self._stale:
+            return
+        elif self._listener is None and time.monotonic() > self._listener_retry:
+            self._listener_retry = time.monotonic() + 5
+            asyncio.get_running_loop().create_task(self._listen())
+        self._stale = False
+        v = await self.db.fetchval("SELECT v FROM authz_version WHERE id = 1")
+        if v != self._version:
+            self._version = v
+            self._cache.clear()
+            self._roles.clear()
+
+    # ------------------------------------------------------------------ lookups
+
+    async def grants(self, identity: str) -> Grants:
+        await self._sync()
+        g = self._cache.get(identity)
+        if g is None:
+            g = await self._load(identity)
+            if len(self._cache) > 100_000:
+                self._cache.clear()
+            self._cache[identity] = g
+        return g
+
+    async def _load(self, identity: str) -> Grants:
+        if await self.db.fetchval("SELECT 1 FROM identities WHERE uid = $1", identity) is None:
+            return Grants(exists=False)
+        rows = await self.db.fetch(
+            "SELECT rb.parent, r.capabilities FROM role_bindings rb JOIN roles r ON r.uid = rb.role_uid"
+            " WHERE rb.identity_uid = $1",
+            identity,
+        )
+        home = uidp.parent(identity)
+        by_group: dict[str, int] = {}
+        for group, names in rows:
+            at = _clip(group, home)
+            if at is not None:
+                by_group[at] = by_group.get(at, 0) | caps.mask(names.split(","))
+        return Grants(exists=True, by_group=by_group)
+
+    async def role_mask(self, role_uid: str) -> int:
+        await self._sync()
+        m = self._roles.get(role_uid)
+        if m is None:
+            names = await self.db.fetchval("SELECT capabilities FROM roles WHERE uid = $1", role_uid)
+            m = self._roles[role_uid] = caps.mask(names.split(",")) if names else 0
+        return m
+
+    async def principal(self, claims: AccessClaims) -> Principal:
+        g = await self.grants(claims.subject)
+        if not g.exists:
+            raise errors.unauthenticated("the identity of this token no longer exists")
+        by_group = g.by_group
+        if claims.grants:
+            by_group = dict(by_group)
+            home = uidp.parent(claims.subject)
+            for scope, role in claims.grants:
+                at = _clip(scope, home)
+                if at is not None:
+                    by_group[at] = by_group.get(at, 0) | await self.role_mask(role)
+        limit = caps.mask(claims.cap_limit) if claims.cap_limit else -1
+        return Principal(claims.subject, by_group, claims, claims.scopes, limit)
+
+
+def required_mask(names: Iterable[str]) -> int:
+    return caps.mask(names)

@@ -1,0 +1,99 @@
+"""First-run setup and local tokens, for the command line: `platform-api bootstrap` and `token`.
+
+Bootstrap creates, on a database without an owner, the first organization and an owner identity bound to
+it, and mints a token for that identity. The identity is root-level (not confined to a group), so it may
+also create further organizations. Running bootstrap again finds the existing owner instead of creating
+a second one.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from platform_api.auth import capabilities, keys, matching
+from platform_api.auth.keys import KeySet
+from platform_api.auth.tokens import ACCESS_TOKEN_SECONDS, TokenService
+from platform_api.core import clock, errors, validate
+from platform_api.core.settings import Settings
+from platform_api.gen.records.iam_v2 import ClaimMatch, Group, Identity
+from platform_api.iam import identities, role_bindings, roles
+from platform_api.store import rows
+from platform_api.store.db import Conn, PostgresDatabase, SqliteDatabase
+
+ISSUER_URL_KEY = "issuer_url"
+
+
+async def record_issuer(db: SqliteDatabase | PostgresDatabase, issuer: str) -> None:
+    """The serving issuer URL, so that tokens minted from the command line carry the same `iss`."""
+    now = clock.now()
+    await db.execute(
+        "INSERT INTO service_secrets (name, value, create_time) VALUES ($1, $2, $3)"
+        " ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+        ISSUER_URL_KEY, issuer.encode(), now,
+    )  # fmt: skip
+
+
+async def issuer_of(db: SqliteDatabase | PostgresDatabase, settings: Settings, explicit: bool) -> str:
+    if explicit:
+        return settings.issuer
+    stored = await db.fetchval("SELECT value FROM service_secrets WHERE name = $1", ISSUER_URL_KEY)
+    return bytes(stored).decode() if stored is not None else settings.issuer
+
+
+async def mint(db: SqliteDatabase | PostgresDatabase, issuer: str, audience: str, subject: str, ttl: int) -> str:
+    await keys.ensure(db)
+    key_set = KeySet(db)
+    await key_set.load()
+    token, _ = TokenService(key_set, issuer, audience).mint(subject, ttl=ttl)
+    return token
+
+
+async def _existing_owner(db: Conn) -> tuple[str, str] | None:
+    row = await db.fetchrow(
+        "SELECT rb.parent, rb.identity_uid FROM role_bindings rb JOIN groups g ON g.uid = rb.parent"
+        " WHERE rb.role_uid = $1 AND g.parent = '' ORDER BY rb.create_time, rb.uid LIMIT 1",
+        capabilities.OWNER.uid,
+    )
+    return (row[0], row[1]) if row is not None else None
+
+
+async def bootstrap(
+    db: SqliteDatabase | PostgresDatabase,
+    issuer: str,
+    audience: str,
+    org_name: str,
+    upstream_issuer: str = "",
+    upstream_subject: str = "",
+    ttl: int = ACCESS_TOKEN_SECONDS,
+) -> dict[str, Any]:
+    """{"organization", "identity", "token", "created"}."""
+    validate.name(org_name, "org_name")
+    await roles.seed_builtin(db)
+    found = await _existing_owner(db)
+    created = found is None
+    if found is None:
+        now = clock.now()
+        org = Group(uid=secrets.token_hex(20), name=org_name, description="created by platform-api bootstrap",
+                    create_time=now, update_time=now)  # fmt: skip
+        if upstream_issuer and upstream_subject:
+            uid = matching.user_uid(upstream_issuer, upstream_subject)
+            relation = ClaimMatch(issuer=matching.normalize_issuer(upstream_issuer), subject=upstream_subject)
+        else:
+            uid, relation = secrets.token_hex(20), None
+        owner = Identity(uid=uid, name="bootstrap-owner", description="first owner, created by platform-api bootstrap",
+                         claim_match=relation, last_seen_time=now, create_time=now, update_time=now)  # fmt: skip
+        async with db.transaction() as tx:
+            if await _existing_owner(tx) is not None:
+                raise errors.ApiError(errors.ABORTED, "another bootstrap ran concurrently; run it again")
+            await tx.execute(
+                "INSERT INTO groups (uid, parent, name, create_time, update_time, body)"
+                " VALUES ($1, '', $2, $3, $4, $5)",
+                org.uid, org.name, now, now, rows.body(org),
+            )  # fmt: skip
+            await identities.insert(tx, owner, "")
+            await role_bindings.insert(tx, org.uid, owner.uid, capabilities.OWNER.uid, now)
+        found = (org.uid, owner.uid)
+    org_uid, identity_uid = found
+    token = await mint(db, issuer, audience, identity_uid, ttl)
+    return {"organization": org_uid, "identity": identity_uid, "token": token, "created": created}

@@ -1,0 +1,214 @@
+"""IAM identities: /iam/v2/identities (IdentitiesService).
+
+Assumable identities live under a group (`<group>/<16 hex>`) and are confined to its subtree; they are
+assumed through token exchange by an upstream token their `claimMatch` accepts or their `staticKeys`
+verify. User identities are root-level, with a uid derived from the upstream (issuer, subject)
+(`lookupIdentity` tells it in advance so bindings can be made before the first login).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec import UNSET
+
+from platform_api.auth import matching
+from platform_api.core import clock, errors, fieldmask, listing, uidp, validate
+from platform_api.core.service import Context, rpc
+from platform_api.events import outbox
+from platform_api.gen.records._base import Empty
+from platform_api.gen.records.iam_v2 import (
+    CreateIdentityRequest,
+    DeleteIdentityRequest,
+    GetIdentityRequest,
+    Identity,
+    IdentityMetadata,
+    ListIdentitiesRequest,
+    ListIdentitiesResponse,
+    LookupIdentityRequest,
+    LookupIdentityResponse,
+    UpdateIdentityMetadataRequest,
+    UpdateIdentityRequest,
+)
+from platform_api.iam import groups
+from platform_api.store import rows
+from platform_api.store.db import Conn
+
+SERVICE = "platform.iam.v2.IdentitiesService."
+RESOURCE = "platform.iam.v2.Identity"
+TABLE = listing.Table("identities")
+UPDATABLE = frozenset({"name", "description", "company", "claim_match", "static_keys"})
+NONE, CLAIM_MATCH, STATIC = 0, 1, 2
+_KINDS = {"RELATIONSHIP_TYPE_CLAIM_MATCH": CLAIM_MATCH, "RELATIONSHIP_TYPE_STATIC": STATIC}
+
+
+def kind(identity: Identity) -> int:
+    if identity.claim_match is not None:
+        return CLAIM_MATCH
+    return STATIC if identity.static_keys is not None else NONE
+
+
+def check(identity: Identity, ctx: Context) -> Identity:
+    """Validated, with static keys normalized (expiration defaulted and capped)."""
+    validate.name(identity.name)
+    validate.description(identity.description)
+    validate.description(identity.company, "company")
+    if identity.claim_match is not None and identity.static_keys is not None:
+        raise errors.invalid_argument("relationship", "set exactly one of claim_match and static_keys")
+    if identity.claim_match is None and identity.static_keys is None:
+        raise errors.invalid_argument("relationship", "one of claim_match and static_keys is required")
+    loopback = ctx.rt.settings.insecure_allow_loopback
+    if identity.claim_match is not None:
+        matching.check_claim_match(identity.claim_match)
+        issuer = identity.claim_match.issuer
+        if isinstance(issuer, str) and issuer:
+            issuer = matching.normalize_issuer(issuer)
+            if not matching.url_allowed(issuer, loopback):
+                raise errors.invalid_argument("claim_match.issuer", "issuer must be an https:// URL")
+            identity.claim_match.issuer = issuer
+    if identity.static_keys is not None:
+        identity.static_keys = matching.check_static_keys(identity.static_keys)
+    return identity
+
+
+async def fetch(conn: Conn, uid: str, lock: bool = False) -> Identity:
+    validate.uid(uid)
+    sql = "SELECT body FROM identities WHERE uid = $1" + (rows.for_update(conn) if lock else "")
+    body = await conn.fetchval(sql, uid)
+    if body is None:
+        raise errors.not_found(RESOURCE, uid)
+    return rows.decode(Identity, body)
+
+
+async def insert(conn: Conn, identity: Identity, parent: str) -> None:
+    await rows.unique_write(
+        conn, errors.already_exists(RESOURCE, identity.uid, "the identity already exists"),
+        "INSERT INTO identities (uid, parent, name, create_time, update_time, body, kind)"
+        " VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        identity.uid, parent, identity.name, identity.create_time, identity.update_time, rows.body(identity),
+        kind(identity),
+    )  # fmt: skip
+
+
+@rpc(SERVICE + "CreateIdentity")
+async def create_identity(req: CreateIdentityRequest, ctx: Context) -> Identity:
+    given = req.identity or Identity()
+    now = clock.now()
+    identity = Identity(
+        uid=uidp.new_child(req.parent),
+        name=given.name,
+        description=given.description,
+        company=given.company,
+        claim_match=given.claim_match,
+        static_keys=given.static_keys,
+        last_seen_time=now,
+        create_time=now,
+        update_time=now,
+    )
+    identity = check(identity, ctx)
+    async with ctx.rt.db.transaction() as tx:
+        await groups.require(tx, req.parent, "parent")
+        await insert(tx, identity, req.parent)
+        await outbox.emit(tx, ctx, identity)
+    return identity
+
+
+@rpc(SERVICE + "GetIdentity")
+async def get_identity(req: GetIdentityRequest, ctx: Context) -> Identity:
+    return await fetch(ctx.rt.db, req.uid)
+
+
+@rpc(SERVICE + "ListIdentities")
+async def list_identities(req: ListIdentitiesRequest, ctx: Context) -> ListIdentitiesResponse:
+    where = listing.Where()
+    listing.add_uidp_filter(where, req.uidp)
+    if req.name is not UNSET:
+        where.eq("name", req.name)
+    if req.relationship_type in _KINDS:
+        where.eq("kind", _KINDS[req.relationship_type])
+    page = await listing.page(ctx, TABLE, where, req)
+    return ListIdentitiesResponse(
+        identities=[rows.decode(Identity, b) for b in page.bodies],
+        next_page_token=page.next_page_token,
+        total_count=str(page.total_count),
+        skipped=page.skipped,
+    )
+
+
+@rpc(SERVICE + "UpdateIdentity")
+async def update_identity(req: UpdateIdentityRequest, ctx: Context) -> Identity:
+    patch = req.identity or Identity()
+    async with ctx.rt.db.transaction() as tx:
+        current = await fetch(tx, patch.uid, lock=True)
+        identity = fieldmask.apply(current, patch, req.update_mask, UPDATABLE)
+        # The relationship is a oneof: setting one member clears the other.
+        if patch.claim_match is not None and identity.claim_match is not None and identity.static_keys is not None:
+            identity.static_keys = None
+        elif patch.static_keys is not None and identity.static_keys is not None and identity.claim_match is not None:
+            identity.claim_match = None
+        identity = check(identity, ctx)
+        if identity == current:
+            return current
+        identity.update_time = clock.now()
+        await tx.execute(
+            "UPDATE identities SET name = $2, update_time = $3, body = $4, kind = $5 WHERE uid = $1",
+            identity.uid, identity.name, identity.update_time, rows.body(identity), kind(identity),
+        )  # fmt: skip
+        await outbox.emit(tx, ctx, identity)
+    return identity
+
+
+# Rows that name an identity and go with it when it is deleted.
+IDENTITY_ATTACHMENTS: list[tuple[str, str]] = [("role_bindings", "identity_uid"), ("refresh_tokens", "identity_uid")]
+
+
+@rpc(SERVICE + "DeleteIdentity")
+async def delete_identity(req: DeleteIdentityRequest, ctx: Context) -> Empty:
+    async with ctx.rt.db.transaction() as tx:
+        await fetch(tx, req.uid, lock=True)
+        for table, column in IDENTITY_ATTACHMENTS:
+            await tx.execute(f"DELETE FROM {table} WHERE {column} = $1", req.uid)
+        await tx.execute("DELETE FROM identities WHERE uid = $1", req.uid)
+        await outbox.emit(tx, ctx, req)
+    ctx.rt.access.authorizer.invalidate()
+    return Empty()
+
+
+@rpc(SERVICE + "LookupIdentity")
+async def lookup_identity(req: LookupIdentityRequest, ctx: Context) -> LookupIdentityResponse:
+    if not req.issuer:
+        raise errors.invalid_argument("issuer", "issuer is required")
+    if not req.subject:
+        raise errors.invalid_argument("subject", "subject is required")
+    return LookupIdentityResponse(uid=matching.user_uid(req.issuer, req.subject))
+
+
+@rpc(SERVICE + "UpdateIdentityMetadata")
+async def update_identity_metadata(req: UpdateIdentityMetadataRequest, ctx: Context) -> IdentityMetadata:
+    patch = req.identity_metadata or IdentityMetadata()
+    async with ctx.rt.db.transaction() as tx:
+        identity = await fetch(tx, ctx.subject, lock=True)
+        current = IdentityMetadata(uid=identity.uid, name=identity.name, company=identity.company)
+        # Only `company` is kept; the reference's marketing fields are not ours to store.
+        updated = fieldmask.apply(current, patch, req.update_mask, frozenset({"company"}))
+        validate.description(updated.company, "company")
+        if updated.company != identity.company:
+            identity.company = updated.company
+            identity.update_time = clock.now()
+            await tx.execute(
+                "UPDATE identities SET update_time = $2, body = $3 WHERE uid = $1",
+                identity.uid, identity.update_time, rows.body(identity),
+            )  # fmt: skip
+    return IdentityMetadata(uid=identity.uid, name=identity.name, company=identity.company)
+
+
+def binding_view(identity: Identity) -> dict[str, Any]:
+    """The identity as a role binding shows it: issuer and subject from its relationship."""
+    issuer = subject = ""
+    if identity.claim_match is not None:
+        issuer = identity.claim_match.issuer or identity.claim_match.issuer_pattern or ""  # type: ignore[assignment]
+        subject = identity.claim_match.subject or identity.claim_match.subject_pattern or ""  # type: ignore[assignment]
+    elif identity.static_keys is not None:
+        issuer, subject = identity.static_keys.issuer, identity.static_keys.subject
+    return {"uid": identity.uid, "name": identity.name, "description": identity.description,
+            "subject": subject, "issuer": issuer, "email": identity.email}  # fmt: skip

@@ -1,0 +1,183 @@
+"""IAM roles: /iam/v2/roles (RolesService). Built-in roles live at the root (bare 40-hex uid, readable by
+every caller, never changed through the API); custom roles live under a group and may be bound there
+and below. Nobody creates or widens a role beyond the capabilities they hold at its group.
+"""
+
+from __future__ import annotations
+
+from msgspec import UNSET
+
+from platform_api.auth import capabilities as caps
+from platform_api.core import clock, errors, fieldmask, listing, uidp, validate
+from platform_api.core.service import Context, rpc
+from platform_api.events import outbox
+from platform_api.gen.records._base import Empty
+from platform_api.gen.records.iam_v2 import (
+    CreateRoleRequest,
+    DeleteRoleRequest,
+    GetRoleRequest,
+    ListRolesRequest,
+    ListRolesResponse,
+    Role,
+    UpdateRoleRequest,
+)
+from platform_api.iam import groups
+from platform_api.store import rows
+from platform_api.store.db import Conn
+
+SERVICE = "platform.iam.v2.RolesService."
+RESOURCE = "platform.iam.v2.Role"
+TABLE = listing.Table("roles", public_root_rows=True)
+UPDATABLE = frozenset({"name", "description", "capabilities"})
+# Tables whose rows name a role; a role any of them still uses cannot be deleted.
+ROLE_USERS: list[tuple[str, str]] = [("role_bindings", "role_uid")]
+
+
+async def seed_builtin(db: Conn) -> None:
+    """Create or refresh the built-in roles (their capability sets follow the code)."""
+    now = clock.now()
+    for b in caps.BUILTIN_ROLES:
+        names = caps.names(b.capabilities)
+        role = Role(uid=b.uid, name=b.name, description=b.description, capabilities=list(names),
+                    create_time=now, update_time=now)  # fmt: skip
+        row = await db.fetchrow("SELECT capabilities, body FROM roles WHERE uid = $1", b.uid)
+        if row is None:
+            await db.execute(
+                "INSERT INTO roles (uid, parent, name, create_time, update_time, body, capabilities)"
+                " VALUES ($1, '', $2, $3, $4, $5, $6) ON CONFLICT (uid) DO NOTHING",
+                b.uid, b.name, now, now, rows.body(role), ",".join(names),
+            )  # fmt: skip
+        elif row[0] != ",".join(names):
+            stored = rows.decode(Role, row[1])
+            role.create_time = stored.create_time
+            await db.execute(
+                "UPDATE roles SET capabilities = $2, update_time = $3, body = $4 WHERE uid = $1",
+                b.uid, ",".join(names), now, rows.body(role),
+            )  # fmt: skip
+
+
+async def fetch(conn: Conn, uid: str, lock: bool = False) -> Role:
+    validate.uid(uid)
+    sql = "SELECT body FROM roles WHERE uid = $1" + (rows.for_update(conn) if lock else "")
+    body = await conn.fetchval(sql, uid)
+    if body is None:
+        raise errors.not_found(RESOURCE, uid)
+    return rows.decode(Role, body)
+
+
+def role_mask(role: Role) -> int:
+    return caps.mask(role.capabilities)
+
+
+async def usable_at(conn: Conn, role_uid: str, group: str, field: str = "role_uid") -> Role:
+    """The role, if it may be bound at `group`: built-in, or a custom role of that group or an ancestor."""
+    if not role_uid:
+        raise errors.invalid_argument(field, f"{field} is required")
+    validate.uid(role_uid, field)
+    body = await conn.fetchval("SELECT body FROM roles WHERE uid = $1", role_uid)
+    parent = uidp.parent(role_uid)
+    if body is None or (parent and not uidp.is_ancestor_or_self(parent, group)):
+        raise errors.not_found(RESOURCE, role_uid)
+    return rows.decode(Role, body)
+
+
+def _check(role: Role) -> None:
+    validate.name(role.name)
+    validate.description(role.description)
+    if not role.capabilities:
+        raise errors.invalid_argument("capabilities", "a role needs at least one capability")
+    if "UNKNOWN" in role.capabilities:
+        raise errors.invalid_argument("capabilities", "UNKNOWN is not a capability")
+
+
+def _conflict(name: str, other: str = "") -> errors.ApiError:
+    return errors.already_exists(RESOURCE, other, f"a role named {name!r} already exists in this group")
+
+
+@rpc(SERVICE + "CreateRole")
+async def create_role(req: CreateRoleRequest, ctx: Context) -> Role:
+    given = req.role or Role()
+    now = clock.now()
+    role = Role(
+        uid=uidp.new_child(req.parent),
+        name=given.name,
+        description=given.description,
+        capabilities=caps.canonical(given.capabilities),
+        create_time=now,
+        update_time=now,
+    )
+    _check(role)
+    ctx.caller.check_grantable(role_mask(role), req.parent)
+    async with ctx.rt.db.transaction() as tx:
+        await groups.require(tx, req.parent, "parent")
+        await rows.unique_write(
+            tx, _conflict(role.name),
+            "INSERT INTO roles (uid, parent, name, create_time, update_time, body, capabilities)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            role.uid, req.parent, role.name, now, now, rows.body(role), ",".join(role.capabilities),
+        )  # fmt: skip
+        await outbox.emit(tx, ctx, role)
+    return role
+
+
+@rpc(SERVICE + "GetRole")
+async def get_role(req: GetRoleRequest, ctx: Context) -> Role:
+    role = await fetch(ctx.rt.db, req.uid)
+    parent = uidp.parent(role.uid)
+    # Built-in roles are public facts; a custom role is visible where its group's roles may be listed.
+    if parent and not ctx.caller.holds(ctx.required, parent):
+        raise errors.not_found(RESOURCE, req.uid)
+    return role
+
+
+@rpc(SERVICE + "ListRoles")
+async def list_roles(req: ListRolesRequest, ctx: Context) -> ListRolesResponse:
+    where = listing.Where()
+    listing.add_uidp_filter(where, req.uidp)
+    if req.name is not UNSET:
+        where.eq("name", req.name)
+    page = await listing.page(ctx, TABLE, where, req)
+    return ListRolesResponse(
+        roles=[rows.decode(Role, b) for b in page.bodies],
+        next_page_token=page.next_page_token,
+        total_count=str(page.total_count),
+        skipped=page.skipped,
+    )
+
+
+@rpc(SERVICE + "UpdateRole")
+async def update_role(req: UpdateRoleRequest, ctx: Context) -> Role:
+    patch = req.role or Role()
+    async with ctx.rt.db.transaction() as tx:
+        current = await fetch(tx, patch.uid, lock=True)
+        role = fieldmask.apply(current, patch, req.update_mask, UPDATABLE)
+        role.capabilities = caps.canonical(role.capabilities)
+        _check(role)
+        if role == current:
+            return current
+        parent = uidp.parent(role.uid)
+        ctx.caller.check_grantable(role_mask(role) & ~role_mask(current), parent)
+        role.update_time = clock.now()
+        await rows.unique_write(
+            tx, _conflict(role.name),
+            "UPDATE roles SET name = $2, update_time = $3, body = $4, capabilities = $5 WHERE uid = $1",
+            role.uid, role.name, role.update_time, rows.body(role), ",".join(role.capabilities),
+        )  # fmt: skip
+        await outbox.emit(tx, ctx, role)
+    ctx.rt.access.authorizer.invalidate()
+    return role
+
+
+@rpc(SERVICE + "DeleteRole")
+async def delete_role(req: DeleteRoleRequest, ctx: Context) -> Empty:
+    async with ctx.rt.db.transaction() as tx:
+        await fetch(tx, req.uid, lock=True)
+        for table, column in ROLE_USERS:
+            if await tx.fetchval(f"SELECT 1 FROM {table} WHERE {column} = $1 LIMIT 1", req.uid) is not None:
+                raise errors.failed_precondition(
+                    "RESOURCE_IN_USE", f"cannot delete a role that is still bound ({table})", subject=req.uid
+                )
+        await tx.execute("DELETE FROM roles WHERE uid = $1", req.uid)
+        await outbox.emit(tx, ctx, req)
+    ctx.rt.access.authorizer.invalidate()
+    return Empty()
