@@ -23,6 +23,10 @@ import grpc
 import httpx
 import pytest
 
+from platform_api.auth.capabilities import BUILTIN_ROLES
+from platform_api.core.settings import Settings
+
+BUILTIN_ROLE_UIDS = {r.name: r.uid for r in BUILTIN_ROLES}
 PG_ADMIN = os.environ.get("PLATFORM_API_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 BACKENDS = os.environ.get("PLATFORM_API_TEST_BACKENDS", "sqlite,postgres").split(",")
 
@@ -54,6 +58,38 @@ class Server:
                            capture_output=True, text=True, timeout=60)  # fmt: skip
         assert r.returncode == 0, r.stderr
         return r.stdout
+
+    def mint(self, identity: str, ttl: int = 3600) -> str:
+        """An access token for `identity`, signed with the server's stored keys (what `platform-api token` does)."""
+        import asyncio
+
+        from platform_api.auth import bootstrap
+        from platform_api.store import db
+
+        async def go() -> str:
+            database = await db.connect(self.database_url)
+            try:
+                issuer = await bootstrap.issuer_of(database, Settings(), explicit=False)
+                return await bootstrap.mint(database, issuer, issuer, identity, ttl)
+            finally:
+                await database.close()
+
+        return asyncio.run(go())
+
+    def identity_with_role(self, group: str, role: str, home: str | None = None) -> tuple[str, str]:
+        """A new identity under `home` (default `group`) holding `role` (a built-in role name or a role uid)
+        at `group`, and a token for it: (identity uid, token)."""
+        subject = secrets.token_hex(8)
+        claim_match = {"issuer": "https://issuer.example", "subject": subject}
+        r = self.http.post(
+            f"/iam/v2/identities/{home or group}", json={"name": f"id-{subject}", "claimMatch": claim_match}
+        )
+        assert r.status_code == 200, r.text
+        uid = r.json()["uid"]
+        role_uid = role if "/" in role or len(role) == 40 else BUILTIN_ROLE_UIDS[role]
+        r = self.http.post(f"/iam/v2/roleBindings/{group}", json={"identityUid": uid, "roleUid": role_uid})
+        assert r.status_code == 200, r.text
+        return uid, self.mint(uid)
 
     def client(self, token: str | None) -> httpx.Client:
         """An HTTP client sending this bearer token (None: no Authorization header)."""
