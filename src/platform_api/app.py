@@ -15,7 +15,7 @@ from starlette.routing import Route
 
 from platform_api.api import grpc_server, openapi, schema
 from platform_api.api.rest import RestApp
-from platform_api.auth import bootstrap, discovery, keys
+from platform_api.auth import bootstrap, discovery, keys, sts
 from platform_api.auth.access import Access
 from platform_api.core import errors
 from platform_api.core.runtime import Runtime
@@ -62,6 +62,7 @@ def create_app(settings: Settings | None = None) -> RestApp:
         await bootstrap.record_issuer(rt.db, settings.issuer)
         rt.access = Access(rt.db, settings.issuer, settings.token_audience)
         await rt.access.start()
+        rt.sts = sts.Exchange(rt)
         if settings.grpc_enabled:
             state["grpc"] = await grpc_server.start(rt, schema.services(), settings.grpc_port)
             log.info("gRPC listening on port %s", state["grpc"].bound_port)
@@ -70,6 +71,7 @@ def create_app(settings: Settings | None = None) -> RestApp:
         finally:
             if "grpc" in state:
                 await state["grpc"].stop(grace=5)
+            await rt.sts.close()
             await rt.access.stop()
             await rt.db.close()
 
@@ -111,6 +113,7 @@ def create_app(settings: Settings | None = None) -> RestApp:
         Route("/openapi.json", openapi_json),
         Route("/.well-known/openid-configuration", openid_configuration),
         Route(discovery.JWKS_PATH, jwks),
+        *sts.routes(rt),
     ]
     fallback = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: routing_error, 405: routing_error})
     app = RestApp(rt, list(methods.values()), fallback, {r.path for r in routes})

@@ -12,6 +12,7 @@ from platform_api.store.db import PostgresDatabase, SqliteDatabase
 
 if TYPE_CHECKING:
     from platform_api.auth.access import Access
+    from platform_api.auth.sts import Exchange
 
 
 @dataclass
@@ -23,6 +24,8 @@ class Runtime:
     page_key: bytes = b""
     # Our issuer's keys and tokens, and authorization (started in the app's lifespan).
     access: Access = None  # type: ignore[assignment]
+    # Token exchange (upstream verification keeps an HTTP client).
+    sts: Exchange = None  # type: ignore[assignment]
 
     async def load_secrets(self) -> None:
         self.page_key = await service_secret(self.db, "page_token_key")

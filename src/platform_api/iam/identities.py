@@ -80,13 +80,24 @@ async def fetch(conn: Conn, uid: str, lock: bool = False) -> Identity:
     return rows.decode(Identity, body)
 
 
+def match_keys(identity: Identity) -> tuple[str, str]:
+    """The (issuer, subject) an upstream token must carry to be accepted, '*' where a pattern decides."""
+    cm, sk = identity.claim_match, identity.static_keys
+    if cm is not None:
+        return (cm.issuer if isinstance(cm.issuer, str) and cm.issuer else "*",
+                cm.subject if isinstance(cm.subject, str) and cm.subject else "*")  # fmt: skip
+    if sk is not None:
+        return sk.issuer, sk.subject
+    return "", ""
+
+
 async def insert(conn: Conn, identity: Identity, parent: str) -> None:
     await rows.unique_write(
         conn, errors.already_exists(RESOURCE, identity.uid, "the identity already exists"),
-        "INSERT INTO identities (uid, parent, name, create_time, update_time, body, kind)"
-        " VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        "INSERT INTO identities (uid, parent, name, create_time, update_time, body, kind, match_issuer, match_subject)"
+        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
         identity.uid, parent, identity.name, identity.create_time, identity.update_time, rows.body(identity),
-        kind(identity),
+        kind(identity), *match_keys(identity),
     )  # fmt: skip
 
 
@@ -151,8 +162,10 @@ async def update_identity(req: UpdateIdentityRequest, ctx: Context) -> Identity:
             return current
         identity.update_time = clock.now()
         await tx.execute(
-            "UPDATE identities SET name = $2, update_time = $3, body = $4, kind = $5 WHERE uid = $1",
+            "UPDATE identities SET name = $2, update_time = $3, body = $4, kind = $5, match_issuer = $6,"
+            " match_subject = $7 WHERE uid = $1",
             identity.uid, identity.name, identity.update_time, rows.body(identity), kind(identity),
+            *match_keys(identity),
         )  # fmt: skip
         await outbox.emit(tx, ctx, identity)
     return identity

@@ -49,10 +49,15 @@ async def _identity_bindable(conn: Conn, identity_uid: str, group: str) -> None:
         raise errors.invalid_argument("identity_uid", "identity_uid is required")
     validate.uid(identity_uid, "identity_uid")
     home = uidp.parent(identity_uid)
+    if not home:
+        # A user identity (root-level uid) may be bound before its first login (its uid comes from
+        # lookupIdentity): bindings wait for it.
+        return
     # An identity confined elsewhere is reported exactly like a missing one: its existence is not ours to tell.
-    if (home and not uidp.is_ancestor_or_self(home, group)) or await conn.fetchval(
-        "SELECT 1 FROM identities WHERE uid = $1", identity_uid
-    ) is None:
+    if (
+        not uidp.is_ancestor_or_self(home, group)
+        or await conn.fetchval("SELECT 1 FROM identities WHERE uid = $1", identity_uid) is None
+    ):
         raise errors.not_found(identities.RESOURCE, identity_uid)
 
 

@@ -12,7 +12,9 @@ CREATE TABLE signing_keys (
     retire_time TEXT COLLATE "C" NOT NULL DEFAULT ''
 );
 
--- kind: relationship (0 none, 1 claim match, 2 static keys)
+-- kind: relationship (0 none, 1 claim match, 2 static keys). match_issuer / match_subject: the exact
+-- issuer and subject an upstream token must carry, '*' where a pattern decides (token exchange looks
+-- identities up by them).
 CREATE TABLE identities (
     uid TEXT COLLATE "C" PRIMARY KEY,
     parent TEXT COLLATE "C" NOT NULL,
@@ -20,8 +22,11 @@ CREATE TABLE identities (
     create_time TEXT COLLATE "C" NOT NULL,
     update_time TEXT COLLATE "C" NOT NULL,
     body TEXT NOT NULL,
-    kind INTEGER NOT NULL DEFAULT 0
+    kind INTEGER NOT NULL DEFAULT 0,
+    match_issuer TEXT COLLATE "C" NOT NULL DEFAULT '',
+    match_subject TEXT COLLATE "C" NOT NULL DEFAULT ''
 );
+CREATE INDEX identities_match ON identities (match_issuer, match_subject);
 CREATE INDEX identities_name ON identities (name, uid);
 CREATE INDEX identities_create_time ON identities (create_time, uid);
 CREATE INDEX identities_update_time ON identities (update_time, uid);

@@ -11,7 +11,9 @@ CREATE TABLE signing_keys (
     retire_time TEXT NOT NULL DEFAULT ''
 );
 
--- kind: relationship (0 none, 1 claim match, 2 static keys)
+-- kind: relationship (0 none, 1 claim match, 2 static keys). match_issuer / match_subject: the exact
+-- issuer and subject an upstream token must carry, '*' where a pattern decides (token exchange looks
+-- identities up by them).
 CREATE TABLE identities (
     uid TEXT PRIMARY KEY,
     parent TEXT NOT NULL,
@@ -19,8 +21,11 @@ CREATE TABLE identities (
     create_time TEXT NOT NULL,
     update_time TEXT NOT NULL,
     body TEXT NOT NULL,
-    kind INTEGER NOT NULL DEFAULT 0
+    kind INTEGER NOT NULL DEFAULT 0,
+    match_issuer TEXT NOT NULL DEFAULT '',
+    match_subject TEXT NOT NULL DEFAULT ''
 );
+CREATE INDEX identities_match ON identities (match_issuer, match_subject);
 CREATE INDEX identities_name ON identities (name, uid);
 CREATE INDEX identities_create_time ON identities (create_time, uid);
 CREATE INDEX identities_update_time ON identities (update_time, uid);

@@ -1,0 +1,332 @@
+"""Token exchange (reference 10.4/10.5): an upstream OIDC token in, an access token of ours out.
+
+`/sts/exchange` (GET or POST; query or form parameters `aud`, `identity`, `scopes`/`scope`, `cap`,
+`identity_provider`) with `Authorization: Bearer <upstream token>`:
+- with `identity`: that identity must accept the token (its claimMatch, after verifying the token
+  through the issuer's discovery and JWKS, or its staticKeys);
+- without: the identities whose exact (issuer, subject) or patterns could accept the token are tried;
+  exactly one must accept it. A token from a configured trusted issuer (`--trusted-issuer`) that no
+  identity accepts registers the user identity `lookupIdentity` names for it (no roles until bound);
+- with `identity_provider`: a login through an organization's OIDC identity provider (see idp_login).
+`/sts/exchange_refresh_token` with `Authorization: Bearer <refresh token>` rotates the refresh token.
+
+Every refusal of a token answers the same UNAUTHENTICATED error: which check failed is logged, not told.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response
+
+from platform_api.auth import capabilities as caps
+from platform_api.auth import matching, upstream
+from platform_api.core import clock, errors, uidp, validate
+from platform_api.core.runtime import Runtime
+from platform_api.gen.records.iam_v2 import ClaimMatch, Identity
+from platform_api.iam import identities
+from platform_api.store import rows
+
+log = logging.getLogger("platform_api.sts")
+REFRESH_TOKEN_SECONDS = 7 * 24 * 3600
+REFRESH_PREFIX = "pat_rt_"
+MAX_CANDIDATES = 50
+# Upstream claims carried into our token's `act` claim (and event actors).
+ACT_CLAIMS = ("iss", "sub", "aud", "email")
+# An identity provider login (the `identity_provider` parameter); installed by the identity providers module.
+IdpLogin = Callable[["Exchange", str, str, dict[str, Any]], Awaitable[tuple[Identity, list[tuple[str, str]]]]]
+idp_login: IdpLogin | None = None
+
+
+def refused() -> errors.ApiError:
+    return errors.unauthenticated("token exchange refused")
+
+
+class Exchange:
+    def __init__(self, rt: Runtime) -> None:
+        self.rt = rt
+        self.upstream = upstream.UpstreamVerifier(rt.settings.insecure_allow_loopback)
+        issuer = rt.settings.issuer
+        # Upstream tokens are minted for us: our issuer URL, or its host name (reference 10.5).
+        self.default_audiences = {issuer, urlsplit(issuer).hostname or issuer}
+        configured = rt.settings.trusted_issuers.split(",")
+        self.trusted = {matching.normalize_issuer(i.strip()) for i in configured if i.strip()}
+
+    async def close(self) -> None:
+        await self.upstream.close()
+
+    # ------------------------------------------------------------------ parameters
+
+    def _restrictions(self, aud: list[str], scopes: list[str], cap: list[str]) -> tuple[str, list[str], list[str]]:
+        audience = self.rt.settings.token_audience
+        for a in aud:
+            if a.rstrip("/") != audience.rstrip("/"):
+                raise errors.invalid_argument("aud", f"this issuer mints tokens for {audience!r} only")
+        for s in scopes:
+            validate.uid(s, "scopes")
+        unknown = caps.unknown(cap)
+        if unknown:
+            raise errors.invalid_argument("cap", f"unknown capabilities: {', '.join(unknown)}")
+        return audience, sorted(set(scopes)), caps.names(caps.mask(cap)) if cap else []
+
+    # ------------------------------------------------------------------ exchange
+
+    async def exchange(
+        self, token: str, aud: list[str], identity: str, scopes: list[str], cap: list[str], identity_provider: str
+    ) -> dict[str, Any]:
+        audience, scopes, cap_limit = self._restrictions(aud, scopes, cap)
+        if identity:
+            validate.uid(identity, "identity")
+        if identity_provider:
+            validate.uid(identity_provider, "identity_provider")
+        try:
+            unverified = upstream.unverified_claims(token)
+            grants: list[tuple[str, str]] = []
+            if identity_provider:
+                if idp_login is None:
+                    raise upstream.Rejected("identity providers are not available")
+                chosen, grants = await idp_login(self, token, identity_provider, unverified)
+                claims = unverified  # verified by idp_login
+            else:
+                chosen, claims = await self._choose(token, unverified, identity)
+        except upstream.Rejected as e:
+            log.info("token exchange refused: %s", e)
+            raise refused() from None
+        await self._seen(chosen.uid)
+        act = {k: claims[k] for k in ACT_CLAIMS if k in claims}
+        access, expiry = self.rt.access.tokens.mint(
+            chosen.uid, audience=audience, scopes=scopes, cap_limit=cap_limit, grants=grants, act=act
+        )
+        out: dict[str, Any] = {"token": access, "expiry": clock.from_epoch(expiry)}
+        if not grants:  # group-derived sessions get no refresh token (reference 6.8)
+            stored = {"aud": audience, "scopes": scopes, "cap_limit": cap_limit, "act": act}
+            out["refreshToken"], _ = await self._new_refresh(chosen.uid, secrets.token_hex(16), stored)
+        return out
+
+    async def verify_upstream(self, token: str, issuer: str) -> dict[str, Any]:
+        return await self.upstream.verify(token, issuer)
+
+    async def _choose(self, token: str, unverified: dict[str, Any], wanted: str) -> tuple[Identity, dict[str, Any]]:
+        raw_iss, sub = unverified["iss"], unverified["sub"]
+        iss = matching.normalize_issuer(raw_iss)
+        db = self.rt.db
+        if wanted:
+            body = await db.fetchval("SELECT body FROM identities WHERE uid = $1", wanted)
+            if body is None:
+                raise upstream.Rejected(f"no identity {wanted}")
+            candidates = [rows.decode(Identity, body)]
+        else:
+            found = await db.fetch(
+                "SELECT body FROM identities WHERE match_issuer IN ($1, '*') AND match_subject IN ($2, '*')"
+                f" ORDER BY uid LIMIT {MAX_CANDIDATES}",
+                iss, sub,
+            )  # fmt: skip
+            candidates = [rows.decode(Identity, r[0]) for r in found]
+        verified: dict[str, Any] | None = None
+        accepted: list[tuple[Identity, dict[str, Any]]] = []
+        for ident in candidates:
+            cm, sk = ident.claim_match, ident.static_keys
+            if cm is not None and matching.issuer_may_match(cm, iss):
+                if verified is None:
+                    verified = await self.upstream.verify(token, raw_iss)
+                if matching.claim_match_accepts(cm, verified, self.default_audiences):
+                    accepted.append((ident, verified))
+            elif sk is not None and sk.issuer == raw_iss and sk.subject == sub:
+                if sk.expiration_time and clock.now() >= sk.expiration_time:
+                    continue
+                claims = upstream.verify_static(token, sk.issuer_keys, sk.issuer)
+                allowed = set(sk.audiences) or self.default_audiences
+                if set(matching.audiences(claims)) & allowed:
+                    accepted.append((ident, claims))
+        if not accepted and not wanted and iss in self.trusted:
+            return await self._register_user(token, raw_iss)
+        if not accepted:
+            raise upstream.Rejected(f"no identity accepts iss={iss} sub={sub}")
+        if len(accepted) > 1:
+            raise errors.invalid_argument(
+                "identity", "several identities accept this token; name one with the identity parameter"
+            )
+        return accepted[0]
+
+    async def _register_user(self, token: str, raw_iss: str) -> tuple[Identity, dict[str, Any]]:
+        """First login from a trusted issuer: the user identity `lookupIdentity` announced."""
+        claims = await self.upstream.verify(token, raw_iss)
+        if not set(matching.audiences(claims)) & self.default_audiences:
+            raise upstream.Rejected("trusted-issuer token not minted for this service")
+        identity = await self.ensure_user(claims)
+        return identity, claims
+
+    async def ensure_user(self, claims: dict[str, Any]) -> Identity:
+        """The root-level user identity for verified upstream claims, created on first login."""
+        iss = matching.normalize_issuer(claims["iss"])
+        uid = matching.user_uid(iss, claims["sub"])
+        body = await self.rt.db.fetchval("SELECT body FROM identities WHERE uid = $1", uid)
+        if body is not None:
+            return rows.decode(Identity, body)
+        now = clock.now()
+        email = claims.get("email") if isinstance(claims.get("email"), str) else ""
+        verified = claims.get("email_verified") in (True, "true")
+        local = re.sub(r"[^a-z0-9._-]", "-", (email or "").split("@")[0].lower()).strip("-")
+        identity = Identity(
+            uid=uid,
+            name=local or "user",
+            email=email if verified else "",
+            email_unverified="" if verified else email,
+            claim_match=ClaimMatch(issuer=iss, subject=claims["sub"]),
+            last_seen_time=now,
+            create_time=now,
+            update_time=now,
+        )
+        async with self.rt.db.transaction() as tx:
+            if await tx.fetchval("SELECT 1 FROM identities WHERE uid = $1", uid) is None:
+                await identities.insert(tx, identity, "")
+        return identity
+
+    async def _seen(self, uid: str) -> None:
+        async with self.rt.db.transaction() as tx:
+            body = await tx.fetchval("SELECT body FROM identities WHERE uid = $1", uid)
+            if body is not None:
+                ident = rows.decode(Identity, body)
+                ident.last_seen_time = clock.now()
+                await tx.execute("UPDATE identities SET body = $2 WHERE uid = $1", uid, rows.body(ident))
+
+    # ------------------------------------------------------------------ refresh tokens
+
+    async def _new_refresh(self, identity: str, family: str, stored: dict[str, Any]) -> tuple[str, str]:
+        token = REFRESH_PREFIX + secrets.token_urlsafe(32)
+        now = clock.now()
+        expires = clock.from_epoch(clock.to_epoch(now) + REFRESH_TOKEN_SECONDS)
+        await self.rt.db.execute(
+            "INSERT INTO refresh_tokens (token_hash, family, identity_uid, claims, create_time, expire_time)"
+            " VALUES ($1, $2, $3, $4, $5, $6)",
+            _hash(token), family, identity, msgspec.json.encode(stored).decode(), now, expires,
+        )  # fmt: skip
+        return token, expires
+
+    async def refresh(self, token: str, aud: list[str], scopes: list[str], cap: list[str]) -> dict[str, Any]:
+        audience, req_scopes, req_caps = self._restrictions(aud, scopes, cap)
+        db = self.rt.db
+        row = await db.fetchrow(
+            "SELECT family, identity_uid, claims, expire_time, used_time FROM refresh_tokens WHERE token_hash = $1",
+            _hash(token),
+        )
+        if row is None or row[3] <= clock.now():
+            raise refused()
+        family, identity, stored_text, _, used = row
+        claimed = await db.execute(
+            "UPDATE refresh_tokens SET used_time = $2 WHERE token_hash = $1 AND used_time = ''",
+            _hash(token), clock.now(),
+        )  # fmt: skip
+        if used or not claimed:
+            # A spent refresh token came back: someone holds a copy. Revoke the whole family.
+            log.warning("refresh token reuse for identity %s: family revoked", identity)
+            await db.execute("DELETE FROM refresh_tokens WHERE family = $1", family)
+            raise refused()
+        stored = msgspec.json.decode(stored_text)
+        scopes = stored["scopes"]
+        if req_scopes:  # a refresh may narrow the token, never widen it
+            if scopes and not all(any(uidp.is_ancestor_or_self(s, r) for s in scopes) for r in req_scopes):
+                raise errors.invalid_argument("scopes", "scopes must lie within the original token's scopes")
+            scopes = req_scopes
+        cap_limit = stored["cap_limit"]
+        if req_caps:
+            if cap_limit and caps.mask(req_caps) & ~caps.mask(cap_limit):
+                raise errors.invalid_argument("cap", "cap must be within the original token's capabilities")
+            cap_limit = req_caps
+        if await db.fetchval("SELECT 1 FROM identities WHERE uid = $1", identity) is None:
+            raise refused()
+        access, expiry = self.rt.access.tokens.mint(
+            identity, audience=audience, scopes=scopes, cap_limit=cap_limit, act=stored["act"]
+        )
+        new, new_expiry = await self._new_refresh(
+            identity, family, {**stored, "aud": audience, "scopes": scopes, "cap_limit": cap_limit}
+        )
+        return {
+            "token": {"token": access, "expiry": clock.from_epoch(expiry)},
+            "refreshToken": {"token": new, "expiry": new_expiry},
+        }
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+# ---------------------------------------------------------------------- HTTP routes
+
+
+async def _params(request: Request) -> dict[str, list[str]]:
+    """Query parameters plus form parameters (the SDK's HTTP/1 fallback POSTs them form-encoded)."""
+    out: dict[str, list[str]] = {}
+    pairs = list(request.query_params.multi_items())
+    if request.method == "POST" and request.headers.get("content-type", "").startswith(
+        "application/x-www-form-urlencoded"
+    ):
+        body = await request.body()
+        if len(body) > 64 * 1024:
+            raise errors.invalid_argument("body", "form body too large")
+        pairs += parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=False)
+    for k, v in pairs:
+        out.setdefault(k, []).append(v)
+    return out
+
+
+def _one(params: dict[str, list[str]], *names: str) -> str:
+    return next((params[n][0] for n in names if params.get(n)), "")
+
+
+def _bearer(request: Request) -> str:
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise errors.unauthenticated("missing bearer token")
+    return token.strip()
+
+
+def _error(e: errors.ApiError, domain: str) -> Response:
+    headers = {"www-authenticate": 'Bearer error="invalid_token"'} if e.code == errors.UNAUTHENTICATED else None
+    return Response(msgspec.json.encode(e.body(domain)), e.status(), headers, media_type="application/json")
+
+
+def routes(rt: Runtime) -> list[Any]:
+    from starlette.routing import Route
+
+    domain = f"iam.{rt.settings.error_domain_base}"
+
+    async def exchange(request: Request) -> Response:
+        try:
+            p = await _params(request)
+            result = await rt.sts.exchange(
+                _bearer(request), p.get("aud", []), _one(p, "identity"), p.get("scopes", []) + p.get("scope", []),
+                p.get("cap", []), _one(p, "identity_provider", "identityProvider"),
+            )  # fmt: skip
+        except errors.ApiError as e:
+            return _error(e, domain)
+        except Exception:
+            log.exception("token exchange failed")
+            return _error(errors.internal(), domain)
+        return Response(msgspec.json.encode(result), media_type="application/json")
+
+    async def refresh(request: Request) -> Response:
+        try:
+            p = await _params(request)
+            result = await rt.sts.refresh(
+                _bearer(request), p.get("aud", []), p.get("scopes", []) + p.get("scope", []), p.get("cap", [])
+            )
+        except errors.ApiError as e:
+            return _error(e, domain)
+        except Exception:
+            log.exception("refresh token exchange failed")
+            return _error(errors.internal(), domain)
+        return Response(msgspec.json.encode(result), media_type="application/json")
+
+    return [
+        Route("/sts/exchange", exchange, methods=["GET", "POST"]),
+        Route("/sts/exchange_refresh_token", refresh, methods=["GET", "POST"]),
+    ]
