@@ -76,14 +76,15 @@ class Principal:
     def holds(self, required: int, uid: str) -> bool:
         return required & ~self.held_at(uid) == 0
 
-    def require(self, required: int, uid: str, resource_type: str) -> None:
-        """PERMISSION_DENIED when the caller sees `uid` but lacks a capability; NOT_FOUND when the caller
-        holds nothing there at all, so that nobody learns what exists outside their reach."""
+    def require(self, required: int, uid: str, resource_type: str, name: str = "") -> None:
+        """PERMISSION_DENIED when the caller sees `uid` but lacks a capability; NOT_FOUND (naming `name`,
+        default `uid`) when the caller holds nothing there at all, so that nobody learns what exists outside
+        their reach."""
         held = self.held_at(uid)
         if required & ~held == 0:
             return
         if held == 0:
-            raise errors.not_found(resource_type, uid)
+            raise errors.not_found(resource_type, name or uid)
         missing = ", ".join(caps.names(required & ~held))
         raise errors.permission_denied(f"missing {missing} at {uid}")
 

@@ -25,7 +25,6 @@ ALG = "RS256"
 # A retired key is published this long after it stopped signing (longer than any token it signed lives).
 RETIRED_KEY_GRACE_SECONDS = 2 * 3600 + 300
 RELOAD_SECONDS = 30.0
-UNKNOWN_KID_COOLDOWN_SECONDS = 5.0
 
 
 @dataclass(frozen=True)
@@ -83,7 +82,6 @@ class KeySet:
         self.by_kid: dict[str, SigningKey] = {}
         self.signing: SigningKey | None = None
         self._loaded_at = 0.0
-        self._last_miss = 0.0
 
     async def load(self) -> None:
         rows = await self.db.fetch(
@@ -104,10 +102,11 @@ class KeySet:
             await self.load()
 
     async def lookup(self, kid: str) -> SigningKey | None:
-        """The key with this id; an unknown id re-reads the set (rate-limited: forged kids are cheap)."""
+        """The key with this id. An unknown id costs one look at the (tiny) key table, and a reload only
+        when that shows a key we have not loaded: forged ids cost no more than an ordinary request."""
+        await self.refresh_if_stale()
         key = self.by_kid.get(kid)
-        if key is None and time.monotonic() - self._last_miss > UNKNOWN_KID_COOLDOWN_SECONDS:
-            self._last_miss = time.monotonic()
+        if key is None and await self.db.fetchval("SELECT 1 FROM signing_keys WHERE kid = $1", kid) is not None:
             await self.load()
             key = self.by_kid.get(kid)
         return key

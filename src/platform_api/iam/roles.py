@@ -122,12 +122,12 @@ async def create_role(req: CreateRoleRequest, ctx: Context) -> Role:
 
 @rpc(SERVICE + "GetRole")
 async def get_role(req: GetRoleRequest, ctx: Context) -> Role:
-    role = await fetch(ctx.rt.db, req.uid)
-    parent = uidp.parent(role.uid)
+    validate.uid(req.uid)
+    parent = uidp.parent(req.uid)
     # Built-in roles are public facts; a custom role is visible where its group's roles may be listed.
-    if parent and not ctx.caller.holds(ctx.required, parent):
-        raise errors.not_found(RESOURCE, req.uid)
-    return role
+    if parent:
+        ctx.caller.require(ctx.required, parent, RESOURCE, req.uid)
+    return await fetch(ctx.rt.db, req.uid)
 
 
 @rpc(SERVICE + "ListRoles")
