@@ -1,8 +1,8 @@
 """Bulk-load a benchmark dataset straight through the store layer (no HTTP).
 
-One root organization, `groups` sub-groups under it, and `repos` repos: a tenth directly under the
-organization, the rest spread evenly over the sub-groups. Rows are what the service itself writes:
-uids from platform_api.core.uidp, times from platform_api.core.clock, bodies from
+One root organization (with an owner identity bound to it), `groups` sub-groups under it, and `repos`
+repos: a tenth directly under the organization, the rest spread evenly over the sub-groups. Rows are what
+the service itself writes: uids from platform_api.core.uidp, times from platform_api.core.clock, bodies from
 `rows.body(Group(...))` / `rows.body(Repo(...))` as in iam/groups.py and registry/repos.py. The
 per-parent counters (child_counts) are maintained by the schema's triggers, as for API writes.
 
@@ -17,9 +17,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from platform_api.auth import capabilities
 from platform_api.core import clock, uidp
-from platform_api.gen.records.iam_v2 import Group
+from platform_api.gen.records.iam_v2 import Group, Identity
 from platform_api.gen.records.registry_v2 import Repo
+from platform_api.iam import identities, role_bindings, roles
 from platform_api.store import db as store
 from platform_api.store import rows
 from platform_api.store.migrate import migrate
@@ -32,6 +34,8 @@ INSERT = "INSERT INTO {table} (uid, parent, name, create_time, update_time, body
 @dataclass
 class Dataset:
     org: str = ""
+    # An identity bound as owner at the organization: the benchmark's requests carry its token.
+    owner: str = ""
     groups: list[str] = field(default_factory=list)
     repo_uids: list[str] = field(default_factory=list)
     seconds: float = 0.0
@@ -93,6 +97,13 @@ async def load(url: str, repos: int = 100_000, groups: int = 100) -> Dataset:
             ds.groups.append(uid)
             group_rows.append(_group_row(uid, ds.org, f"team-{g:03d}"))
         await _insert(database, "groups", group_rows)
+        await roles.seed_builtin(database)
+        now = clock.now()
+        ds.owner = uidp.new_root()
+        owner = Identity(uid=ds.owner, name="bench-owner", create_time=now, update_time=now, last_seen_time=now)
+        async with database.transaction() as tx:
+            await identities.insert(tx, owner, "")
+            await role_bindings.insert(tx, ds.org, ds.owner, capabilities.OWNER.uid, now)
 
         parents = [ds.org] * (repos // 10 if groups else repos)
         if groups:

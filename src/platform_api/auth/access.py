@@ -22,6 +22,9 @@ class Access:
         self.keys = KeySet(db)
         self.tokens = TokenService(self.keys, issuer, audience)
         self.authorizer = Authorizer(db)
+        # Callers by token, valid while the authorizer's epoch is unchanged (the token's own expiry is
+        # checked by `tokens.verify` on every call).
+        self._principals: dict[str, tuple[int, Principal]] = {}
 
     async def start(self) -> None:
         await self.keys.load()
@@ -36,8 +39,18 @@ class Access:
         scheme, _, token = authorization.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             raise bad_token("the Authorization header must be 'Bearer <access token>'")
-        claims = await self.tokens.verify(token.strip())
-        return await self.authorizer.principal(claims)
+        token = token.strip()
+        claims = await self.tokens.verify(token)
+        authorizer = self.authorizer
+        await authorizer.sync()
+        cached = self._principals.get(token)
+        if cached is not None and cached[0] == authorizer.epoch:
+            return cached[1]
+        principal = await authorizer.principal(claims)
+        if len(self._principals) > 50_000:
+            self._principals.clear()
+        self._principals[token] = (authorizer.epoch, principal)
+        return principal
 
 
 def scope_of(request: Any, scope_field: str) -> str:

@@ -4,9 +4,8 @@ caller's very next request, in every process.
 An identity's grants (group uid -> capability mask, from its role bindings) are cached per identity and
 dropped whenever the authorization version moves. Triggers increment that version in the same
 transaction as any change to role bindings, role capabilities or identities. A process notices:
-- SQLite: `PRAGMA data_version` on the read connection changes when any other connection (this
-  process's writer, or another process) commits; only then is the version row read (one pragma per
-  request, about a microsecond).
+- SQLite: the database's commit counter (`SqliteDatabase.commit_marker`: shared memory, ~0.1 µs)
+  changes when any connection of any process commits; only then is the version row read.
 - PostgreSQL: the trigger NOTIFYs `platform_api_authz`; a listening connection marks the cache stale.
   Mutations made by this process invalidate it synchronously. While the listener is down, every request
   reads the version row instead.
@@ -120,8 +119,10 @@ class Authorizer:
         self._cache: dict[str, Grants] = {}
         self._roles: dict[str, int] = {}
         self._version: int | None = None
-        self._data_version: int | None = None
+        self._data_version: bytes | int | None = None
         self._stale = True
+        # Incremented whenever cached grants are dropped: a Principal built at an older epoch is stale.
+        self.epoch = 0
         self._listener: Any = None
         self._listener_retry = 0.0
 
@@ -160,16 +161,21 @@ class Authorizer:
 
     def invalidate(self) -> None:
         """This process changed grants: forget them now, not when the notification arrives."""
-        self._cache.clear()
-        self._roles.clear()
+        self._forget()
         self._stale = True
 
-    async def _sync(self) -> None:
+    def _forget(self) -> None:
+        self._cache.clear()
+        self._roles.clear()
+        self.epoch += 1
+
+    async def sync(self) -> None:
+        """Make the cache as fresh as the database (cheap when nothing changed)."""
         if self.db.dialect == "sqlite":
-            dv = await self.db.fetchval("PRAGMA data_version")
-            if dv == self._data_version and not self._stale:
+            marker = await self.db.commit_marker()
+            if marker == self._data_version and not self._stale:
                 return
-            self._data_version = dv
+            self._data_version = marker
         elif self._listener is not None and not self._stale:
             return
         elif self._listener is None and time.monotonic() > self._listener_retry:
@@ -179,13 +185,12 @@ class Authorizer:
         v = await self.db.fetchval("SELECT v FROM authz_version WHERE id = 1")
         if v != self._version:
             self._version = v
-            self._cache.clear()
-            self._roles.clear()
+            self._forget()
 
     # ------------------------------------------------------------------ lookups
 
     async def grants(self, identity: str) -> Grants:
-        await self._sync()
+        """The identity's grants as of the last sync."""
         g = self._cache.get(identity)
         if g is None:
             g = await self._load(identity)
@@ -211,7 +216,6 @@ class Authorizer:
         return Grants(exists=True, by_group=by_group)
 
     async def role_mask(self, role_uid: str) -> int:
-        await self._sync()
         m = self._roles.get(role_uid)
         if m is None:
             names = await self.db.fetchval("SELECT capabilities FROM roles WHERE uid = $1", role_uid)
@@ -219,6 +223,7 @@ class Authorizer:
         return m
 
     async def principal(self, claims: AccessClaims) -> Principal:
+        """The caller of a verified token, with its grants as of the last sync (call `sync` first)."""
         g = await self.grants(claims.subject)
         if not g.exists:
             raise errors.unauthenticated("the identity of this token no longer exists")
