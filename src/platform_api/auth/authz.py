@@ -58,6 +58,8 @@ class Principal:
     claims: AccessClaims | None = None
     scopes: tuple[str, ...] = ()
     limit: int = -1  # capability mask the token is restricted to (-1: all)
+    # visible_roots by required mask (a Principal lives as long as its grants are current)
+    _visible: dict[int, list[str]] = field(default_factory=dict)
 
     def held_at(self, uid: str) -> int:
         """Capabilities the caller holds at `uid` (granted there or at any ancestor)."""
@@ -89,17 +91,22 @@ class Principal:
 
     def visible_roots(self, required: int) -> list[str]:
         """The smallest set of groups whose subtrees hold every row the caller may list with `required`."""
-        candidates = sorted(self.grants, key=lambda g: (g.count("/"), g))
-        if self.scopes:
-            candidates = sorted(
-                {*candidates, *self.scopes}, key=lambda g: (g.count("/"), g)
-            )  # a scope below a grant is a root of its own
+        roots = self._visible.get(required)
+        if roots is None:
+            roots = self._visible[required] = self._compute_visible_roots(required)
+        return roots
+
+    def _compute_visible_roots(self, required: int) -> list[str]:
+        # A scope below a grant is a root of its own (the token sees only that part of the grant).
+        candidates = sorted({*self.grants, *self.scopes}, key=lambda g: (g.count("/"), g))
         roots: list[str] = []
+        found: set[str] = set()
         for g in candidates:
-            if any(uidp.is_ancestor_or_self(r, g) for r in roots):
+            if any(a in found for a in uidp.ancestry(g)):
                 continue
             if self.holds(required, g):
                 roots.append(g)
+                found.add(g)
         return roots
 
     def check_grantable(self, granted: int, at: str) -> None:
@@ -209,10 +216,14 @@ class Authorizer:
         )
         home = uidp.parent(identity)
         by_group: dict[str, int] = {}
+        masks: dict[str, int] = {}  # few distinct roles, many bindings
         for group, names in rows:
             at = _clip(group, home)
             if at is not None:
-                by_group[at] = by_group.get(at, 0) | caps.mask(names.split(","))
+                m = masks.get(names)
+                if m is None:
+                    m = masks[names] = caps.mask(names.split(","))
+                by_group[at] = by_group.get(at, 0) | m
         return Grants(exists=True, by_group=by_group)
 
     async def role_mask(self, role_uid: str) -> int:
