@@ -60,6 +60,8 @@ def main(argv: list[str] | None = None) -> None:
     boot.add_argument("--org-name", default="my-org", help="name of the first organization (default my-org)")
     boot.add_argument("--upstream-issuer", default="", help="let the owner also log in with tokens of this issuer")
     boot.add_argument("--upstream-subject", default="", help="... carrying this subject")
+    boot.add_argument("--format", choices=["json", "env"], default="json",
+                      help="json (default) or env: ORG=... ME=... TOKEN=... lines for a shell's eval")  # fmt: skip
 
     tok = sub.add_parser("token", help="mint an access token for an identity, from the stored signing keys")
     _database(tok)
@@ -88,7 +90,10 @@ def main(argv: list[str] | None = None) -> None:
     elif ns.command == "bootstrap":
         out = _run(settings, lambda db: _bootstrap(db, settings, ns, explicit_url))
         print(("created" if out.pop("created") else "already bootstrapped; existing") + " owner", file=sys.stderr)
-        print(json.dumps(out))
+        if ns.format == "env":
+            print(f"ORG={out['organization']}\nME={out['identity']}\nTOKEN={out['token']}")
+        else:
+            print(json.dumps(out))
     elif ns.command == "token":
         print(_run(settings, lambda db: _token(db, settings, ns, explicit_url)))
     elif ns.command == "keys":
