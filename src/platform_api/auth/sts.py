@@ -299,34 +299,32 @@ def routes(rt: Runtime) -> list[Any]:
 
     domain = f"iam.{rt.settings.error_domain_base}"
 
-    async def exchange(request: Request) -> Response:
-        try:
-            p = await _params(request)
-            result = await rt.sts.exchange(
-                _bearer(request), p.get("aud", []), _one(p, "identity"), p.get("scopes", []) + p.get("scope", []),
-                p.get("cap", []), _one(p, "identity_provider", "identityProvider"),
-            )  # fmt: skip
-        except errors.ApiError as e:
-            return _error(e, domain)
-        except Exception:
-            log.exception("token exchange failed")
-            return _error(errors.internal(), domain)
-        return Response(msgspec.json.encode(result), media_type="application/json")
+    def endpoint(run: Callable[[Request, dict[str, list[str]]], Awaitable[dict[str, Any]]]) -> Any:
+        """A JSON route answering google.rpc.Status errors, never a stack trace."""
 
-    async def refresh(request: Request) -> Response:
-        try:
-            p = await _params(request)
-            result = await rt.sts.refresh(
-                _bearer(request), p.get("aud", []), p.get("scopes", []) + p.get("scope", []), p.get("cap", [])
-            )
-        except errors.ApiError as e:
-            return _error(e, domain)
-        except Exception:
-            log.exception("refresh token exchange failed")
-            return _error(errors.internal(), domain)
-        return Response(msgspec.json.encode(result), media_type="application/json")
+        async def handle(request: Request) -> Response:
+            try:
+                result = await run(request, await _params(request))
+            except errors.ApiError as e:
+                return _error(e, domain)
+            except Exception:
+                log.exception("%s failed", request.url.path)
+                return _error(errors.internal(), domain)
+            return Response(msgspec.json.encode(result), media_type="application/json")
+
+        return handle
+
+    async def exchange(request: Request, p: dict[str, list[str]]) -> dict[str, Any]:
+        return await rt.sts.exchange(
+            _bearer(request), p.get("aud", []), _one(p, "identity"), p.get("scopes", []) + p.get("scope", []),
+            p.get("cap", []), _one(p, "identity_provider", "identityProvider"),
+        )  # fmt: skip
+
+    async def refresh(request: Request, p: dict[str, list[str]]) -> dict[str, Any]:
+        scopes = p.get("scopes", []) + p.get("scope", [])
+        return await rt.sts.refresh(_bearer(request), p.get("aud", []), scopes, p.get("cap", []))
 
     return [
-        Route("/sts/exchange", exchange, methods=["GET", "POST"]),
-        Route("/sts/exchange_refresh_token", refresh, methods=["GET", "POST"]),
+        Route("/sts/exchange", endpoint(exchange), methods=["GET", "POST"]),
+        Route("/sts/exchange_refresh_token", endpoint(refresh), methods=["GET", "POST"]),
     ]
