@@ -46,3 +46,33 @@ def digest(value: str, field: str = "digest") -> None:
 def alias(value: str, field: str = "aliases") -> None:
     if not ALIAS.fullmatch(value):
         raise errors.invalid_argument(field, f"{field} entries must be image references like 'name:tag'")
+
+
+EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
+_DURATION = re.compile(r"(-?\d+(?:\.\d{1,9})?)s")
+
+
+def email(value: str, field: str = "email") -> None:
+    if len(value) > 254 or not EMAIL.fullmatch(value):
+        raise errors.invalid_argument(field, f"{field} must be an e-mail address")
+
+
+def duration(value: str | None, field: str, maximum: float) -> float:
+    """Seconds of a required protobuf Duration ("<n>s"), which must be positive and at most `maximum`."""
+    if not value:
+        raise errors.invalid_argument(field, f'{field} is required, e.g. "604800s"')
+    m = _DURATION.fullmatch(value)
+    if m is None:
+        raise errors.invalid_argument(field, f'{field} must be a duration string of seconds, e.g. "604800s"')
+    seconds = float(m.group(1))
+    if not 0 < seconds <= maximum:
+        raise errors.invalid_argument(field, f"{field} must be more than 0s and at most {int(maximum)}s")
+    return seconds
+
+
+def text(value: str, field: str, required: bool = False, limit: int = 512) -> None:
+    """Free text of an external system (an identifier, a claim name): printable, bounded."""
+    if required and not value:
+        raise errors.invalid_argument(field, f"{field} is required")
+    if len(value) > limit or not value.isprintable():
+        raise errors.invalid_argument(field, f"{field} must be at most {limit} printable characters")
