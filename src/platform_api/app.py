@@ -33,6 +33,7 @@ DOMAINS = (
     "platform_api.iam.identities",
     "platform_api.iam.roles",
     "platform_api.iam.role_bindings",
+    "platform_api.iam.identity_providers",
     "platform_api.registry.repos",
     "platform_api.registry.tags",
 )
