@@ -34,6 +34,7 @@ DOMAINS = (
     "platform_api.iam.roles",
     "platform_api.iam.role_bindings",
     "platform_api.iam.identity_providers",
+    "platform_api.iam.account_associations",
     "platform_api.iam.external_group_role_mappings",
     "platform_api.registry.repos",
     "platform_api.registry.tags",

@@ -40,6 +40,7 @@ CHILD_TABLES: list[tuple[str, str]] = [
 # (table, column holding the group uid).
 ATTACHED_TABLES: list[tuple[str, str]] = [
     ("role_bindings", "parent"),
+    ("account_associations", "uid"),
     ("external_group_role_mappings", "scope"),
 ]
 
