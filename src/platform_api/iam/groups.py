@@ -41,6 +41,7 @@ CHILD_TABLES: list[tuple[str, str]] = [
 ATTACHED_TABLES: list[tuple[str, str]] = [
     ("role_bindings", "parent"),
     ("account_associations", "uid"),
+    ("group_invites", "parent"),
     ("external_group_role_mappings", "scope"),
 ]
 

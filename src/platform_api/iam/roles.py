@@ -32,6 +32,7 @@ UPDATABLE = frozenset({"name", "description", "capabilities"})
 # Tables whose rows name a role; a role any of them still uses cannot be deleted.
 ROLE_USERS: list[tuple[str, str]] = [
     ("role_bindings", "role_uid"),
+    ("group_invites", "role_uid"),
     ("external_group_role_mappings", "role_uid"),
     ("identity_providers", "default_role"),
 ]
