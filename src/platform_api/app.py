@@ -38,6 +38,7 @@ DOMAINS = (
     "platform_api.iam.account_associations",
     "platform_api.iam.group_invites",
     "platform_api.iam.external_group_role_mappings",
+    "platform_api.iam.terms",
     "platform_api.registry.repos",
     "platform_api.registry.tags",
 )

@@ -42,6 +42,7 @@ ATTACHED_TABLES: list[tuple[str, str]] = [
     ("role_bindings", "parent"),
     ("account_associations", "uid"),
     ("group_invites", "parent"),
+    ("terms_acceptances", "parent"),
     ("external_group_role_mappings", "scope"),
 ]
 
