@@ -68,12 +68,16 @@ def test_create_get_list_delete(server: Server, http: httpx.Client, org: str) ->
     assert idp["oidc"] == {"issuer": "https://idp.example.com", "clientId": "client-1",
                            "additionalScopes": ["email", "profile"], "groupsClaim": "groups"}  # fmt: skip
     assert idp["createTime"] == idp["updateTime"]
-    assert "scim" not in idp
+    # Output only: the SCIM status (none issued yet).
+    assert idp["scim"] == {"endpointUrl": idp["scim"]["endpointUrl"], "credentialState": "CREDENTIAL_STATE_NOT_ISSUED"}
+    assert idp["scim"]["endpointUrl"].endswith(f"/scim/v2/{idp['uid']}")
     r_get = http.get(f"{PATH}/{idp['uid']}")
     assert ok(r_get) == idp
     r_list = http.get(PATH, params={"uidp.descendants_of": org})
     listed = ok(r_list)
-    assert listed["identityProviders"] == [idp] and listed["totalCount"] == "1"
+    # Lists omit the SCIM status.
+    assert listed["identityProviders"] == [{k: v for k, v in idp.items() if k != "scim"}]
+    assert listed["totalCount"] == "1"
     never_shows([r_create, r_get, r_list], secret)
     # Stored, and given to the token exchange.
     assert stored_secret(server, idp["uid"]) == secret

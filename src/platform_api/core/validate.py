@@ -57,17 +57,37 @@ def email(value: str, field: str = "email") -> None:
         raise errors.invalid_argument(field, f"{field} must be an e-mail address")
 
 
-def duration(value: str | None, field: str, maximum: float) -> float:
-    """Seconds of a required protobuf Duration ("<n>s"), which must be positive and at most `maximum`."""
-    if not value:
-        raise errors.invalid_argument(field, f'{field} is required, e.g. "604800s"')
+def seconds(value: str, field: str) -> float:
+    """Seconds of a protobuf Duration ("<n>s"), which must not be negative."""
     m = _DURATION.fullmatch(value)
     if m is None:
         raise errors.invalid_argument(field, f'{field} must be a duration string of seconds, e.g. "604800s"')
-    seconds = float(m.group(1))
-    if not 0 < seconds <= maximum:
+    result = float(m.group(1))
+    if result < 0:
+        raise errors.invalid_argument(field, f"{field} must not be negative")
+    return result
+
+
+def duration(value: str | None, field: str, maximum: float) -> float:
+    """Seconds of a required protobuf Duration, which must be positive and at most `maximum`."""
+    if not value:
+        raise errors.invalid_argument(field, f'{field} is required, e.g. "604800s"')
+    result = seconds(value, field)
+    if not 0 < result <= maximum:
         raise errors.invalid_argument(field, f"{field} must be more than 0s and at most {int(maximum)}s")
-    return seconds
+    return result
+
+
+def format_duration(secs: float) -> str:
+    """Protobuf's JSON form of a Duration: whole seconds, or 3, 6 or 9 fractional digits."""
+    whole, nanos = divmod(round(secs * 1_000_000_000), 1_000_000_000)
+    if nanos == 0:
+        return f"{whole}s"
+    if nanos % 1_000_000 == 0:
+        return f"{whole}.{nanos // 1_000_000:03d}s"
+    if nanos % 1000 == 0:
+        return f"{whole}.{nanos // 1000:06d}s"
+    return f"{whole}.{nanos:09d}s"
 
 
 def text(value: str, field: str, required: bool = False, limit: int = 512) -> None:

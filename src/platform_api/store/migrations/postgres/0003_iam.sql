@@ -19,6 +19,24 @@ CREATE INDEX identity_providers_create_time ON identity_providers (create_time, 
 CREATE INDEX identity_providers_update_time ON identity_providers (update_time, uid);
 CREATE INDEX identity_providers_default_role ON identity_providers (default_role);
 
+-- SCIM provisioning credentials of an identity provider (at most one row each). Tokens are stored as
+-- SHA-256 only; '' marks an absent token or time. The previous token stays valid until its overlap ends.
+CREATE TABLE scim_credentials (
+    idp_uid TEXT COLLATE "C" PRIMARY KEY,
+    enabled INTEGER NOT NULL DEFAULT 0,
+    token_hash TEXT COLLATE "C" NOT NULL DEFAULT '',
+    -- '' when the token never expires
+    expire_time TEXT COLLATE "C" NOT NULL DEFAULT '',
+    previous_hash TEXT COLLATE "C" NOT NULL DEFAULT '',
+    previous_expire_time TEXT COLLATE "C" NOT NULL DEFAULT '',
+    revoke_time TEXT COLLATE "C" NOT NULL DEFAULT '',
+    etag TEXT NOT NULL,
+    create_time TEXT COLLATE "C" NOT NULL,
+    update_time TEXT COLLATE "C" NOT NULL
+);
+CREATE INDEX scim_credentials_token ON scim_credentials (token_hash);
+CREATE INDEX scim_credentials_previous ON scim_credentials (previous_hash);
+
 -- Under their identity provider (parent); `scope` is the group where the role applies.
 CREATE TABLE external_group_role_mappings (
     uid TEXT COLLATE "C" PRIMARY KEY,
