@@ -67,6 +67,7 @@ def _handler(rt: Runtime, m: MethodInfo) -> Any:
                     canonical[mask_field] = ",".join(
                         transcode.body_paths(resource.message, data.get(resource.json, {}))
                     )
+                    ctx.mask_inferred = True
             req = transcode.to_record(m.input_record, canonical)
             result = await dispatch.call(m, req, ctx)
             return json_format.Parse(_encode(result), m.output_pb(), ignore_unknown_fields=False)

@@ -61,8 +61,8 @@ class RestApp:
             if match is None:
                 raise self._no_route(scope["method"], path)
             area = match.route.method.area
-            request = await self._request(match, scope, receive)
             ctx = Context(match.route.method.full_name, self.rt, request_id, authorization)
+            request = await self._request(match, scope, receive, ctx)
             result = await dispatch.call(match.route.method, request, ctx)
             await self._send(send, 200, _encode(result), request_id)
         except errors.ApiError as e:
@@ -76,7 +76,7 @@ class RestApp:
             return errors.ApiError(errors.UNIMPLEMENTED, "Method Not Allowed")
         return errors.ApiError(errors.NOT_FOUND, "Not Found")
 
-    async def _request(self, match: Match, scope: dict[str, Any], receive: Any) -> Any:
+    async def _request(self, match: Match, scope: dict[str, Any], receive: Any, ctx: Context) -> Any:
         method, rule = match.route.method, match.route.rule
         data: dict[str, Any] = {}
         body_obj: Any = None
@@ -116,6 +116,7 @@ class RestApp:
             resource = by_name[method.mask_from_body].message
             if not data.get(by_name["update_mask"].json) and resource is not None:
                 data[by_name["update_mask"].json] = ",".join(transcode.body_paths(resource, body_obj))
+                ctx.mask_inferred = True
         return transcode.to_record(method.input_record, data)
 
     async def _send(self, send: Any, status: int, body: bytes, request_id: str, extra: list[Any] | None = None) -> None:

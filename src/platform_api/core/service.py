@@ -31,6 +31,8 @@ class Context:
     principal: Principal | None = None
     # For unscoped methods: the capabilities a row's group must grant for the caller to see it.
     required: int = 0
+    # For Update RPCs: the caller gave no update mask, so the transport derived it from the fields sent.
+    mask_inferred: bool = False
     state: dict[str, Any] = field(default_factory=dict)
 
     @property

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, fields
 # Strings naming the reference's operator are not ours to hard-code; `compat_strings=reference`
 # makes the service emit them for clients that match on them.
 REFERENCE_DOMAIN = "chainguard.dev"
+REFERENCE_TERMS_DOCUMENTS = frozenset({"guardener-tos.v1", "sfdpa.v1", "skills-tos.v1"})
 
 
 @dataclass
@@ -29,6 +30,8 @@ class Settings:
     insecure_allow_loopback: bool = False
     # Upstream OIDC issuers (comma-separated) trusted for human logins and invite redemption.
     trusted_issuers: str = ""
+    # Legal documents (comma-separated ids) an organization may accept through AcceptTerms.
+    terms_documents: str = "tos.v1,dpa.v1"
     extra: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -38,6 +41,13 @@ class Settings:
     @property
     def token_audience(self) -> str:
         return self.audience or self.issuer
+
+    @property
+    def terms_document_ids(self) -> frozenset[str]:
+        ids = {d.strip() for d in self.terms_documents.split(",") if d.strip()}
+        if self.compat_strings == "reference":
+            ids |= REFERENCE_TERMS_DOCUMENTS
+        return frozenset(ids)
 
     @property
     def error_domain_base(self) -> str:

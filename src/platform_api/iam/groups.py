@@ -34,10 +34,17 @@ CHILD_TABLES: list[tuple[str, str]] = [
     ("repos", "repos"),
     ("identities", "identities"),
     ("roles", "roles"),
+    ("identity_providers", "identity providers"),
 ]
 # Rows that belong to the group itself rather than being resources in it: deleted with the group
 # (table, column holding the group uid).
-ATTACHED_TABLES: list[tuple[str, str]] = [("role_bindings", "parent")]
+ATTACHED_TABLES: list[tuple[str, str]] = [
+    ("role_bindings", "parent"),
+    ("account_associations", "uid"),
+    ("group_invites", "parent"),
+    ("terms_acceptances", "parent"),
+    ("external_group_role_mappings", "scope"),
+]
 
 
 async def require(conn: Conn, uid: str, field: str = "uid") -> None:

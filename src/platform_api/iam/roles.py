@@ -30,7 +30,12 @@ RESOURCE = "platform.iam.v2.Role"
 TABLE = listing.Table("roles", public_root_rows=True)
 UPDATABLE = frozenset({"name", "description", "capabilities"})
 # Tables whose rows name a role; a role any of them still uses cannot be deleted.
-ROLE_USERS: list[tuple[str, str]] = [("role_bindings", "role_uid")]
+ROLE_USERS: list[tuple[str, str]] = [
+    ("role_bindings", "role_uid"),
+    ("group_invites", "role_uid"),
+    ("external_group_role_mappings", "role_uid"),
+    ("identity_providers", "default_role"),
+]
 
 
 async def seed_builtin(db: Conn) -> None:

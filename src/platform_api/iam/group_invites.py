@@ -1,0 +1,180 @@
+"""IAM group invites: /iam/v2/groupInvites (GroupInvitesService), redeemed at POST /auth/v1/register.
+
+An invite is an unguessable code (256 random bits) that, presented by an authenticated identity before its
+expiration, binds the invite's role to that identity at the invite's group. The code is answered once, by
+CreateGroupInvite; only its SHA-256 is stored. `keyId` is a short public handle to tell invites apart.
+An invite may be single-use and may be bound to an e-mail address. Nobody invites into a role carrying
+capabilities they do not hold at that group; redemption needs no capability (the creator was checked).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Any
+
+from msgspec import structs
+
+from platform_api.core import clock, errors, listing, uidp, validate
+from platform_api.core.service import Context, rpc
+from platform_api.events import outbox
+from platform_api.gen.records._base import Empty
+from platform_api.gen.records.iam_v2 import (
+    CreateGroupInviteRequest,
+    DeleteGroupInviteRequest,
+    GetGroupInviteRequest,
+    GroupInvite,
+    GroupInviteRole,
+    ListGroupInvitesRequest,
+    ListGroupInvitesResponse,
+    Role,
+)
+from platform_api.iam import groups, role_bindings, roles
+from platform_api.store import rows
+from platform_api.store.db import Conn, Database
+
+SERVICE = "platform.iam.v2.GroupInvitesService."
+RESOURCE = "platform.iam.v2.GroupInvite"
+TABLE = listing.Table(
+    "group_invites",
+    order_keys={"uid": "uid", "created_at": "create_time", "updated_at": "update_time", "key_id": "key_id"},
+    default_order="created_at desc",
+)
+CODE_PREFIX = "painv_"
+MAX_TTL = 30 * 24 * 3600.0
+
+
+def code_hash(code: str) -> str:
+    return hashlib.sha256(code.encode()).hexdigest()
+
+
+def _role_view(role: Role) -> GroupInviteRole:
+    return GroupInviteRole(uid=role.uid, name=role.name, description=role.description, capabilities=role.capabilities)
+
+
+async def hydrate(conn: Conn, stored: list[GroupInvite]) -> list[GroupInvite]:
+    """Invites as the API shows them: with their role (absent if the role no longer exists)."""
+    wanted = {i.role_uid for i in stored}
+    found: dict[str, Any] = {}
+    if wanted:
+        marks = ", ".join(f"${n + 1}" for n in range(len(wanted)))
+        found = {r[0]: r[1] for r in await conn.fetch(f"SELECT uid, body FROM roles WHERE uid IN ({marks})", *wanted)}
+    out = []
+    for inv in stored:
+        body = found.get(inv.role_uid)
+        out.append(structs.replace(inv, role=_role_view(rows.decode(Role, body)) if body else None))
+    return out
+
+
+async def _fetch(conn: Conn, uid: str, lock: bool = False) -> GroupInvite:
+    validate.uid(uid)
+    sql = "SELECT body FROM group_invites WHERE uid = $1" + (rows.for_update(conn) if lock else "")
+    body = await conn.fetchval(sql, uid)
+    if body is None:
+        raise errors.not_found(RESOURCE, uid)
+    return rows.decode(GroupInvite, body)
+
+
+@rpc(SERVICE + "CreateGroupInvite")
+async def create_group_invite(req: CreateGroupInviteRequest, ctx: Context) -> GroupInvite:
+    given = req.group_invite or GroupInvite()
+    ttl = validate.duration(given.ttl, "ttl", MAX_TTL)
+    if given.email:
+        validate.email(given.email)
+    now = clock.now()
+    code = CODE_PREFIX + secrets.token_urlsafe(32)
+    stored = GroupInvite(
+        uid=uidp.new_child(req.parent),
+        role_uid=given.role_uid,
+        email=given.email,
+        expiration_time=clock.from_epoch(clock.to_epoch(now) + ttl),
+        single_use=given.single_use,
+        key_id=secrets.token_hex(8),
+        create_time=now,
+        update_time=now,
+    )
+    async with ctx.rt.db.transaction() as tx:
+        await groups.require(tx, req.parent, "parent")
+        role = await roles.usable_at(tx, stored.role_uid, req.parent)
+        ctx.caller.check_grantable(roles.role_mask(role), req.parent)
+        await tx.execute(
+            "INSERT INTO group_invites (uid, parent, role_uid, key_id, code_hash, email, expire_time, single_use,"
+            " create_time, update_time, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+            stored.uid, req.parent, stored.role_uid, stored.key_id, code_hash(code), stored.email,
+            stored.expiration_time, int(stored.single_use), now, now, rows.body(stored),
+        )  # fmt: skip
+        result = structs.replace(stored, role=_role_view(role), code=code)
+        # The event carries the invite without its code.
+        await outbox.emit(tx, ctx, structs.replace(result, code=""))
+    return result
+
+
+@rpc(SERVICE + "GetGroupInvite")
+async def get_group_invite(req: GetGroupInviteRequest, ctx: Context) -> GroupInvite:
+    (result,) = await hydrate(ctx.rt.db, [await _fetch(ctx.rt.db, req.uid)])
+    return result
+
+
+@rpc(SERVICE + "ListGroupInvites")
+async def list_group_invites(req: ListGroupInvitesRequest, ctx: Context) -> ListGroupInvitesResponse:
+    where = listing.Where()
+    listing.add_uidp_filter(where, req.uidp)
+    if req.key_id:
+        where.eq("key_id", req.key_id)
+    page = await listing.page(ctx, TABLE, where, req)
+    return ListGroupInvitesResponse(
+        group_invites=await hydrate(ctx.rt.db, [rows.decode(GroupInvite, b) for b in page.bodies]),
+        next_page_token=page.next_page_token,
+        total_count=str(page.total_count),
+        skipped=page.skipped,
+    )
+
+
+@rpc(SERVICE + "DeleteGroupInvite")
+async def delete_group_invite(req: DeleteGroupInviteRequest, ctx: Context) -> Empty:
+    async with ctx.rt.db.transaction() as tx:
+        await _fetch(tx, req.uid, lock=True)
+        await tx.execute("DELETE FROM group_invites WHERE uid = $1", req.uid)
+        await outbox.emit(tx, ctx, req)
+    return Empty()
+
+
+def invalid_code() -> errors.ApiError:
+    """Unknown, expired, revoked and spent codes all look the same, so that codes cannot be probed."""
+    return errors.not_found(RESOURCE, "invite code")
+
+
+async def redeem(db: Database, code: str, identity_uid: str, email: str) -> tuple[str, str]:
+    """Accept an invite for `identity_uid` (whose verified e-mail is `email`, '' if none): bind the invite's
+    role at its group, atomically with spending a single-use invite. Returns (identity uid, group uid).
+
+    The caller invalidates cached authorization afterwards (`access.authorizer.invalidate()`).
+    """
+    if not code:
+        raise errors.invalid_argument("code", "code is required")
+    if not code.startswith(CODE_PREFIX) or len(code) > 256:
+        raise invalid_code()
+    async with db.transaction() as tx:
+        row = await tx.fetchrow(
+            "SELECT uid, parent, role_uid, email, expire_time, single_use, used_time FROM group_invites"
+            " WHERE code_hash = $1" + rows.for_update(tx),
+            code_hash(code),
+        )
+        now = clock.now()
+        if row is None or row[4] <= now or (row[5] and row[6]):
+            raise invalid_code()
+        uid, group, role_uid, bound_email = row[0], row[1], row[2], row[3]
+        if bound_email and bound_email.lower() != email.lower():
+            raise errors.permission_denied("this invite is for another e-mail address")
+        home = uidp.parent(identity_uid)
+        if home and not uidp.is_ancestor_or_self(home, group):
+            raise errors.permission_denied("this identity is confined to a group outside the invite's group")
+        exists = await tx.fetchval(
+            "SELECT 1 FROM role_bindings WHERE parent = $1 AND identity_uid = $2 AND role_uid = $3",
+            group, identity_uid, role_uid,
+        )  # fmt: skip
+        if exists is None:
+            await role_bindings.insert(tx, group, identity_uid, role_uid, now)
+            if row[5]:
+                await tx.execute("UPDATE group_invites SET used_time = $2 WHERE uid = $1", uid, now)
+    return identity_uid, group

@@ -1,0 +1,439 @@
+"""IAM identity providers: /iam/v2/identityProviders (IdentityProvidersService).
+
+An identity provider is an organization's own OIDC SSO: users logging in through it are granted its
+`defaultRole` at its group on first login, plus the roles its external group mappings name for the groups
+their token carries. The OIDC client secret is write-only: stored apart from the returned body, never
+answered by any RPC; `fetch` gives it to the token-exchange code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Any
+
+from msgspec import UNSET, structs
+
+from platform_api.auth import capabilities, matching
+from platform_api.core import clock, errors, fieldmask, listing, uidp, validate
+from platform_api.core.service import Context, rpc
+from platform_api.events import outbox
+from platform_api.gen.records._base import Empty
+from platform_api.gen.records.iam_v2 import (
+    CreateIdentityProviderRequest,
+    DeleteIdentityProviderRequest,
+    GenerateScimTokenRequest,
+    GenerateScimTokenResponse,
+    GetIdentityProviderRequest,
+    IdentityProvider,
+    IdentityProvider_SCIM,
+    ListIdentityProvidersRequest,
+    ListIdentityProvidersResponse,
+    RegenerateScimTokenRequest,
+    RegenerateScimTokenResponse,
+    RevokeScimTokenRequest,
+    RevokeScimTokenResponse,
+    SetScimEnabledRequest,
+    SetScimEnabledResponse,
+    UpdateIdentityProviderRequest,
+)
+from platform_api.iam import groups, roles
+from platform_api.store import rows
+from platform_api.store.db import Conn
+
+SERVICE = "platform.iam.v2.IdentityProvidersService."
+RESOURCE = "platform.iam.v2.IdentityProvider"
+TABLE = listing.Table("identity_providers")
+UPDATABLE = frozenset({"name", "description", "default_role", "oidc"})
+SECRET_PATH = ["oidc", "client_secret"]
+# The default of the correlation rule; unspecified means the same.
+_SUB_RULE = "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID"
+_UNSPECIFIED_RULE = "CORRELATION_RULE_UNSPECIFIED"
+# Tables whose rows live under an identity provider and go with it.
+ATTACHMENTS: list[tuple[str, str]] = [("external_group_role_mappings", "parent"), ("scim_credentials", "idp_uid")]
+
+
+def public(idp: IdentityProvider) -> IdentityProvider:
+    """The provider as the API shows it: without the client secret."""
+    if idp.oidc is None or not idp.oidc.client_secret:
+        return idp
+    return structs.replace(idp, oidc=structs.replace(idp.oidc, client_secret=""))
+
+
+def _secret(idp: IdentityProvider) -> str:
+    return idp.oidc.client_secret if idp.oidc is not None else ""
+
+
+async def fetch(conn: Conn, uid: str, lock: bool = False) -> IdentityProvider:
+    """The provider including its client secret (for the token exchange: issuer, client id and secret,
+    groups claim, default role; its group is `uidp.parent(uid)`)."""
+    validate.uid(uid)
+    sql = "SELECT body, client_secret FROM identity_providers WHERE uid = $1" + (rows.for_update(conn) if lock else "")
+    row = await conn.fetchrow(sql, uid)
+    if row is None:
+        raise errors.not_found(RESOURCE, uid)
+    idp = rows.decode(IdentityProvider, row[0])
+    if row[1] and idp.oidc is not None:
+        idp.oidc.client_secret = row[1]
+    return idp
+
+
+def _check(idp: IdentityProvider, ctx: Context) -> None:
+    validate.name(idp.name)
+    validate.description(idp.description)
+    oidc = idp.oidc
+    if oidc is None:
+        raise errors.invalid_argument("oidc", "oidc is required")
+    if not oidc.issuer:
+        raise errors.invalid_argument("oidc.issuer", "oidc.issuer is required")
+    oidc.issuer = matching.normalize_issuer(oidc.issuer)
+    if len(oidc.issuer) > 2048 or not matching.url_allowed(oidc.issuer, ctx.rt.settings.insecure_allow_loopback):
+        raise errors.invalid_argument("oidc.issuer", "oidc.issuer must be an https:// URL")
+    validate.text(oidc.client_id, "oidc.client_id", required=True, limit=1024)
+    validate.text(oidc.client_secret, "oidc.client_secret", limit=4096)
+    if not oidc.client_secret and not oidc.pkce_enabled:
+        raise errors.invalid_argument(
+            "oidc.client_secret", "at least one of oidc.client_secret and oidc.pkce_enabled is required"
+        )
+    for i, scope in enumerate(oidc.additional_scopes):
+        if not scope or len(scope) > 256 or any(c.isspace() or not c.isprintable() for c in scope):
+            raise errors.invalid_argument(f"oidc.additional_scopes[{i}]", "a scope is 1-256 printable characters")
+    validate.text(oidc.groups_claim, "oidc.groups_claim", limit=256)
+
+
+async def _check_default_role(tx: Conn, ctx: Context, idp: IdentityProvider, group: str) -> None:
+    role = await roles.usable_at(tx, idp.default_role, group, "default_role")
+    # The default role is a promise of role bindings: nobody promises more than they hold.
+    ctx.caller.check_grantable(roles.role_mask(role), group)
+
+
+def _conflict(name: str) -> errors.ApiError:
+    return errors.already_exists(RESOURCE, "", f"an identity provider named {name!r} already exists in this group")
+
+
+@rpc(SERVICE + "CreateIdentityProvider")
+async def create_identity_provider(req: CreateIdentityProviderRequest, ctx: Context) -> IdentityProvider:
+    given = req.identity_provider or IdentityProvider()
+    now = clock.now()
+    idp = IdentityProvider(
+        uid=uidp.new_child(req.parent),
+        name=given.name,
+        description=given.description,
+        default_role=given.default_role,
+        oidc=given.oidc,
+        create_time=now,
+        update_time=now,
+    )
+    _check(idp, ctx)
+    stored = public(idp)
+    result = structs.replace(
+        stored, scim=IdentityProvider_SCIM(endpoint_url=endpoint_url(ctx, idp.uid), credential_state=_state(None, now))
+    )
+    async with ctx.rt.db.transaction() as tx:
+        await groups.require(tx, req.parent, "parent")
+        await _check_default_role(tx, ctx, idp, req.parent)
+        await rows.unique_write(
+            tx, _conflict(idp.name),
+            "INSERT INTO identity_providers (uid, parent, name, create_time, update_time, body, default_role,"
+            " client_secret) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            idp.uid, req.parent, idp.name, now, now, rows.body(stored), idp.default_role, _secret(idp),
+        )  # fmt: skip
+        await outbox.emit(tx, ctx, result)
+    return result
+
+
+@rpc(SERVICE + "GetIdentityProvider")
+async def get_identity_provider(req: GetIdentityProviderRequest, ctx: Context) -> IdentityProvider:
+    return await _with_scim(ctx.rt.db, ctx, await fetch(ctx.rt.db, req.uid))
+
+
+@rpc(SERVICE + "ListIdentityProviders")
+async def list_identity_providers(req: ListIdentityProvidersRequest, ctx: Context) -> ListIdentityProvidersResponse:
+    where = listing.Where()
+    listing.add_uidp_filter(where, req.uidp)
+    if req.name is not UNSET:
+        where.eq("name", req.name)
+    page = await listing.page(ctx, TABLE, where, req)
+    return ListIdentityProvidersResponse(
+        identity_providers=[rows.decode(IdentityProvider, b) for b in page.bodies],
+        next_page_token=page.next_page_token,
+        total_count=str(page.total_count),
+        skipped=page.skipped,
+    )
+
+
+def _same_rule(a: str, b: str) -> bool:
+    return (a if a != _UNSPECIFIED_RULE else _SUB_RULE) == (b if b != _UNSPECIFIED_RULE else _SUB_RULE)
+
+
+@rpc(SERVICE + "UpdateIdentityProvider")
+async def update_identity_provider(req: UpdateIdentityProviderRequest, ctx: Context) -> IdentityProvider:
+    patch = req.identity_provider or IdentityProvider()
+    # Only a mask the caller wrote that names the secret may clear it; otherwise an empty secret keeps it.
+    paths = fieldmask.parse(req.update_mask, IdentityProvider)
+    may_clear = not ctx.mask_inferred and paths is not None and SECRET_PATH in paths
+    async with ctx.rt.db.transaction() as tx:
+        current = await fetch(tx, patch.uid, lock=True)
+        # Copies: the checks below normalize in place.
+        idp = structs.replace(fieldmask.apply(current, patch, req.update_mask, UPDATABLE))
+        if idp.oidc is not None and current.oidc is not None:
+            idp.oidc = structs.replace(idp.oidc)
+            if not idp.oidc.client_secret and not may_clear:
+                idp.oidc.client_secret = current.oidc.client_secret
+            # Immutable: restating it (or leaving it out) is a no-op, changing it is refused.
+            rule, was = idp.oidc.correlation_rule, current.oidc.correlation_rule
+            if rule == _UNSPECIFIED_RULE or _same_rule(rule, was):
+                idp.oidc.correlation_rule = was
+            else:
+                raise errors.invalid_argument("oidc.correlation_rule", "oidc.correlation_rule cannot be changed")
+        _check(idp, ctx)
+        if idp == current:
+            return await _with_scim(tx, ctx, current)
+        group = uidp.parent(idp.uid)
+        if idp.default_role != current.default_role:
+            await _check_default_role(tx, ctx, idp, group)
+        idp.update_time = clock.now()
+        stored = public(idp)
+        await rows.unique_write(
+            tx, _conflict(idp.name),
+            "UPDATE identity_providers SET name = $2, update_time = $3, body = $4, default_role = $5,"
+            " client_secret = $6 WHERE uid = $1",
+            idp.uid, idp.name, idp.update_time, rows.body(stored), idp.default_role, _secret(idp),
+        )  # fmt: skip
+        result = await _with_scim(tx, ctx, stored)
+        await outbox.emit(tx, ctx, result)
+    return result
+
+
+@rpc(SERVICE + "DeleteIdentityProvider")
+async def delete_identity_provider(req: DeleteIdentityProviderRequest, ctx: Context) -> Empty:
+    async with ctx.rt.db.transaction() as tx:
+        await fetch(tx, req.uid, lock=True)
+        for table, column in ATTACHMENTS:
+            await tx.execute(f"DELETE FROM {table} WHERE {column} = $1", req.uid)
+        await tx.execute("DELETE FROM identity_providers WHERE uid = $1", req.uid)
+        await outbox.emit(tx, ctx, req)
+    return Empty()
+
+
+# ------------------------------------------------------------------------------------------------- SCIM
+#
+# SCIM provisioning credentials (reference 6.5): one bearer token per provider, answered once and stored as
+# SHA-256; a rotation keeps the previous token valid for an overlap. SCIM starts disabled; enabling it needs
+# at least two owners of the organization, so that provisioning cannot lock everyone out.
+
+DAY = 24 * 3600.0
+DEFAULT_TOKEN_TTL = 365 * DAY
+MAX_TOKEN_TTL = 2 * 365 * DAY
+DEFAULT_OVERLAP = 3600.0
+MAX_OVERLAP = DAY
+MIN_OWNERS_FOR_SCIM = 2
+_SCIM_COLUMNS = "enabled, token_hash, expire_time, previous_hash, previous_expire_time, revoke_time, etag"
+
+
+def _scim_prefix(ctx: Context) -> str:
+    return "cgscim_" if ctx.rt.settings.compat_strings == "reference" else "pascim_"
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def endpoint_url(ctx: Context, idp_uid: str) -> str:
+    """Where the provider's SCIM client would send provisioning requests (derived, never stored)."""
+    return f"{ctx.rt.settings.issuer}/scim/v2/{idp_uid}"
+
+
+def _state(row: Any, now: str) -> str:
+    if row is None:
+        return "CREDENTIAL_STATE_NOT_ISSUED"
+    _, token_hash, expire, previous, previous_expire, revoked, _ = row
+    if not token_hash:
+        return "CREDENTIAL_STATE_REVOKED" if revoked else "CREDENTIAL_STATE_NOT_ISSUED"
+    if expire and expire <= now:
+        return "CREDENTIAL_STATE_EXPIRED"
+    if previous and previous_expire > now:
+        return "CREDENTIAL_STATE_ROTATING"
+    return "CREDENTIAL_STATE_LIVE"
+
+
+async def _scim_row(conn: Conn, idp_uid: str, lock: bool = False) -> Any:
+    sql = f"SELECT {_SCIM_COLUMNS} FROM scim_credentials WHERE idp_uid = $1" + (rows.for_update(conn) if lock else "")
+    return await conn.fetchrow(sql, idp_uid)
+
+
+async def _with_scim(conn: Conn, ctx: Context, idp: IdentityProvider) -> IdentityProvider:
+    """The provider as Get shows it: without secret, with its SCIM status."""
+    row = await _scim_row(conn, idp.uid)
+    now = clock.now()
+    scim = IdentityProvider_SCIM(endpoint_url=endpoint_url(ctx, idp.uid), credential_state=_state(row, now))
+    if row is not None:
+        scim.enabled, scim.etag = bool(row[0]), row[6]
+        scim.token_expire_time = (row[2] or None) if row[1] else None
+        scim.previous_token_expire_time = row[4] if row[3] and row[4] > now else None
+    return structs.replace(public(idp), scim=scim)
+
+
+def _token_expiry(expire_time: str | None, never_expires: bool, now: str) -> str:
+    """The new token's expiration ('' = never): default one year, at most two years."""
+    if expire_time and never_expires:
+        raise errors.invalid_argument("expire_time", "set at most one of expire_time and never_expires")
+    if never_expires:
+        return ""
+    start = clock.to_epoch(now)
+    if not expire_time:
+        return clock.from_epoch(start + DEFAULT_TOKEN_TTL)
+    if expire_time <= now:
+        raise errors.invalid_argument("expire_time", "expire_time must be in the future")
+    if clock.to_epoch(expire_time) > start + MAX_TOKEN_TTL:
+        raise errors.invalid_argument("expire_time", "expire_time must be at most two years from now")
+    return expire_time
+
+
+def _check_etag(row: Any, etag: str) -> None:
+    if not etag:
+        raise errors.invalid_argument("etag", "etag is required: the scim.etag of GetIdentityProvider")
+    if etag != row[6]:
+        raise errors.ApiError(
+            errors.ABORTED, "Aborted: the SCIM configuration changed since this etag was read; read it again"
+        )
+
+
+async def _require_scim(tx: Conn, uid: str) -> Any:
+    await fetch(tx, uid, lock=True)
+    row = await _scim_row(tx, uid, lock=True)
+    if row is None:
+        raise errors.not_found(RESOURCE + ".SCIM", uid)
+    return row
+
+
+async def scim_token_valid(conn: Conn, idp_uid: str, token: str) -> bool:
+    """For the SCIM server: whether `token` currently authenticates provisioning for this provider."""
+    row = await _scim_row(conn, idp_uid)
+    if row is None or not row[0] or not token:
+        return False
+    digest, now = _hash(token), clock.now()
+    current = row[1] and secrets.compare_digest(digest, row[1]) and (not row[2] or row[2] > now)
+    previous = row[3] and secrets.compare_digest(digest, row[3]) and row[4] > now
+    return bool(current or previous)
+
+
+@rpc(SERVICE + "GenerateScimToken")
+async def generate_scim_token(req: GenerateScimTokenRequest, ctx: Context) -> GenerateScimTokenResponse:
+    uid = req.identity_provider_uid
+    now = clock.now()
+    expire = _token_expiry(req.expire_time, req.never_expires, now)
+    token = _scim_prefix(ctx) + secrets.token_hex(32)
+    etag = secrets.token_hex(8)
+    async with ctx.rt.db.transaction() as tx:
+        await fetch(tx, uid, lock=True)
+        row = await _scim_row(tx, uid, lock=True)
+        if row is None:
+            # New SCIM configurations start disabled.
+            await tx.execute(
+                "INSERT INTO scim_credentials (idp_uid, token_hash, expire_time, etag, create_time, update_time)"
+                " VALUES ($1, $2, $3, $4, $5, $6)",
+                uid, _hash(token), expire, etag, now, now,
+            )  # fmt: skip
+        elif row[1]:
+            raise errors.failed_precondition(
+                "SCIM_TOKEN_EXISTS", "a SCIM token already exists: regenerate or revoke it", subject=uid
+            )
+        else:  # revoked: a new token, the enabled flag as it was
+            await tx.execute(
+                "UPDATE scim_credentials SET token_hash = $2, expire_time = $3, previous_hash = '',"
+                " previous_expire_time = '', revoke_time = '', etag = $4, update_time = $5 WHERE idp_uid = $1",
+                uid, _hash(token), expire, etag, now,
+            )  # fmt: skip
+        result = GenerateScimTokenResponse(
+            token=token,
+            endpoint_url=endpoint_url(ctx, uid),
+            expire_time=expire or None,
+            identity_provider_uid=uid,
+            etag=etag,
+        )
+        await outbox.emit(tx, ctx, structs.replace(result, token=""))
+    return result
+
+
+@rpc(SERVICE + "RegenerateScimToken")
+async def regenerate_scim_token(req: RegenerateScimTokenRequest, ctx: Context) -> RegenerateScimTokenResponse:
+    uid = req.identity_provider_uid
+    now = clock.now()
+    overlap = DEFAULT_OVERLAP if req.overlap is None else min(validate.seconds(req.overlap, "overlap"), MAX_OVERLAP)
+    expire = _token_expiry(req.expire_time, req.never_expires, now)
+    token = _scim_prefix(ctx) + secrets.token_hex(32)
+    etag = secrets.token_hex(8)
+    async with ctx.rt.db.transaction() as tx:
+        row = await _require_scim(tx, uid)
+        _check_etag(row, req.etag)
+        previous = previous_expire = ""
+        # The current token, if still valid, keeps working for the overlap (never beyond its own expiry).
+        if row[1] and (not row[2] or row[2] > now) and overlap > 0:
+            previous = row[1]
+            previous_expire = clock.from_epoch(clock.to_epoch(now) + overlap)
+            if row[2] and row[2] < previous_expire:
+                previous_expire = row[2]
+        await tx.execute(
+            "UPDATE scim_credentials SET token_hash = $2, expire_time = $3, previous_hash = $4,"
+            " previous_expire_time = $5, revoke_time = '', etag = $6, update_time = $7 WHERE idp_uid = $1",
+            uid, _hash(token), expire, previous, previous_expire, etag, now,
+        )  # fmt: skip
+        result = RegenerateScimTokenResponse(
+            token=token,
+            endpoint_url=endpoint_url(ctx, uid),
+            expire_time=expire or None,
+            identity_provider_uid=uid,
+            etag=etag,
+            previous_token_expire_time=previous_expire or None,
+            requested_overlap=validate.format_duration(overlap),
+        )
+        await outbox.emit(tx, ctx, structs.replace(result, token=""))
+    return result
+
+
+@rpc(SERVICE + "RevokeScimToken")
+async def revoke_scim_token(req: RevokeScimTokenRequest, ctx: Context) -> RevokeScimTokenResponse:
+    uid = req.identity_provider_uid
+    now = clock.now()
+    etag = secrets.token_hex(8)
+    async with ctx.rt.db.transaction() as tx:
+        row = await _require_scim(tx, uid)
+        await tx.execute(
+            "UPDATE scim_credentials SET token_hash = '', expire_time = '', previous_hash = '',"
+            " previous_expire_time = '', revoke_time = $2, etag = $3, update_time = $2 WHERE idp_uid = $1",
+            uid, now, etag,
+        )  # fmt: skip
+        result = RevokeScimTokenResponse(identity_provider_uid=uid, etag=etag, enabled=bool(row[0]), revoke_time=now)
+        await outbox.emit(tx, ctx, result)
+    return result
+
+
+@rpc(SERVICE + "SetScimEnabled")
+async def set_scim_enabled(req: SetScimEnabledRequest, ctx: Context) -> SetScimEnabledResponse:
+    uid = req.identity_provider_uid
+    async with ctx.rt.db.transaction() as tx:
+        row = await _require_scim(tx, uid)
+        _check_etag(row, req.etag)
+        if bool(row[0]) == req.enabled:
+            return SetScimEnabledResponse(identity_provider_uid=uid, enabled=req.enabled, etag=row[6])
+        if req.enabled:
+            org = uidp.root(uid)
+            owners = await tx.fetchval(
+                "SELECT COUNT(DISTINCT identity_uid) FROM role_bindings WHERE parent = $1 AND role_uid = $2",
+                org, capabilities.OWNER.uid,
+            )  # fmt: skip
+            if int(owners) < MIN_OWNERS_FOR_SCIM:
+                raise errors.failed_precondition(
+                    "INSUFFICIENT_OWNERS",
+                    f"enabling SCIM needs at least {MIN_OWNERS_FOR_SCIM} owners bound at the organization",
+                    subject=org,
+                )
+        etag = secrets.token_hex(8)
+        await tx.execute(
+            "UPDATE scim_credentials SET enabled = $2, etag = $3, update_time = $4 WHERE idp_uid = $1",
+            uid, int(req.enabled), etag, clock.now(),
+        )  # fmt: skip
+        result = SetScimEnabledResponse(identity_provider_uid=uid, enabled=req.enabled, etag=etag)
+        await outbox.emit(tx, ctx, result)
+    return result
