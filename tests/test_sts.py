@@ -276,3 +276,55 @@ def test_deleted_identity_tokens_stop_working(srv: Server, upstream: Upstream, o
             srv.base_url + "/sts/exchange_refresh_token", headers={"authorization": f"Bearer {body['refreshToken']}"}
         )
     )
+
+
+def test_identity_provider_login(srv: Server, upstream: Upstream, stray: Upstream, org: str) -> None:
+    """A login through an organization's OIDC provider: first login binds its default role at its group;
+    the mappings of the groups the token carries grant roles for that session only (no refresh token)."""
+    settings = {"issuer": upstream.issuer, "clientId": "console", "clientSecret": "s3cret", "groupsClaim": "groups"}
+    idp = srv.http.post(f"/iam/v2/identityProviders/{org}",
+                        json={"name": "sso", "defaultRole": BUILTIN_ROLE_UIDS["viewer"], "oidc": settings})  # fmt: skip
+    assert idp.status_code == 200, idp.text
+    idp_uid = idp.json()["uid"]
+    mapping = {"externalGroupId": "admins", "roleUid": BUILTIN_ROLE_UIDS["editor"], "scope": org}
+    r = srv.http.post(f"/iam/v2/externalGroupRoleMappings/{idp_uid}", json=mapping)
+    assert r.status_code == 200, r.text
+    sub = "alice-" + secrets.token_hex(3)
+
+    def login(groups: list[str], aud: str = "console") -> httpx.Response:
+        return exchange(srv, upstream.token(sub, aud, groups=groups, email="alice@example.com", email_verified=True),
+                        identity_provider=idp_uid)  # fmt: skip
+
+    admin = login(["admins", "unmapped"])
+    assert admin.status_code == 200, admin.text
+    assert "refreshToken" not in admin.json()
+    user = jwt.decode(admin.json()["token"], options={"verify_signature": False})["sub"]
+    assert user == srv.http.get("/iam/v2/identities:lookupIdentity",
+                                params={"issuer": upstream.issuer, "subject": sub}).json()["uid"]  # fmt: skip
+    with srv.client(admin.json()["token"]) as c:
+        assert c.post(f"/registry/v2/repos/{org}", json={"name": "by-sso-admin"}).status_code == 200
+    plain = login([])
+    assert plain.status_code == 200 and plain.json()["refreshToken"]
+    with srv.client(plain.json()["token"]) as c:
+        assert c.get(f"/iam/v2/groups/{org}").status_code == 200
+        assert c.post(f"/registry/v2/repos/{org}", json={"name": "by-sso-viewer"}).status_code == 403
+    # The default role was bound once, at the first login; the session grant is not a binding.
+    bindings = srv.http.get("/iam/v2/roleBindings", params={"identity": user}).json()["roleBindings"]
+    assert [b["role"]["name"] for b in bindings] == ["viewer"]
+    refused(login([], aud="someone-else"))
+    refused(exchange(srv, stray.token(sub, "console"), identity_provider=idp_uid))
+    assert stray.requests == []
+
+
+def test_register_redeems_an_invite_on_first_contact(srv: Server, upstream: Upstream, org: str) -> None:
+    r = srv.http.post(f"/iam/v2/groupInvites/{org}", json={"roleUid": BUILTIN_ROLE_UIDS["viewer"], "ttl": "3600s"})
+    assert r.status_code == 200, r.text
+    sub = "newcomer-" + secrets.token_hex(3)
+    upstream_token = upstream.token(sub, "localhost")
+    r = httpx.post(srv.base_url + "/auth/v1/register", json={"code": r.json()["code"]},
+                   headers={"authorization": f"Bearer {upstream_token}"})  # fmt: skip
+    assert r.status_code == 200, r.text
+    user = srv.http.get("/iam/v2/identities:lookupIdentity", params={"issuer": upstream.issuer, "subject": sub})
+    assert r.json() == {"identity": user.json()["uid"], "group": org}
+    token = exchange(srv, upstream.token(sub, "localhost")).json()["token"]
+    assert can_read(srv, token, org)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import json
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -21,7 +20,7 @@ from platform_api.auth.access import Access
 from platform_api.core import errors
 from platform_api.core.runtime import Runtime
 from platform_api.core.settings import Settings
-from platform_api.iam import group_invites, identities, roles
+from platform_api.iam import roles
 from platform_api.store import db as store
 from platform_api.store.migrate import migrate
 
@@ -42,10 +41,6 @@ DOMAINS = (
     "platform_api.registry.repos",
     "platform_api.registry.tags",
 )
-
-# Invite redemption (reference 6.7): outside the v2 API, like the reference's /auth/v1/register.
-REGISTER_PATH = "/auth/v1/register"
-MAX_REGISTER_BODY = 64 * 1024
 
 
 def load_domains() -> None:
@@ -117,34 +112,6 @@ def create_app(settings: Settings | None = None) -> RestApp:
         await rt.access.keys.refresh_if_stale()
         return JSONResponse(rt.access.keys.jwks(), headers={"cache-control": "public, max-age=300"})
 
-    async def register(request: Request) -> Response:
-        """POST /auth/v1/register {"code": "<invite code>"}: the caller (bearer: our access token) accepts a
-        group invite and receives its role. Answers {"identity": <uid>, "group": <group uid>}."""
-        try:
-            principal = await rt.access.authenticate(request.headers.get("authorization", ""))
-            declared = request.headers.get("content-length", "")
-            too_big = declared.isdigit() and int(declared) > MAX_REGISTER_BODY
-            raw = b"" if too_big else await request.body()
-            if too_big or len(raw) > MAX_REGISTER_BODY:
-                raise errors.invalid_argument("body", f"the body must be at most {MAX_REGISTER_BODY} bytes")
-            try:
-                body = json.loads(raw or b"{}")
-            except ValueError:
-                raise errors.invalid_argument("body", "malformed JSON") from None
-            code = body.get("code", "") if isinstance(body, dict) else None
-            if not isinstance(code, str):
-                raise errors.invalid_argument("code", "code must be a string")
-            identity = await identities.fetch(rt.db, principal.subject)
-            who, group = await group_invites.redeem(rt.db, code, identity.uid, identity.email)
-        except Exception as exc:
-            e = exc if isinstance(exc, errors.ApiError) else errors.internal()
-            if e is not exc:
-                log.exception("invite redemption failed")
-            headers = {"www-authenticate": 'Bearer error="invalid_token"'} if e.code == errors.UNAUTHENTICATED else None
-            return JSONResponse(e.body(f"iam.{settings.error_domain_base}"), status_code=e.status(), headers=headers)
-        rt.access.authorizer.invalidate()
-        return JSONResponse({"identity": who, "group": group})
-
     routes = [
         Route("/healthz", healthz),
         Route("/readyz", readyz),
@@ -152,7 +119,6 @@ def create_app(settings: Settings | None = None) -> RestApp:
         Route("/.well-known/openid-configuration", openid_configuration),
         Route(discovery.JWKS_PATH, jwks),
         *sts.routes(rt),
-        Route(REGISTER_PATH, register, methods=["POST"]),
     ]
     fallback = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: routing_error, 405: routing_error})
     app = RestApp(rt, list(methods.values()), fallback, {r.path for r in routes})

@@ -7,8 +7,9 @@
 - without: the identities whose exact (issuer, subject) or patterns could accept the token are tried;
   exactly one must accept it. A token from a configured trusted issuer (`--trusted-issuer`) that no
   identity accepts registers the user identity `lookupIdentity` names for it (no roles until bound);
-- with `identity_provider`: a login through an organization's OIDC identity provider (see idp_login).
+- with `identity_provider`: a login through an organization's OIDC identity provider (see _idp_login).
 `/sts/exchange_refresh_token` with `Authorization: Bearer <refresh token>` rotates the refresh token.
+`/auth/v1/register` redeems a group invite (and registers a trusted issuer's user on first contact).
 
 Every refusal of a token answers the same UNAUTHENTICATED error: which check failed is logged, not told.
 """
@@ -32,7 +33,7 @@ from platform_api.auth import matching, upstream
 from platform_api.core import clock, errors, uidp, validate
 from platform_api.core.runtime import Runtime
 from platform_api.gen.records.iam_v2 import ClaimMatch, Identity
-from platform_api.iam import identities
+from platform_api.iam import external_group_role_mappings, group_invites, identities, identity_providers, role_bindings
 from platform_api.store import rows
 
 log = logging.getLogger("platform_api.sts")
@@ -41,9 +42,9 @@ REFRESH_PREFIX = "pat_rt_"
 MAX_CANDIDATES = 50
 # Upstream claims carried into our token's `act` claim (and event actors).
 ACT_CLAIMS = ("iss", "sub", "aud", "email")
-# An identity provider login (the `identity_provider` parameter); installed by the identity providers module.
-IdpLogin = Callable[["Exchange", str, str, dict[str, Any]], Awaitable[tuple[Identity, list[tuple[str, str]]]]]
-idp_login: IdpLogin | None = None
+MAX_REGISTER_BODY = 64 * 1024
+# Invite redemption and first registration: outside the v2 API, as the reference's v1 auth service.
+REGISTER_PATH = "/auth/v1/register"
 
 
 def refused() -> errors.ApiError:
@@ -91,10 +92,7 @@ class Exchange:
             unverified = upstream.unverified_claims(token)
             grants: list[tuple[str, str]] = []
             if identity_provider:
-                if idp_login is None:
-                    raise upstream.Rejected("identity providers are not available")
-                chosen, grants = await idp_login(self, token, identity_provider, unverified)
-                claims = unverified  # verified by idp_login
+                chosen, claims, grants = await self._idp_login(token, identity_provider, unverified)
             else:
                 chosen, claims = await self._choose(token, unverified, identity)
         except upstream.Rejected as e:
@@ -161,16 +159,62 @@ class Exchange:
         claims = await self.upstream.verify(token, raw_iss)
         if not set(matching.audiences(claims)) & self.default_audiences:
             raise upstream.Rejected("trusted-issuer token not minted for this service")
-        identity = await self.ensure_user(claims)
+        identity, _ = await self.ensure_user(claims)
         return identity, claims
 
-    async def ensure_user(self, claims: dict[str, Any]) -> Identity:
-        """The root-level user identity for verified upstream claims, created on first login."""
+    async def _idp_login(
+        self, token: str, idp_uid: str, unverified: dict[str, Any]
+    ) -> tuple[Identity, dict[str, Any], list[tuple[str, str]]]:
+        """A login through an organization's OIDC identity provider (reference 6.5, 6.8): the token is the
+        provider's, minted for its client id. A user's first login through it binds its default role at its
+        group; the mappings of the groups the token carries grant roles for this session only."""
+        try:
+            idp = await identity_providers.fetch(self.rt.db, idp_uid)
+        except errors.ApiError:
+            raise upstream.Rejected(f"no identity provider {idp_uid}") from None
+        oidc = idp.oidc
+        if oidc is None or matching.normalize_issuer(unverified["iss"]) != matching.normalize_issuer(oidc.issuer):
+            raise upstream.Rejected(f"token not issued by the provider {idp_uid}")
+        claims = await self.upstream.verify(token, unverified["iss"])
+        if oidc.client_id not in matching.audiences(claims):
+            raise upstream.Rejected(f"token not minted for the client of {idp_uid}")
+        identity, created = await self.ensure_user(claims)
+        if created and idp.default_role:
+            async with self.rt.db.transaction() as tx:
+                await role_bindings.insert(tx, uidp.parent(idp.uid), identity.uid, idp.default_role, clock.now())
+            self.rt.access.authorizer.invalidate()
+        carried = claims.get(oidc.groups_claim) if oidc.groups_claim else None
+        names = [g for g in carried if isinstance(g, str)] if isinstance(carried, list) else []
+        grants = await external_group_role_mappings.grants_for(self.rt.db, idp.uid, names)
+        return identity, claims, grants
+
+    async def caller_identity(self, token: str) -> Identity:
+        """Who presents `token`: one of our access tokens, or (first contact) a token of a trusted issuer,
+        which registers the user identity."""
+        try:
+            principal = await self.rt.access.authenticate("Bearer " + token)
+            return await identities.fetch(self.rt.db, principal.subject)
+        except errors.ApiError as e:
+            if e.code != errors.UNAUTHENTICATED:
+                raise
+        try:
+            unverified = upstream.unverified_claims(token)
+            if matching.normalize_issuer(unverified["iss"]) not in self.trusted:
+                raise upstream.Rejected("neither our token nor one of a trusted issuer")
+            identity, _ = await self._register_user(token, unverified["iss"])
+        except upstream.Rejected as e:
+            log.info("registration refused: %s", e)
+            raise errors.unauthenticated("invalid or expired token") from None
+        return identity
+
+    async def ensure_user(self, claims: dict[str, Any]) -> tuple[Identity, bool]:
+        """The root-level user identity for verified upstream claims, created on first login (and
+        whether it was created now)."""
         iss = matching.normalize_issuer(claims["iss"])
         uid = matching.user_uid(iss, claims["sub"])
         body = await self.rt.db.fetchval("SELECT body FROM identities WHERE uid = $1", uid)
         if body is not None:
-            return rows.decode(Identity, body)
+            return rows.decode(Identity, body), False
         now = clock.now()
         email = claims.get("email") if isinstance(claims.get("email"), str) else ""
         verified = claims.get("email_verified") in (True, "true")
@@ -186,9 +230,10 @@ class Exchange:
             update_time=now,
         )
         async with self.rt.db.transaction() as tx:
-            if await tx.fetchval("SELECT 1 FROM identities WHERE uid = $1", uid) is None:
-                await identities.insert(tx, identity, "")
-        return identity
+            if await tx.fetchval("SELECT 1 FROM identities WHERE uid = $1", uid) is not None:
+                return identity, False  # registered concurrently
+            await identities.insert(tx, identity, "")
+        return identity, True
 
     async def _seen(self, uid: str) -> None:
         async with self.rt.db.transaction() as tx:
@@ -324,7 +369,30 @@ def routes(rt: Runtime) -> list[Any]:
         scopes = p.get("scopes", []) + p.get("scope", [])
         return await rt.sts.refresh(_bearer(request), p.get("aud", []), scopes, p.get("cap", []))
 
+    async def register(request: Request, params: dict[str, list[str]]) -> dict[str, Any]:
+        """POST /auth/v1/register {"code": "<invite code>"} (reference 6.7, 10.6): the caller (our access
+        token, or on first contact a trusted issuer's token, which registers the user) accepts a group
+        invite and receives its role. Answers {"identity": <uid>, "group": <group uid or "">}."""
+        declared = request.headers.get("content-length", "")
+        raw = b"" if declared.isdigit() and int(declared) > MAX_REGISTER_BODY else await request.body()
+        if len(raw) > MAX_REGISTER_BODY or (declared.isdigit() and int(declared) > MAX_REGISTER_BODY):
+            raise errors.invalid_argument("body", f"the body must be at most {MAX_REGISTER_BODY} bytes")
+        try:
+            body = msgspec.json.decode(raw or b"{}")
+        except msgspec.DecodeError:
+            raise errors.invalid_argument("body", "malformed JSON") from None
+        code = body.get("code", "") if isinstance(body, dict) else None
+        if not isinstance(code, str):
+            raise errors.invalid_argument("code", "code must be a string")
+        identity = await rt.sts.caller_identity(_bearer(request))
+        group = ""
+        if code:
+            _, group = await group_invites.redeem(rt.db, code, identity.uid, identity.email)
+            rt.access.authorizer.invalidate()
+        return {"identity": identity.uid, "group": group}
+
     return [
         Route("/sts/exchange", endpoint(exchange), methods=["GET", "POST"]),
         Route("/sts/exchange_refresh_token", endpoint(refresh), methods=["GET", "POST"]),
+        Route(REGISTER_PATH, endpoint(register), methods=["POST"]),
     ]
