@@ -34,6 +34,7 @@ CHILD_TABLES: list[tuple[str, str]] = [
     ("repos", "repos"),
     ("identities", "identities"),
     ("roles", "roles"),
+    ("subscriptions", "subscriptions"),
 ]
 # Rows that belong to the group itself rather than being resources in it: deleted with the group
 # (table, column holding the group uid).
