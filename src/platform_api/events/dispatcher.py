@@ -169,7 +169,8 @@ class Dispatcher:
         self.keys = keys
         self.issuer = issuer or settings.issuer
         self.id = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
-        self.claim_seconds = settings.delivery_timeout + 30.0
+        # The claim lease outlasts any attempt (bounded by delivery_timeout) and the write of its result.
+        self.claim_seconds = 2 * settings.delivery_timeout + 5.0
         self._wake = asyncio.Event()
         self._stopping = False
         self._task: asyncio.Task[None] | None = None
