@@ -75,12 +75,14 @@ def retry_delay(n: int, scale: float, rng: Any = random.random) -> float:
     return float(scale * d * (0.5 + 0.5 * rng()))
 
 
-def next_due(n: int, round_start: float, now: float, settings: Settings, retry_after: float | None) -> float:
+def next_due(
+    n: int, round_start: float, now: float, settings: Settings, retry_after: float | None, rng: Any = random.random
+) -> float:
     """When the attempt after the n-th failure is due."""
     if retry_after is not None:
         due = now + min(max(retry_after, 0.0), MAX_RETRY_AFTER)
     else:
-        due = now + retry_delay(n, settings.delivery_backoff_scale)
+        due = now + retry_delay(n, settings.delivery_backoff_scale, rng)
     if n == settings.delivery_max_attempts - 1:
         due = max(due, round_start + MIN_SPAN * settings.delivery_backoff_scale)
     return due
