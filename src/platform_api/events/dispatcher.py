@@ -37,18 +37,16 @@ import random
 import secrets
 import socket
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-import httpx
 import msgspec
 
 from platform_api.auth.keys import KeySet
 from platform_api.core import clock, uidp
 from platform_api.core.settings import Settings
-from platform_api.events import outbox, sinks
+from platform_api.events import outbox, sinks, webhook_http
 from platform_api.gen.records.events_v2 import Delivery, DeliveryAttempt, Subscription
 from platform_api.store import rows
 from platform_api.store.db import PostgresDatabase, SqliteDatabase
@@ -62,10 +60,10 @@ MIN_SPAN = 24 * 3600.0
 MAX_RETRY_AFTER = 8 * 3600.0
 TOKEN_SECONDS = 300
 SQLITE_LEASE_SECONDS = 15.0
+SQLITE_CHANGE_POLL_SECONDS = 0.02
 PRUNE_EVERY_SECONDS = 600.0
 MAX_RESPONSE_READ = 64 * 1024
 MAX_ATTEMPTS_KEPT = 100
-MAX_CLIENTS = 256
 AUDIENCE = "customer"
 
 
@@ -177,13 +175,21 @@ class Dispatcher:
         self._stopping = False
         self._task: asyncio.Task[None] | None = None
         self._inflight: set[asyncio.Task[None]] = set()
-        self._clients: OrderedDict[tuple[str, str, int, str], httpx.AsyncClient] = OrderedDict()
+        self.http = webhook_http.Client(
+            settings.delivery_connect_timeout, settings.delivery_concurrency, MAX_RESPONSE_READ
+        )
         self._listener: Any = None
         self._listen_retry = 0.0
         self._leader = db.dialect == "postgres"
         self._lease_renew_at = 0.0
         self._pruned_at = time.monotonic()
         self._unregister: Any = None
+        self._data_version: Any = None
+        # Results of attempts, written in batches: one transaction (one commit) for all that finished meanwhile.
+        self._results: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
+        self._results_ready = asyncio.Event()
+        self._closing = False
+        self._writer: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -191,6 +197,7 @@ class Dispatcher:
         self._unregister = outbox.on_emit(self.wake)
         if self.db.dialect == "postgres":
             await self._listen()
+        self._writer = asyncio.get_running_loop().create_task(self._write_results())
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     def wake(self) -> None:
@@ -202,11 +209,13 @@ class Dispatcher:
         self._wake.set()
         if self._task is not None:
             await self._task
+        self._closing = True
+        self._results_ready.set()
+        if self._writer is not None:
+            await self._writer
         if self._unregister is not None:
             self._unregister()
-        for client in self._clients.values():
-            await client.aclose()
-        self._clients.clear()
+        await self.http.close()
         if self._listener is not None:
             conn, self._listener = self._listener, None
             with contextlib.suppress(Exception):
@@ -232,8 +241,22 @@ class Dispatcher:
             await asyncio.wait(self._inflight, timeout=self.settings.delivery_timeout + 5)
 
     async def _sleep(self, seconds: float) -> None:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._wake.wait(), timeout=max(seconds, 0.0))
+        """Until woken or `seconds` pass. SQLite also wakes when any process commits (PRAGMA data_version on
+        the read connection, checked every 20 ms: a `platform-api dispatch` process sees the server's writes)."""
+        deadline = time.monotonic() + max(seconds, 0.0)
+        while True:
+            remaining = deadline - time.monotonic()
+            slice_ = remaining if self.db.dialect != "sqlite" else min(remaining, SQLITE_CHANGE_POLL_SECONDS)
+            try:
+                await asyncio.wait_for(self._wake.wait(), timeout=max(slice_, 0.0))
+                return
+            except TimeoutError:
+                if slice_ >= remaining:
+                    return
+            version = await self.db.fetchval("PRAGMA data_version")
+            if version != self._data_version:
+                self._data_version = version
+                return
 
     # ------------------------------------------------------------------ the loop
 
@@ -318,6 +341,10 @@ class Dispatcher:
             " RETURNING uid, parent, event_id, body, round_attempts, round_start"
         )
         args = (now + self.claim_seconds, self.id, now, limit)
+        # SQLite: reads need no writer lock; take it only when something is due.
+        due_sql = pick.replace("$3", "$1").replace("$4", "1")
+        if isinstance(self.db, SqliteDatabase) and await self.db.fetchval(due_sql, now) is None:
+            return []
         if isinstance(self.db, PostgresDatabase):
             found = await self.db.fetch(sql.format(pick=pick + " FOR UPDATE SKIP LOCKED"), *args)
         else:
@@ -396,52 +423,19 @@ class Dispatcher:
         h["webhook-signature"] = signature(sink.secret, ev.id, now, ev.data)
         return h
 
-    def _client(self, target: sinks.Target) -> httpx.AsyncClient:
-        key = (target.scheme, target.host, target.port, target.address)
-        client = self._clients.get(key)
-        if client is None:
-            if len(self._clients) >= MAX_CLIENTS:
-                _, old = self._clients.popitem(last=False)
-                asyncio.get_running_loop().create_task(old.aclose())
-            s = self.settings
-            client = self._clients[key] = httpx.AsyncClient(
-                timeout=httpx.Timeout(s.delivery_timeout, connect=s.delivery_connect_timeout),
-                follow_redirects=False,
-                trust_env=False,  # a proxy would connect to the name, not the checked address
-                limits=httpx.Limits(max_connections=s.delivery_concurrency, max_keepalive_connections=16),
-            )
-        else:
-            self._clients.move_to_end(key)
-        return client
-
     async def _post(self, ev: Event, sink: Sink) -> tuple[int, str, float | None]:
         """(status, error, retry_after) of one POST; status 0 when no answer arrived."""
         try:
             async with asyncio.timeout(self.settings.delivery_timeout):
                 target = await sinks.resolve(sink.url, self.settings)
-                headers = self.headers(ev, sink, int(time.time()))
-                headers["host"] = target.host_header
-                client = self._client(target)
-                ext = {"sni_hostname": target.host} if target.scheme == "https" else {}
-                request = client.build_request("POST", target.url, content=ev.data, headers=headers, extensions=ext)
-                response = await client.send(request, stream=True)
-                try:
-                    read = 0
-                    async for chunk in response.aiter_raw():
-                        read += len(chunk)
-                        if read > MAX_RESPONSE_READ:
-                            break
-                finally:
-                    await response.aclose()
+                response = await self.http.post(target, self.headers(ev, sink, int(time.time())), ev.data)
         except sinks.SinkRefused as e:
             return 0, f"refused: {e}", None
         except TimeoutError:
             return 0, f"timed out after {self.settings.delivery_timeout:g}s", None
-        except httpx.HTTPError as e:
+        except (OSError, EOFError, ValueError, webhook_http.ProtocolError) as e:
             return 0, f"{type(e).__name__}: {e}".rstrip(": "), None
-        except OSError as e:
-            return 0, f"{type(e).__name__}: {e}", None
-        status = response.status_code
+        status = response.status
         error = "" if 200 <= status < 300 else f"HTTP {status}"
         return status, error, parse_retry_after(response.headers.get("retry-after"))
 
@@ -490,11 +484,39 @@ class Dispatcher:
         self, c: Claimed, attempt: DeliveryAttempt | None, state: int, due: float, n: int = 0, start: float = 0.0
     ) -> None:
         d, now = self._updated(c, attempt, state, due)
-        await self.db.execute(
+        args = (c.uid, self.id, state, due, n or c.round_attempts, start or c.round_start, now, rows.body(d))
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._results.append((args, done))
+        self._results_ready.set()
+        await done
+
+    async def _write_results(self) -> None:
+        sql = (
             "UPDATE deliveries SET state = $3, due = $4, round_attempts = $5, round_start = $6, claimed_until = 0,"
-            " claim = '', update_time = $7, body = $8 WHERE uid = $1 AND claim = $2",
-            c.uid, self.id, state, due, n or c.round_attempts, start or c.round_start, now, rows.body(d),
-        )  # fmt: skip
+            " claim = '', update_time = $7, body = $8 WHERE uid = $1 AND claim = $2"
+        )
+        while True:
+            await self._results_ready.wait()
+            self._results_ready.clear()
+            batch, self._results = self._results, []
+            if batch:
+                try:
+                    if isinstance(self.db, PostgresDatabase):
+                        async with self.db.pool.acquire() as conn, conn.transaction():
+                            await conn.executemany(sql, [args for args, _ in batch])
+                    else:
+                        async with self.db.transaction() as tx:
+                            for args, _ in batch:
+                                await tx.execute(sql, *args)
+                except Exception as e:  # the claims lapse and the attempts are made again
+                    log.exception("recording %d delivery results failed", len(batch))
+                    for _, done in batch:
+                        done.set_exception(e)
+                else:
+                    for _, done in batch:
+                        done.set_result(None)
+            if self._closing and not self._results:
+                return
 
     async def _gone(self, c: Claimed, attempt: DeliveryAttempt, n: int, start: float) -> None:
         """410 Gone: this delivery ends, the subscription is disabled, its other pending deliveries end."""
