@@ -455,3 +455,32 @@ def test_ssrf_checked_again_at_delivery(tmp_path: Path, rx: Receiver, es: Server
         assert rx.at(p) == []
     finally:
         stop_server(s)
+
+
+def test_over_grpc(es: Server, rx: Receiver, verifier: Verifier) -> None:
+    """The same RPCs over gRPC: a mutation made there emits its event too."""
+    from platform_api.gen.platform.events.v2 import subscriptions_pb2 as ev
+    from platform_api.gen.platform.events.v2 import subscriptions_pb2_grpc as ev_grpc
+    from platform_api.gen.platform.iam.v2 import groups_pb2, groups_pb2_grpc
+
+    org = new_org(es.http)
+    p = path()
+    subs = ev_grpc.SubscriptionsServiceStub(es.channel)
+    sub = subs.CreateSubscription(
+        ev.CreateSubscriptionRequest(
+            parent=org, subscription=ev.Subscription(sink=rx.url(p), types=[PREFIX + "iam.*"])
+        ),
+        timeout=10,
+    )
+    assert sub.secret.startswith("whsec_")
+    g = groups_pb2_grpc.GroupsServiceStub(es.channel).CreateGroup(
+        groups_pb2.CreateGroupRequest(parent=org, group=groups_pb2.Group(name="over-grpc")), timeout=10
+    )
+    (got,) = rx.wait(p, 1)
+    assert got.ce("subject") == g.uid and got.json["actor"]["subject"] == es.owner
+    verifier.verify(got, org, sub.secret)
+    listed = ev_grpc.DeliveriesServiceStub(es.channel).ListDeliveries(
+        ev.ListDeliveriesRequest(uidp={"children_of": sub.uid}), timeout=10
+    )
+    assert listed.total_count == 1 and listed.deliveries[0].event_id == got.ce("id")
+    assert subs.GetSubscription(ev.GetSubscriptionRequest(uid=sub.uid), timeout=10).secret == ""
