@@ -292,8 +292,8 @@ class Dispatcher:
 
     async def _lease(self, now: float) -> bool:
         """SQLite: hold (or take) the single-dispatcher lease."""
-        if self._leader and now < self._lease_renew_at:
-            return True
+        if now < self._lease_renew_at:
+            return self._leader  # held, or someone else's: look again when it is time to renew
         async with self.db.transaction() as tx:
             row = await tx.fetchrow("SELECT holder, until FROM dispatcher_lease WHERE id = 1")
             holder, until = (row[0], float(row[1])) if row is not None else ("", 0.0)
