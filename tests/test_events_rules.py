@@ -6,10 +6,13 @@ from __future__ import annotations
 import ipaddress
 import itertools
 import random
+import secrets
+from pathlib import Path
 
 import pytest
 
 from platform_api.api import schema
+from platform_api.core import clock
 from platform_api.core.settings import Settings
 from platform_api.events import dispatcher, outbox, sinks
 from platform_api.gen.records.events_v2 import Subscription
@@ -23,6 +26,8 @@ from platform_api.gen.records.iam_v2 import (
     RegenerateScimTokenResponse,
     RoleBinding,
 )
+from platform_api.store import db as store
+from platform_api.store.migrate import migrate
 
 ORG = "a" * 40
 G = ORG + "/" + "b" * 16
@@ -201,3 +206,53 @@ def test_latency_duration_json() -> None:
     assert dispatcher._duration(0.0123) == "0.012s"
     assert dispatcher._duration(3.0) == "3s"
     assert dispatcher._duration(1.5) == "1.500s"
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_retention_prunes_finished_deliveries_and_their_events(backend: str, tmp_path: Path) -> None:
+    """Pending deliveries, and the events they need, stay whatever their age."""
+    import asyncio
+
+    from conftest import BACKENDS, PG_ADMIN, _pg
+
+    if backend not in BACKENDS:
+        pytest.skip(f"{backend} not selected")
+    name = "pa_test_" + secrets.token_hex(6)
+    if backend == "sqlite":
+        url = f"sqlite:///{tmp_path / 'prune.db'}"
+    else:
+        _pg(f"CREATE DATABASE {name}")
+        url = PG_ADMIN.rsplit("/", 1)[0] + "/" + name
+
+    async def go() -> None:
+        db = await store.connect(url)
+        try:
+            await migrate(db)
+            old, new = "2020-01-01T00:00:00.000Z", clock.now()
+            async with db.transaction() as tx:
+                for event_id, when in (("e-old", old), ("e-old-pending", old), ("e-new", new)):
+                    await tx.execute(
+                        "INSERT INTO events (id, type, source, subject, grp, time, bodytype, data, create_time)"
+                        " VALUES ($1, 't', 's', 'x', 'g', $2, 'b', '{}', $2)",
+                        event_id, when,
+                    )  # fmt: skip
+                sub = G + "/" + "f" * 16
+                for event_id, state, when in (("e-old", outbox.DELIVERED, old), ("e-old-pending", outbox.PENDING, old),
+                                              ("e-new", outbox.FAILED, new)):  # fmt: skip
+                    await tx.execute(
+                        "INSERT INTO deliveries (uid, parent, event_id, state, due, create_time, update_time, body)"
+                        " VALUES ($1, $2, $3, $4, 0, $5, $5, '{}')",
+                        sub + "/" + secrets.token_hex(8), sub, event_id, state, when,
+                    )  # fmt: skip
+            d = dispatcher.Dispatcher(db, Settings(), None)  # type: ignore[arg-type]
+            await d.prune()
+            assert sorted(r[0] for r in await db.fetch("SELECT id FROM events")) == ["e-new", "e-old-pending"]
+            assert sorted(r[0] for r in await db.fetch("SELECT event_id FROM deliveries")) == ["e-new", "e-old-pending"]
+        finally:
+            await db.close()
+
+    try:
+        asyncio.run(go())
+    finally:
+        if backend == "postgres":
+            _pg(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
