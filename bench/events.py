@@ -8,8 +8,8 @@ Per backend, on a fresh database:
    `--subscriptions` subscriptions whose sink is a local receiver (a separate process: asyncio on uvloop,
    keep-alive HTTP/1.1, answers 200 at once and records when each delivery arrived).
 2. Drain: `--backlog` repo creations through the API with the dispatcher off (subscriptions x backlog
-   pending deliveries), then `platform-api dispatch` starts; deliveries/s = deliveries / (last arrival -
-   first arrival).
+   pending deliveries), then `platform-api dispatch` starts (`--dispatcher serve`: the server restarts
+   with its own dispatcher); deliveries/s = deliveries / (last arrival - first arrival).
 3. Live: with that dispatcher running, `--live` repo creations paced at `--rate` per second (one client);
    latency of each delivery = its arrival at the receiver - the moment the client got the API's answer
    (the change had committed). p50 / p99 over all deliveries of this phase.
@@ -195,9 +195,9 @@ def run_backend(backend: str, ns: argparse.Namespace, stamp: str) -> dict[str, A
     ready.wait(10)
     env = {"PLATFORM_API_LOG_LEVEL": "warning"}
     base = f"http://127.0.0.1:{hport}"
-    server = spawn([sys.executable, "-m", "platform_api.cli", "serve", "--host", "127.0.0.1", "--http-port", str(hport),
-                    "--grpc-port", str(free_port()), "--database", database, "--no-dispatcher",
-                    "--insecure-allow-loopback"], f"{backend}-serve", env)  # fmt: skip
+    serve = [sys.executable, "-m", "platform_api.cli", "serve", "--host", "127.0.0.1", "--http-port", str(hport),
+             "--grpc-port", str(free_port()), "--database", database, "--insecure-allow-loopback"]  # fmt: skip
+    server = spawn([*serve, "--no-dispatcher"], f"{backend}-serve", env)
     worker = None
     try:
         wait_ready(base, server)
@@ -212,9 +212,14 @@ def run_backend(backend: str, ns: argparse.Namespace, stamp: str) -> dict[str, A
         log(f"[{backend}] backlog: {ns.backlog} repo creations x {ns.subscriptions} subscriptions")
         asyncio.run(create_repos(base, token, org, ns.backlog, 8))
         expected = ns.backlog * ns.subscriptions
-        profile = ["-m", "cProfile", "-o", str(RESULTS / f"events-{backend}.prof")] if ns.profile else []
-        worker = spawn([sys.executable, *profile, "-m", "platform_api.cli", "dispatch", "--database", database,
-                        "--insecure-allow-loopback"], f"{backend}-dispatch", env)  # fmt: skip
+        if ns.dispatcher == "worker":
+            profile = ["-m", "cProfile", "-o", str(RESULTS / f"events-{backend}.prof")] if ns.profile else []
+            worker = spawn([sys.executable, *profile, "-m", "platform_api.cli", "dispatch", "--database", database,
+                            "--insecure-allow-loopback"], f"{backend}-dispatch", env)  # fmt: skip
+        else:  # the same server again, now with its dispatcher
+            stop(server)
+            server = spawn(serve, f"{backend}-serve-dispatching", env)
+            wait_ready(base, server)
         deadline = time.monotonic() + 600
         # Each subscription's creation event reaches the subscriptions that existed: 1 + 2 + ... + S more.
         extra = ns.subscriptions * (ns.subscriptions + 1) // 2
@@ -251,6 +256,7 @@ def run_backend(backend: str, ns: argparse.Namespace, stamp: str) -> dict[str, A
         result = {
             "backend": backend,
             "subscriptions": ns.subscriptions,
+            "dispatcher": ns.dispatcher,
             "drain": {"deliveries": len(drain), "expected": expected, "per_second": round(drain_rate, 1)},
             "live": {
                 "mutations": ns.live,
@@ -289,6 +295,12 @@ def main() -> None:
     p.add_argument("--live", type=int, default=300, help="paced repo creations for the latency phase")
     p.add_argument("--rate", type=float, default=20.0, help="creations per second in the latency phase")
     p.add_argument("--pg-url", default=PG_ADMIN_URL)
+    p.add_argument(
+        "--dispatcher",
+        choices=["worker", "serve"],
+        default="worker",
+        help="worker: `platform-api dispatch` beside the API server; serve: the server's own dispatcher",
+    )
     p.add_argument("--profile", action="store_true", help="run the dispatcher under cProfile (bench/results/*.prof)")
     ns = p.parse_args()
     RESULTS.mkdir(exist_ok=True)
