@@ -348,7 +348,6 @@ UNIMPLEMENTED = [
     ("GET", "/libraries/v2/artifacts/count"),
     ("GET", "/libraries/v2/artifacts/abc/versions"),
     ("GET", "/advisory/v2/documents"),
-    ("POST", "/events/v2/subscriptions/{org}"),
     ("GET", "/registry/v2/repos/{repo}/digests/sha256:" + "0" * 64 + "/size"),
     ("GET", "/registry/v2/repos/{repo}/digests/sha256:" + "0" * 64 + "/architectures"),
 ]

@@ -20,6 +20,7 @@ from platform_api.auth.access import Access
 from platform_api.core import errors
 from platform_api.core.runtime import Runtime
 from platform_api.core.settings import Settings
+from platform_api.events.dispatcher import Dispatcher
 from platform_api.iam import roles
 from platform_api.store import db as store
 from platform_api.store.migrate import migrate
@@ -40,6 +41,7 @@ DOMAINS = (
     "platform_api.iam.terms",
     "platform_api.registry.repos",
     "platform_api.registry.tags",
+    "platform_api.events.subscriptions",
 )
 
 
@@ -71,11 +73,16 @@ def create_app(settings: Settings | None = None) -> RestApp:
         if settings.grpc_enabled:
             state["grpc"] = await grpc_server.start(rt, schema.services(), settings.grpc_port)
             log.info("gRPC listening on port %s", state["grpc"].bound_port)
+        if settings.dispatcher:
+            state["dispatcher"] = Dispatcher(rt.db, settings, rt.access.keys)
+            await state["dispatcher"].start()
         try:
             yield
         finally:
             if "grpc" in state:
                 await state["grpc"].stop(grace=5)
+            if "dispatcher" in state:
+                await state["dispatcher"].stop()
             await rt.sts.close()
             await rt.access.stop()
             await rt.db.close()

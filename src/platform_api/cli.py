@@ -1,4 +1,4 @@
-"""The command line: `platform-api serve | migrate | bootstrap | token | keys`."""
+"""The command line: `platform-api serve | dispatch | migrate | bootstrap | token | keys`."""
 
 from __future__ import annotations
 
@@ -51,6 +51,22 @@ def main(argv: list[str] | None = None) -> None:
         help="DEVELOPMENT ONLY: allow http:// issuers and webhook sinks on loopback addresses",
     )
 
+    serve.add_argument(
+        "--no-dispatcher",
+        action="store_true",
+        help="do not deliver events from this process (run `platform-api dispatch`); env PLATFORM_API_DISPATCHER",
+    )
+
+    disp = sub.add_parser("dispatch", help="deliver outbox events to subscriptions (the dispatcher alone)")
+    _database(disp)
+    _issuer(disp)
+    disp.add_argument(
+        "--insecure-allow-loopback",
+        action="store_true",
+        default=None,
+        help="DEVELOPMENT ONLY: allow webhook sinks on loopback addresses",
+    )
+
     mig = sub.add_parser("migrate", help="apply pending database migrations and exit")
     _database(mig)
 
@@ -79,12 +95,16 @@ def main(argv: list[str] | None = None) -> None:
         overrides["trusted_issuers"] = ",".join(ns.trusted_issuer_list)
     if ns.command == "serve" and ns.no_grpc:
         overrides["grpc_enabled"] = False
+    if ns.command == "serve" and ns.no_dispatcher:
+        overrides["dispatcher"] = False
     settings = Settings.from_env(**overrides)
     explicit_url = "public_url" in overrides or "PLATFORM_API_PUBLIC_URL" in os.environ
     if ns.command == "serve":
         if not explicit_url:
             settings.public_url = f"http://localhost:{settings.http_port}"
         _serve(settings, ns.workers)
+    elif ns.command == "dispatch":
+        _dispatch(settings, explicit_url)
     elif ns.command == "migrate":
         print(json.dumps({"applied": _run(settings, _migrate)}))
     elif ns.command == "bootstrap":
@@ -151,6 +171,15 @@ async def _keys(db: Any, action: str) -> Any:
         return {"signing": await keys.create(db)}
     rows = await db.fetch("SELECT kid, create_time, retire_time FROM signing_keys ORDER BY create_time")
     return [{"kid": r[0], "createTime": r[1], "retireTime": r[2] or None} for r in rows]
+
+
+def _dispatch(settings: Settings, explicit_url: bool) -> None:
+    import logging
+
+    from platform_api.events import dispatcher
+
+    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    asyncio.run(dispatcher.run(settings, explicit_url))
 
 
 def _serve(settings: Settings, workers: int) -> None:

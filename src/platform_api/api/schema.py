@@ -92,6 +92,7 @@ _SCOPE_RESOURCES = {
     "platform.registry.v2.TagsService.CreateTag": "platform.registry.v2.Repo",
     "platform.registry.v2.ImagesService": "platform.registry.v2.Repo",
     "platform.iam.v2.IdentitiesService": "platform.iam.v2.Identity",
+    "platform.events.v2.DeliveriesService": "platform.events.v2.Delivery",
     "platform.vulnerabilities.v2.AdvisoriesService": "platform.vulnerabilities.v2.Advisory",
     "platform.iam.v2.ExternalGroupRoleMappingsService.CreateExternalGroupRoleMapping": (
         "platform.iam.v2.IdentityProvider"

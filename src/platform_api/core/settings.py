@@ -32,6 +32,21 @@ class Settings:
     trusted_issuers: str = ""
     # Legal documents (comma-separated ids) an organization may accept through AcceptTerms.
     terms_documents: str = "tos.v1,dpa.v1"
+    # Events: run the delivery dispatcher inside `serve` (`platform-api dispatch` runs it alone).
+    dispatcher: bool = True
+    # Multiplies every retry delay (tests use a small value); Retry-After answers are not scaled.
+    delivery_backoff_scale: float = 1.0
+    delivery_max_attempts: int = 10
+    delivery_connect_timeout: float = 5.0
+    # Whole attempt: connect, send, and the sink's answer.
+    delivery_timeout: float = 15.0
+    delivery_concurrency: int = 64
+    # Seconds between outbox polls when no wake-up arrives (PostgreSQL NOTIFY, or this process's writes).
+    delivery_poll_seconds: float = 1.0
+    # Comma-separated networks (CIDR) that sinks may resolve to although private, e.g. 10.0.0.0/8.
+    sink_allowed_networks: str = ""
+    # Finished deliveries and their events are kept this long.
+    event_retention_days: int = 7
     extra: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -52,6 +67,13 @@ class Settings:
     @property
     def error_domain_base(self) -> str:
         return REFERENCE_DOMAIN if self.compat_strings == "reference" else self.domain
+
+    @property
+    def event_type_prefix(self) -> str:
+        """Ce-Type is `<prefix>.api.<suffix>`: the reference's `dev.chainguard`, or our domain reversed."""
+        if self.compat_strings == "reference":
+            return "dev.chainguard"
+        return ".".join(reversed(self.domain.split(".")))
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -81,6 +103,8 @@ class Settings:
 def _coerce(default: object, text: str) -> object:
     if isinstance(default, bool):
         return text.lower() in ("1", "true", "yes", "on")
+    if isinstance(default, float):
+        return float(text)
     if isinstance(default, int):
         return int(text)
     return text

@@ -3,20 +3,271 @@
 Domain code calls `emit(tx, ctx, body)` inside its transaction, once the response (create, update) or
 the request (delete) it describes is known; the event type and subject come from the method's
 `events` option. A change that commits always has its event; a change that rolls back never does.
+
+What is stored is exactly what is sent: the CloudEvents attributes (reference 12.1) and the body bytes
+(`{"actor": ..., "body": ...}`, reference 12.3). In the same transaction the event is fanned out to the
+subscriptions that receive it — those at its group or any ancestor of it, not disabled, whose type
+filter admits it — as one pending delivery row each, which the dispatcher then claims and sends.
 """
 
 from __future__ import annotations
 
+import re
+import time
+import uuid
+from collections.abc import Callable
+from functools import cache
 from typing import Any
 
+import msgspec
+
+from platform_api.core import clock, uidp
 from platform_api.core.service import Context
+from platform_api.gen.records import RECORDS
+from platform_api.gen.records.events_v2 import Delivery
+from platform_api.store import rows
 from platform_api.store.db import Conn
+
+CHANNEL = "platform_api_events"
+PENDING, DELIVERED, FAILED, DISABLED = 1, 2, 3, 4
+STATE_NAMES = {
+    PENDING: "STATE_PENDING",
+    DELIVERED: "STATE_DELIVERED",
+    FAILED: "STATE_FAILED",
+    DISABLED: "STATE_DISABLED",
+}
+STATE_CODES = {v: k for k, v in STATE_NAMES.items()}
+
+# How the `group` extension (Ce-Group) follows from the subject, per event type (reference 12.3),
+# keyed by the type suffix without its version. Types not listed use PARENT.
+SELF, PARENT, ROOT = "self", "parent", "root"
+# External group role mappings: group = Root(subject), plus the `identityprovider` extension, which is
+# the mapping's parent (IDP_PARENT) or the subject itself (IDP_SELF, batch delete: subject = the IdP).
+ROOT_IDP_PARENT, ROOT_IDP_SELF = "root+idp=parent", "root+idp=self"
+# Batch role binding create: subject = Parent(first binding) = the batch parent, group = subject.
+BATCH_PARENT = "batch-parent"
+GROUP_RULES: dict[str, str] = {
+    "iam.group.created": SELF,
+    "iam.group.updated": SELF,
+    "iam.group.deleted": PARENT,
+    "iam.identity.created": PARENT,
+    "iam.identity.updated": PARENT,
+    "iam.identity.deleted": PARENT,
+    "iam.roles.created": PARENT,
+    "iam.roles.updated": PARENT,
+    "iam.roles.deleted": PARENT,
+    "iam.rolebindings.created": PARENT,
+    "iam.rolebindings.updated": PARENT,
+    "iam.rolebindings.deleted": PARENT,
+    "iam.rolebindings.created.batch": BATCH_PARENT,
+    "iam.identity_providers.created": PARENT,
+    "iam.identity_providers.updated": PARENT,
+    "iam.identity_providers.deleted": PARENT,
+    "iam.identity_providers.scim_token.generated": PARENT,
+    "iam.identity_providers.scim_token.regenerated": PARENT,
+    "iam.identity_providers.scim_token.revoked": PARENT,
+    "iam.identity_providers.scim_enabled.updated": PARENT,
+    "iam.account_associations.created": SELF,
+    "iam.account_associations.updated": SELF,
+    "iam.account_associations.deleted": SELF,
+    "iam.group_invite.created": PARENT,
+    "iam.group_invite.deleted": PARENT,
+    "iam.external_group_role_mappings.created": ROOT_IDP_PARENT,
+    "iam.external_group_role_mappings.deleted": ROOT_IDP_PARENT,
+    "iam.external_group_role_mappings.deleted.batch": ROOT_IDP_SELF,
+    "iam.terms.accepted": SELF,
+    "platform.registry.repo.created": PARENT,
+    "platform.registry.repo.updated": PARENT,
+    "platform.registry.repo.deleted": PARENT,
+    "platform.registry.tag.created": ROOT,
+    "platform.registry.tag.updated": ROOT,
+    "platform.registry.tag.deleted": ROOT,
+    "events.subscription.created": PARENT,
+    "events.subscription.updated": PARENT,
+    "events.subscription.deleted": PARENT,
+}
+_VERSION = re.compile(r"\.v\d+$")
+
+
+def _only(*keys: str) -> Callable[[dict[str, Any]], dict[str, Any] | None]:
+    return lambda d: {k: d[k] for k in keys if k in d}
+
+
+def _drop_oidc_secret(d: dict[str, Any]) -> dict[str, Any] | None:
+    oidc = d.get("oidc")
+    if isinstance(oidc, dict):
+        oidc.pop("clientSecret", None)
+    return d
+
+
+def _drop(key: str) -> Callable[[dict[str, Any]], dict[str, Any] | None]:
+    def f(d: dict[str, Any]) -> dict[str, Any] | None:
+        d.pop(key, None)
+        return d
+
+    return f
+
+
+# Secrets never leave in an event (reference 12.3), by the proto message of the payload; None: no body.
+REDACTIONS: dict[str, Callable[[dict[str, Any]], dict[str, Any] | None]] = {
+    "platform.iam.v2.GroupInvite": _only("uid", "expirationTime"),
+    "platform.iam.v2.IdentityProvider": _drop_oidc_secret,
+    "platform.iam.v2.GenerateScimTokenResponse": _drop("token"),
+    "platform.iam.v2.RegenerateScimTokenResponse": _drop("token"),
+    "platform.iam.v2.DeleteAccountAssociationRequest": lambda d: None,
+    "platform.events.v2.Subscription": _drop("secret"),
+}
+
+_encode = msgspec.json.Encoder().encode
+# Called after an emit that queued deliveries (SQLite: this process's dispatcher wakes at once; the claim
+# waits for the writer, so it sees the commit). PostgreSQL wakes dispatchers with NOTIFY at commit.
+_listeners: list[Callable[[], None]] = []
+
+
+def on_emit(callback: Callable[[], None]) -> Callable[[], None]:
+    """Register a wake-up; returns the function that unregisters it."""
+    _listeners.append(callback)
+    return lambda: _listeners.remove(callback) if callback in _listeners else None
+
+
+@cache
+def _proto_names() -> dict[type, str]:
+    return {cls: name for name, cls in RECORDS.items()}
+
+
+def proto_name(record: Any) -> str:
+    return _proto_names().get(type(record), "")
+
+
+@cache
+def _method_info(method: str) -> Any:
+    from platform_api.api import schema  # the contract loads after the domains that import us
+
+    return schema.methods().get(method)
+
+
+def collection_path(template: str) -> str:
+    """The collection of a route: `/iam/v2/groups/{parent=**}` and `/iam/v2/groups:lookupGroup` -> `/iam/v2/groups`."""
+    path = template.split("{", 1)[0]
+    last = path.rsplit("/", 1)
+    if ":" in last[-1]:
+        path = last[0] + "/" + last[-1].split(":", 1)[0]
+    return path.rstrip("/")
+
+
+def group_of(type_suffix: str, subject: str) -> tuple[str, dict[str, str]]:
+    """The `group` extension and any further extensions of an event, by the rules of reference 12.3."""
+    rule = GROUP_RULES.get(_VERSION.sub("", type_suffix), PARENT)
+    if rule in (SELF, BATCH_PARENT):
+        return subject, {}
+    if rule == ROOT:
+        return uidp.root(subject) if subject else "", {}
+    if rule == ROOT_IDP_PARENT:
+        return (uidp.root(subject) if subject else ""), {"identityprovider": uidp.parent(subject)}
+    if rule == ROOT_IDP_SELF:
+        return (uidp.root(subject) if subject else ""), {"identityprovider": subject}
+    return uidp.parent(subject), {}
+
+
+def subject_of(type_suffix: str, field: str, body: Any) -> str:
+    value = getattr(body, field, None) if field else None
+    if isinstance(value, str) and value:
+        return value
+    if GROUP_RULES.get(_VERSION.sub("", type_suffix)) == BATCH_PARENT:
+        # BatchCreateRoleBindingsResponse: Parent of the first binding.
+        bindings = getattr(body, "role_bindings", None) or []
+        return uidp.parent(bindings[0].uid) if bindings else ""
+    return ""
+
+
+def payload(body: Any) -> tuple[Any, str]:
+    """The body as it is sent (redacted) and its proto message name (Ce-Bodytype)."""
+    name = proto_name(body)
+    redact = REDACTIONS.get(name)
+    if redact is None:
+        return body, name
+    return redact(msgspec.to_builtins(body)), name
+
+
+def ce_time(ns: int) -> str:
+    secs, rem = divmod(ns, 1_000_000_000)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(secs)) + f".{rem:09d}Z"
+
+
+def type_matches(event_type: str, filters: list[str]) -> bool:
+    if not filters:
+        return True
+    return any(f == event_type or (f.endswith("*") and event_type.startswith(f[:-1])) for f in filters)
 
 
 async def emit(tx: Conn, ctx: Context, body: Any, *, subject: str = "", group: str = "") -> None:
     """Record the event of `ctx.method` carrying `body` (a record) in the outbox, inside `tx`.
 
     `subject` and `group` override what the method's events option and the event-type rules derive.
+    A method without an events option emits nothing.
     """
-    # The events issue fills this in (outbox table, dispatcher); until then mutations record nothing.
-    del tx, ctx, body, subject, group
+    method = _method_info(ctx.method)
+    if method is None or not method.event_type:
+        return
+    settings = ctx.rt.settings
+    suffix = method.event_type
+    subject = subject or subject_of(suffix, method.event_subject, body)
+    derived, extensions = group_of(suffix, subject)
+    group = group or derived
+    data, body_name = payload(body)
+    actor: dict[str, Any] = {"subject": ctx.subject}
+    claims = ctx.principal.claims if ctx.principal is not None else None
+    if claims is not None and claims.act:
+        actor["act"] = claims.act
+    envelope: dict[str, Any] = {"actor": actor}
+    if data is not None:
+        envelope["body"] = data
+    raw = _encode(envelope).decode()
+    if settings.compat_strings == "reference" and body_name.startswith("platform."):
+        body_name = "chainguard." + body_name
+    event_id = str(uuid.uuid4())
+    event_type = f"{settings.event_type_prefix}.api.{suffix}"
+    source = settings.public_url.rstrip("/") + (collection_path(method.rules[0].template) if method.rules else "")
+    now = clock.now()
+    await tx.execute(
+        "INSERT INTO events (id, type, source, subject, grp, time, bodytype, extensions, data, create_time)"
+        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        event_id, event_type, source, subject, group, ce_time(time.time_ns()), body_name,
+        _encode(extensions).decode(), raw, now,
+    )  # fmt: skip
+    if await fan_out(tx, event_id, event_type, subject, group, now):
+        if tx.dialect == "postgres":
+            await tx.execute(f"SELECT pg_notify('{CHANNEL}', '')")
+        for wake in list(_listeners):
+            wake()
+
+
+async def fan_out(tx: Conn, event_id: str, event_type: str, subject: str, group: str, now: str) -> int:
+    """One pending delivery per subscription at `group` or above it that takes this type; how many."""
+    if not group:
+        return 0
+    scopes = uidp.ancestry(group)
+    marks = ", ".join(f"${i + 1}" for i in range(len(scopes)))
+    subs = await tx.fetch(f"SELECT uid, types FROM subscriptions WHERE parent IN ({marks}) AND disabled = 0", *scopes)
+    n = 0
+    due = time.time()
+    for sub_uid, types in subs:
+        if types != "[]" and not type_matches(event_type, msgspec.json.decode(types)):
+            continue
+        await insert_delivery(tx, sub_uid, event_id, event_type, subject, now, due)
+        n += 1
+    return n
+
+
+async def insert_delivery(
+    tx: Conn, subscription: str, event_id: str, event_type: str, subject: str, now: str, due: float
+) -> Delivery:
+    d = Delivery(uid=uidp.new_child(subscription), event_id=event_id, event_type=event_type, subject=subject,
+                 state="STATE_PENDING", next_attempt_time=clock.from_epoch(due), create_time=now,
+                 update_time=now)  # fmt: skip
+    await tx.execute(
+        "INSERT INTO deliveries (uid, parent, event_id, state, due, create_time, update_time, body)"
+        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        d.uid, subscription, event_id, PENDING, due, now, now, rows.body(d),
+    )  # fmt: skip
+    return d

@@ -35,6 +35,7 @@ CHILD_TABLES: list[tuple[str, str]] = [
     ("identities", "identities"),
     ("roles", "roles"),
     ("identity_providers", "identity providers"),
+    ("subscriptions", "subscriptions"),
 ]
 # Rows that belong to the group itself rather than being resources in it: deleted with the group
 # (table, column holding the group uid).

@@ -6,6 +6,7 @@ from msgspec import UNSET
 
 from platform_api.core import clock, errors, fieldmask, listing, uidp, validate
 from platform_api.core.service import Context, rpc
+from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.registry_v2 import (
     CreateRepoRequest,
@@ -82,6 +83,7 @@ async def create_repo(req: CreateRepoRequest, ctx: Context) -> Repo:
             "INSERT INTO repos (uid, parent, name, create_time, update_time, body) VALUES ($1, $2, $3, $4, $5, $6)",
             repo.uid, req.parent, repo.name, now, now, rows.body(repo),
         )  # fmt: skip
+        await outbox.emit(tx, ctx, repo)
     return repo
 
 
@@ -124,6 +126,7 @@ async def update_repo(req: UpdateRepoRequest, ctx: Context) -> Repo:
             "UPDATE repos SET name = $2, update_time = $3, body = $4 WHERE uid = $1",
             repo.uid, repo.name, now, rows.body(repo),
         )  # fmt: skip
+        await outbox.emit(tx, ctx, repo)
     return repo
 
 
@@ -136,6 +139,7 @@ async def delete_repo(req: DeleteRepoRequest, ctx: Context) -> Empty:
             raise errors.not_found(RESOURCE, req.uid)
         # A repo's tags go with it.
         await tx.execute("DELETE FROM tags WHERE uid > $1 AND uid < $2", lo, hi)
+        await outbox.emit(tx, ctx, req)
     return Empty()
 
 
@@ -165,4 +169,6 @@ async def update_repo_readme(req: UpdateRepoReadmeRequest, ctx: Context) -> Repo
             "UPDATE repos SET readme = $2, update_time = $3, body = $4 WHERE uid = $1",
             repo.uid, readme.content, repo.update_time, rows.body(repo),
         )  # fmt: skip
-    return RepoReadme(uid=readme.uid, content=readme.content)
+        result = RepoReadme(uid=readme.uid, content=readme.content)
+        await outbox.emit(tx, ctx, result)
+    return result

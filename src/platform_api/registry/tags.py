@@ -8,6 +8,7 @@ from msgspec import UNSET
 
 from platform_api.core import clock, errors, listing, uidp, validate
 from platform_api.core.service import Context, rpc
+from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.registry_v2 import (
     CreateTagRequest,
@@ -61,6 +62,7 @@ async def create_tag(req: CreateTagRequest, ctx: Context) -> Tag:
                 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
                 tag.uid, req.parent, tag.name, tag.digest, kind(tag.name), now, now, rows.body(tag),
             )  # fmt: skip
+            await outbox.emit(tx, ctx, tag)
             return tag
         tag = rows.decode(Tag, row[0])
         if tag.digest == given.digest and tag.deprecated == given.deprecated:
@@ -70,6 +72,7 @@ async def create_tag(req: CreateTagRequest, ctx: Context) -> Tag:
             "UPDATE tags SET digest = $2, update_time = $3, body = $4 WHERE uid = $1",
             tag.uid, tag.digest, now, rows.body(tag),
         )  # fmt: skip
+        await outbox.emit(tx, ctx, tag)
         return tag
 
 
@@ -106,6 +109,8 @@ async def list_tags(req: ListTagsRequest, ctx: Context) -> ListTagsResponse:
 @rpc(SERVICE + "DeleteTag")
 async def delete_tag(req: DeleteTagRequest, ctx: Context) -> Empty:
     validate.uid(req.uid)
-    if not await ctx.rt.db.execute("DELETE FROM tags WHERE uid = $1", req.uid):
-        raise errors.not_found(RESOURCE, req.uid)
+    async with ctx.rt.db.transaction() as tx:
+        if not await tx.execute("DELETE FROM tags WHERE uid = $1", req.uid):
+            raise errors.not_found(RESOURCE, req.uid)
+        await outbox.emit(tx, ctx, req)
     return Empty()

@@ -13,11 +13,17 @@ from platform_api.gen.records._base import Empty, Record
 
 from platform_api.gen.records import common
 
+Delivery_State = Literal['STATE_UNSPECIFIED', 'STATE_PENDING', 'STATE_DELIVERED', 'STATE_FAILED', 'STATE_DISABLED']
+
+
 class Subscription(Record, rename={'create_time': 'createTime', 'update_time': 'updateTime'}):
     uid: str = ""
     sink: str = ""
     create_time: str | None = None
     update_time: str | None = None
+    types: list[str] = field(default_factory=list)
+    disabled: bool = False
+    secret: str = ""
 
 
 class CreateSubscriptionRequest(Record):
@@ -44,8 +50,59 @@ class ListSubscriptionsResponse(Record, rename={'next_page_token': 'nextPageToke
     skipped: int | UnsetType = UNSET
 
 
+class UpdateSubscriptionRequest(Record, rename={'update_mask': 'updateMask'}):
+    subscription: Subscription | None = None
+    update_mask: str | None = None
+
+
 class DeleteSubscriptionRequest(Record):
     uid: str = ""
+
+
+class RedeliverEventRequest(Record, rename={'event_id': 'eventId'}):
+    uid: str = ""
+    event_id: str = ""
+
+
+class Delivery(Record, rename={'event_id': 'eventId', 'event_type': 'eventType', 'attempt_count': 'attemptCount', 'next_attempt_time': 'nextAttemptTime', 'create_time': 'createTime', 'update_time': 'updateTime'}):
+    uid: str = ""
+    event_id: str = ""
+    event_type: str = ""
+    subject: str = ""
+    state: Delivery_State = 'STATE_UNSPECIFIED'
+    attempt_count: int = 0
+    next_attempt_time: str | None = None
+    attempts: list[DeliveryAttempt] = field(default_factory=list)
+    create_time: str | None = None
+    update_time: str | None = None
+
+
+class DeliveryAttempt(Record, rename={'status_code': 'statusCode'}):
+    time: str | None = None
+    status_code: int = 0
+    latency: str | None = None
+    error: str = ""
+
+
+class GetDeliveryRequest(Record):
+    uid: str = ""
+
+
+class ListDeliveriesRequest(Record, rename={'page_size': 'pageSize', 'page_token': 'pageToken', 'order_by': 'orderBy', 'event_id': 'eventId'}):
+    uidp: common.UIDPFilter | None = None
+    page_size: int = 0
+    page_token: str = ""
+    order_by: str = ""
+    skip: int = 0
+    event_id: str = ""
+    state: Delivery_State = 'STATE_UNSPECIFIED'
+
+
+class ListDeliveriesResponse(Record, rename={'next_page_token': 'nextPageToken', 'total_count': 'totalCount'}):
+    deliveries: list[Delivery] = field(default_factory=list)
+    next_page_token: str = ""
+    total_count: str | UnsetType = UNSET
+    skipped: int | UnsetType = UNSET
 
 
 RECORDS: dict[str, type[Record]] = {
@@ -54,5 +111,12 @@ RECORDS: dict[str, type[Record]] = {
     'platform.events.v2.GetSubscriptionRequest': GetSubscriptionRequest,
     'platform.events.v2.ListSubscriptionsRequest': ListSubscriptionsRequest,
     'platform.events.v2.ListSubscriptionsResponse': ListSubscriptionsResponse,
+    'platform.events.v2.UpdateSubscriptionRequest': UpdateSubscriptionRequest,
     'platform.events.v2.DeleteSubscriptionRequest': DeleteSubscriptionRequest,
+    'platform.events.v2.RedeliverEventRequest': RedeliverEventRequest,
+    'platform.events.v2.Delivery': Delivery,
+    'platform.events.v2.DeliveryAttempt': DeliveryAttempt,
+    'platform.events.v2.GetDeliveryRequest': GetDeliveryRequest,
+    'platform.events.v2.ListDeliveriesRequest': ListDeliveriesRequest,
+    'platform.events.v2.ListDeliveriesResponse': ListDeliveriesResponse,
 }

@@ -23,13 +23,15 @@ _sym_db = _symbol_database.Default()
 
 
 from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
+from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb2
 from google.protobuf import empty_pb2 as google_dot_protobuf_dot_empty__pb2
+from google.protobuf import field_mask_pb2 as google_dot_protobuf_dot_field__mask__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 from platform_api.gen.platform.annotations import annotations_pb2 as platform_dot_annotations_dot_annotations__pb2
 from platform_api.gen.platform.common import uidp_pb2 as platform_dot_common_dot_uidp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n&platform/events/v2/subscriptions.proto\x12\x12platform.events.v2\x1a\x1cgoogle/api/annotations.proto\x1a\x1bgoogle/protobuf/empty.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a&platform/annotations/annotations.proto\x1a\x1aplatform/common/uidp.proto\"\x8b\x01\n\x0cSubscription\x12\x0b\n\x03uid\x18\x01 \x01(\t\x12\x0c\n\x04sink\x18\x02 \x01(\t\x12/\n\x0b\x63reate_time\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"i\n\x19\x43reateSubscriptionRequest\x12\x14\n\x06parent\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x36\n\x0csubscription\x18\x02 \x01(\x0b\x32 .platform.events.v2.Subscription\"+\n\x16GetSubscriptionRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"\x8c\x01\n\x18ListSubscriptionsRequest\x12)\n\x04uidp\x18\x01 \x01(\x0b\x32\x1b.platform.common.UIDPFilter\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\x12\x10\n\x08order_by\x18\x04 \x01(\t\x12\x0c\n\x04skip\x18\x05 \x01(\x05\"\xb9\x01\n\x19ListSubscriptionsResponse\x12\x37\n\rsubscriptions\x18\x01 \x03(\x0b\x32 .platform.events.v2.Subscription\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x18\n\x0btotal_count\x18\x03 \x01(\x03H\x00\x88\x01\x01\x12\x14\n\x07skipped\x18\x04 \x01(\x05H\x01\x88\x01\x01\x42\x0e\n\x0c_total_countB\n\n\x08_skipped\".\n\x19\x44\x65leteSubscriptionRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x32\xe1\x05\n\x14SubscriptionsService\x12\xd4\x01\n\x12\x43reateSubscription\x12-.platform.events.v2.CreateSubscriptionRequest\x1a .platform.events.v2.Subscription\"m\xaa\xd4\x18\x06\x12\x04\n\x02\xdd\x0b\xb2\xd4\x18%\n\x1e\x65vents.subscription.created.v1\x12\x03uid\x82\xd3\xe4\x93\x02\x34\"$/events/v2/subscriptions/{parent=**}:\x0csubscription\x12\x94\x01\n\x0fGetSubscription\x12*.platform.events.v2.GetSubscriptionRequest\x1a .platform.events.v2.Subscription\"3\xaa\xd4\x18\x06\x12\x04\n\x02\xdf\x0b\x82\xd3\xe4\x93\x02#\x12!/events/v2/subscriptions/{uid=**}\x12\x9e\x01\n\x11ListSubscriptions\x12,.platform.events.v2.ListSubscriptionsRequest\x1a-.platform.events.v2.ListSubscriptionsResponse\",\xaa\xd4\x18\x08\x12\x06\n\x02\xdf\x0b\x10\x01\x82\xd3\xe4\x93\x02\x1a\x12\x18/events/v2/subscriptions\x12\xb9\x01\n\x12\x44\x65leteSubscription\x12-.platform.events.v2.DeleteSubscriptionRequest\x1a\x16.google.protobuf.Empty\"\\\xaa\xd4\x18\x06\x12\x04\n\x02\xe0\x0b\xb2\xd4\x18%\n\x1e\x65vents.subscription.deleted.v1\x12\x03uid\x82\xd3\xe4\x93\x02#*!/events/v2/subscriptions/{uid=**}b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n&platform/events/v2/subscriptions.proto\x12\x12platform.events.v2\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1bgoogle/protobuf/empty.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a&platform/annotations/annotations.proto\x1a\x1aplatform/common/uidp.proto\"\xbc\x01\n\x0cSubscription\x12\x0b\n\x03uid\x18\x01 \x01(\t\x12\x0c\n\x04sink\x18\x02 \x01(\t\x12/\n\x0b\x63reate_time\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\r\n\x05types\x18\x05 \x03(\t\x12\x10\n\x08\x64isabled\x18\x06 \x01(\x08\x12\x0e\n\x06secret\x18\x07 \x01(\t\"i\n\x19\x43reateSubscriptionRequest\x12\x14\n\x06parent\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x36\n\x0csubscription\x18\x02 \x01(\x0b\x32 .platform.events.v2.Subscription\"+\n\x16GetSubscriptionRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"\x8c\x01\n\x18ListSubscriptionsRequest\x12)\n\x04uidp\x18\x01 \x01(\x0b\x32\x1b.platform.common.UIDPFilter\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\x12\x10\n\x08order_by\x18\x04 \x01(\t\x12\x0c\n\x04skip\x18\x05 \x01(\x05\"\xb9\x01\n\x19ListSubscriptionsResponse\x12\x37\n\rsubscriptions\x18\x01 \x03(\x0b\x32 .platform.events.v2.Subscription\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x18\n\x0btotal_count\x18\x03 \x01(\x03H\x00\x88\x01\x01\x12\x14\n\x07skipped\x18\x04 \x01(\x05H\x01\x88\x01\x01\x42\x0e\n\x0c_total_countB\n\n\x08_skipped\"\x8a\x01\n\x19UpdateSubscriptionRequest\x12<\n\x0csubscription\x18\x01 \x01(\x0b\x32 .platform.events.v2.SubscriptionB\x04\xf8\xd4\x18\x01\x12/\n\x0bupdate_mask\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.FieldMask\".\n\x19\x44\x65leteSubscriptionRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"<\n\x15RedeliverEventRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x10\n\x08\x65vent_id\x18\x02 \x01(\t\"\xd6\x03\n\x08\x44\x65livery\x12\x0b\n\x03uid\x18\x01 \x01(\t\x12\x10\n\x08\x65vent_id\x18\x02 \x01(\t\x12\x12\n\nevent_type\x18\x03 \x01(\t\x12\x0f\n\x07subject\x18\x04 \x01(\t\x12\x31\n\x05state\x18\x05 \x01(\x0e\x32\".platform.events.v2.Delivery.State\x12\x15\n\rattempt_count\x18\x06 \x01(\x05\x12\x35\n\x11next_attempt_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x35\n\x08\x61ttempts\x18\x08 \x03(\x0b\x32#.platform.events.v2.DeliveryAttempt\x12/\n\x0b\x63reate_time\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"l\n\x05State\x12\x15\n\x11STATE_UNSPECIFIED\x10\x00\x12\x11\n\rSTATE_PENDING\x10\x01\x12\x13\n\x0fSTATE_DELIVERED\x10\x02\x12\x10\n\x0cSTATE_FAILED\x10\x03\x12\x12\n\x0eSTATE_DISABLED\x10\x04\"\x8b\x01\n\x0f\x44\x65liveryAttempt\x12(\n\x04time\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x13\n\x0bstatus_code\x18\x02 \x01(\x05\x12*\n\x07latency\x18\x03 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\r\n\x05\x65rror\x18\x04 \x01(\t\"\'\n\x12GetDeliveryRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"\xce\x01\n\x15ListDeliveriesRequest\x12)\n\x04uidp\x18\x01 \x01(\x0b\x32\x1b.platform.common.UIDPFilter\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\x12\x10\n\x08order_by\x18\x04 \x01(\t\x12\x0c\n\x04skip\x18\x05 \x01(\x05\x12\x10\n\x08\x65vent_id\x18\x06 \x01(\t\x12\x31\n\x05state\x18\x07 \x01(\x0e\x32\".platform.events.v2.Delivery.State\"\xaf\x01\n\x16ListDeliveriesResponse\x12\x30\n\ndeliveries\x18\x01 \x03(\x0b\x32\x1c.platform.events.v2.Delivery\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x18\n\x0btotal_count\x18\x03 \x01(\x03H\x00\x88\x01\x01\x12\x14\n\x07skipped\x18\x04 \x01(\x05H\x01\x88\x01\x01\x42\x0e\n\x0c_total_countB\n\n\x08_skipped2\xe0\x08\n\x14SubscriptionsService\x12\xd4\x01\n\x12\x43reateSubscription\x12-.platform.events.v2.CreateSubscriptionRequest\x1a .platform.events.v2.Subscription\"m\xaa\xd4\x18\x06\x12\x04\n\x02\xdd\x0b\xb2\xd4\x18%\n\x1e\x65vents.subscription.created.v1\x12\x03uid\x82\xd3\xe4\x93\x02\x34\"$/events/v2/subscriptions/{parent=**}:\x0csubscription\x12\x94\x01\n\x0fGetSubscription\x12*.platform.events.v2.GetSubscriptionRequest\x1a .platform.events.v2.Subscription\"3\xaa\xd4\x18\x06\x12\x04\n\x02\xdf\x0b\x82\xd3\xe4\x93\x02#\x12!/events/v2/subscriptions/{uid=**}\x12\x9e\x01\n\x11ListSubscriptions\x12,.platform.events.v2.ListSubscriptionsRequest\x1a-.platform.events.v2.ListSubscriptionsResponse\",\xaa\xd4\x18\x08\x12\x06\n\x02\xdf\x0b\x10\x01\x82\xd3\xe4\x93\x02\x1a\x12\x18/events/v2/subscriptions\x12\xde\x01\n\x12UpdateSubscription\x12-.platform.events.v2.UpdateSubscriptionRequest\x1a .platform.events.v2.Subscription\"w\xaa\xd4\x18\x06\x12\x04\n\x02\xde\x0b\xb2\xd4\x18%\n\x1e\x65vents.subscription.updated.v1\x12\x03uid\x82\xd3\xe4\x93\x02>2./events/v2/subscriptions/{subscription.uid=**}:\x0csubscription\x12\xb9\x01\n\x12\x44\x65leteSubscription\x12-.platform.events.v2.DeleteSubscriptionRequest\x1a\x16.google.protobuf.Empty\"\\\xaa\xd4\x18\x06\x12\x04\n\x02\xe0\x0b\xb2\xd4\x18%\n\x1e\x65vents.subscription.deleted.v1\x12\x03uid\x82\xd3\xe4\x93\x02#*!/events/v2/subscriptions/{uid=**}\x12\x9b\x01\n\x0eRedeliverEvent\x12).platform.events.v2.RedeliverEventRequest\x1a\x1c.platform.events.v2.Delivery\"@\xaa\xd4\x18\x06\x12\x04\n\x02\xde\x0b\x82\xd3\xe4\x93\x02\x30\"+/events/v2/subscriptions/{uid=**}:redeliver:\x01*2\xb0\x02\n\x11\x44\x65liveriesService\x12\x85\x01\n\x0bGetDelivery\x12&.platform.events.v2.GetDeliveryRequest\x1a\x1c.platform.events.v2.Delivery\"0\xaa\xd4\x18\x06\x12\x04\n\x02\xdf\x0b\x82\xd3\xe4\x93\x02 \x12\x1e/events/v2/deliveries/{uid=**}\x12\x92\x01\n\x0eListDeliveries\x12).platform.events.v2.ListDeliveriesRequest\x1a*.platform.events.v2.ListDeliveriesResponse\")\xaa\xd4\x18\x08\x12\x06\n\x02\xdf\x0b\x10\x01\x82\xd3\xe4\x93\x02\x17\x12\x15/events/v2/deliveriesb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -40,28 +42,60 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_CREATESUBSCRIPTIONREQUEST'].fields_by_name['parent']._serialized_options = b'\370\324\030\001'
   _globals['_GETSUBSCRIPTIONREQUEST'].fields_by_name['uid']._loaded_options = None
   _globals['_GETSUBSCRIPTIONREQUEST'].fields_by_name['uid']._serialized_options = b'\370\324\030\001'
+  _globals['_UPDATESUBSCRIPTIONREQUEST'].fields_by_name['subscription']._loaded_options = None
+  _globals['_UPDATESUBSCRIPTIONREQUEST'].fields_by_name['subscription']._serialized_options = b'\370\324\030\001'
   _globals['_DELETESUBSCRIPTIONREQUEST'].fields_by_name['uid']._loaded_options = None
   _globals['_DELETESUBSCRIPTIONREQUEST'].fields_by_name['uid']._serialized_options = b'\370\324\030\001'
+  _globals['_REDELIVEREVENTREQUEST'].fields_by_name['uid']._loaded_options = None
+  _globals['_REDELIVEREVENTREQUEST'].fields_by_name['uid']._serialized_options = b'\370\324\030\001'
+  _globals['_GETDELIVERYREQUEST'].fields_by_name['uid']._loaded_options = None
+  _globals['_GETDELIVERYREQUEST'].fields_by_name['uid']._serialized_options = b'\370\324\030\001'
   _globals['_SUBSCRIPTIONSSERVICE'].methods_by_name['CreateSubscription']._loaded_options = None
   _globals['_SUBSCRIPTIONSSERVICE'].methods_by_name['CreateSubscription']._serialized_options = b'\252\324\030\006\022\004\n\002\335\013\262\324\030%\n\036events.subscription.created.v1\022\003uid\202\323\344\223\0024\"$/events/v2/subscriptions/{parent=**}:\014subscription'
   _globals['_SUBSCRIPTIONSSERVICE'].methods_by_name['GetSubscription']._loaded_options = None
   _globals['_SUBSCRIPTIONSSERVICE'].methods_by_name['GetSubscription']._serialized_options = b'\252\324\030\006\022\004\n\002\337\013\202\323\344\223\002#\022!/events/v2/subscriptions/{uid=**}'
   _globals['_SUBSCRIPTIONSSERVICE'].methods_by_name['ListSubscriptions']._loaded_options = None
   _globals['_SUBSCRIPTIONSSERVICE'].methods_by_name['ListSubscriptions']._serialized_options = b'\252\324\030\010\022\006\n\002\337\013\020\001\202\323\344\223\002\032\022\030/events/v2/subscriptions'
+  _globals['_SUBSCRIPTIONSSERVICE'].methods_by_name['UpdateSubscription']._loaded_options = None
+  _globals['_SUBSCRIPTIONSSERVICE'].methods_by_name['UpdateSubscription']._serialized_options = b'\252\324\030\006\022\004\n\002\336\013\262\324\030%\n\036events.subscription.updated.v1\022\003uid\202\323\344\223\002>2./events/v2/subscriptions/{subscription.uid=**}:\014subscription'
   _globals['_SUBSCRIPTIONSSERVICE'].methods_by_name['DeleteSubscription']._loaded_options = None
   _globals['_SUBSCRIPTIONSSERVICE'].methods_by_name['DeleteSubscription']._serialized_options = b'\252\324\030\006\022\004\n\002\340\013\262\324\030%\n\036events.subscription.deleted.v1\022\003uid\202\323\344\223\002#*!/events/v2/subscriptions/{uid=**}'
-  _globals['_SUBSCRIPTION']._serialized_start=223
-  _globals['_SUBSCRIPTION']._serialized_end=362
-  _globals['_CREATESUBSCRIPTIONREQUEST']._serialized_start=364
-  _globals['_CREATESUBSCRIPTIONREQUEST']._serialized_end=469
-  _globals['_GETSUBSCRIPTIONREQUEST']._serialized_start=471
-  _globals['_GETSUBSCRIPTIONREQUEST']._serialized_end=514
-  _globals['_LISTSUBSCRIPTIONSREQUEST']._serialized_start=517
-  _globals['_LISTSUBSCRIPTIONSREQUEST']._serialized_end=657
-  _globals['_LISTSUBSCRIPTIONSRESPONSE']._serialized_start=660
-  _globals['_LISTSUBSCRIPTIONSRESPONSE']._serialized_end=845
-  _globals['_DELETESUBSCRIPTIONREQUEST']._serialized_start=847
-  _globals['_DELETESUBSCRIPTIONREQUEST']._serialized_end=893
-  _globals['_SUBSCRIPTIONSSERVICE']._serialized_start=896
-  _globals['_SUBSCRIPTIONSSERVICE']._serialized_end=1633
+  _globals['_SUBSCRIPTIONSSERVICE'].methods_by_name['RedeliverEvent']._loaded_options = None
+  _globals['_SUBSCRIPTIONSSERVICE'].methods_by_name['RedeliverEvent']._serialized_options = b'\252\324\030\006\022\004\n\002\336\013\202\323\344\223\0020\"+/events/v2/subscriptions/{uid=**}:redeliver:\001*'
+  _globals['_DELIVERIESSERVICE'].methods_by_name['GetDelivery']._loaded_options = None
+  _globals['_DELIVERIESSERVICE'].methods_by_name['GetDelivery']._serialized_options = b'\252\324\030\006\022\004\n\002\337\013\202\323\344\223\002 \022\036/events/v2/deliveries/{uid=**}'
+  _globals['_DELIVERIESSERVICE'].methods_by_name['ListDeliveries']._loaded_options = None
+  _globals['_DELIVERIESSERVICE'].methods_by_name['ListDeliveries']._serialized_options = b'\252\324\030\010\022\006\n\002\337\013\020\001\202\323\344\223\002\027\022\025/events/v2/deliveries'
+  _globals['_SUBSCRIPTION']._serialized_start=289
+  _globals['_SUBSCRIPTION']._serialized_end=477
+  _globals['_CREATESUBSCRIPTIONREQUEST']._serialized_start=479
+  _globals['_CREATESUBSCRIPTIONREQUEST']._serialized_end=584
+  _globals['_GETSUBSCRIPTIONREQUEST']._serialized_start=586
+  _globals['_GETSUBSCRIPTIONREQUEST']._serialized_end=629
+  _globals['_LISTSUBSCRIPTIONSREQUEST']._serialized_start=632
+  _globals['_LISTSUBSCRIPTIONSREQUEST']._serialized_end=772
+  _globals['_LISTSUBSCRIPTIONSRESPONSE']._serialized_start=775
+  _globals['_LISTSUBSCRIPTIONSRESPONSE']._serialized_end=960
+  _globals['_UPDATESUBSCRIPTIONREQUEST']._serialized_start=963
+  _globals['_UPDATESUBSCRIPTIONREQUEST']._serialized_end=1101
+  _globals['_DELETESUBSCRIPTIONREQUEST']._serialized_start=1103
+  _globals['_DELETESUBSCRIPTIONREQUEST']._serialized_end=1149
+  _globals['_REDELIVEREVENTREQUEST']._serialized_start=1151
+  _globals['_REDELIVEREVENTREQUEST']._serialized_end=1211
+  _globals['_DELIVERY']._serialized_start=1214
+  _globals['_DELIVERY']._serialized_end=1684
+  _globals['_DELIVERY_STATE']._serialized_start=1576
+  _globals['_DELIVERY_STATE']._serialized_end=1684
+  _globals['_DELIVERYATTEMPT']._serialized_start=1687
+  _globals['_DELIVERYATTEMPT']._serialized_end=1826
+  _globals['_GETDELIVERYREQUEST']._serialized_start=1828
+  _globals['_GETDELIVERYREQUEST']._serialized_end=1867
+  _globals['_LISTDELIVERIESREQUEST']._serialized_start=1870
+  _globals['_LISTDELIVERIESREQUEST']._serialized_end=2076
+  _globals['_LISTDELIVERIESRESPONSE']._serialized_start=2079
+  _globals['_LISTDELIVERIESRESPONSE']._serialized_end=2254
+  _globals['_SUBSCRIPTIONSSERVICE']._serialized_start=2257
+  _globals['_SUBSCRIPTIONSSERVICE']._serialized_end=3377
+  _globals['_DELIVERIESSERVICE']._serialized_start=3380
+  _globals['_DELIVERIESSERVICE']._serialized_end=3684
 # @@protoc_insertion_point(module_scope)

@@ -50,10 +50,20 @@ class SubscriptionsServiceStub:
                 request_serializer=platform_dot_events_dot_v2_dot_subscriptions__pb2.ListSubscriptionsRequest.SerializeToString,
                 response_deserializer=platform_dot_events_dot_v2_dot_subscriptions__pb2.ListSubscriptionsResponse.FromString,
                 _registered_method=True)
+        self.UpdateSubscription = channel.unary_unary(
+                '/platform.events.v2.SubscriptionsService/UpdateSubscription',
+                request_serializer=platform_dot_events_dot_v2_dot_subscriptions__pb2.UpdateSubscriptionRequest.SerializeToString,
+                response_deserializer=platform_dot_events_dot_v2_dot_subscriptions__pb2.Subscription.FromString,
+                _registered_method=True)
         self.DeleteSubscription = channel.unary_unary(
                 '/platform.events.v2.SubscriptionsService/DeleteSubscription',
                 request_serializer=platform_dot_events_dot_v2_dot_subscriptions__pb2.DeleteSubscriptionRequest.SerializeToString,
                 response_deserializer=google_dot_protobuf_dot_empty__pb2.Empty.FromString,
+                _registered_method=True)
+        self.RedeliverEvent = channel.unary_unary(
+                '/platform.events.v2.SubscriptionsService/RedeliverEvent',
+                request_serializer=platform_dot_events_dot_v2_dot_subscriptions__pb2.RedeliverEventRequest.SerializeToString,
+                response_deserializer=platform_dot_events_dot_v2_dot_subscriptions__pb2.Delivery.FromString,
                 _registered_method=True)
 
 
@@ -61,7 +71,8 @@ class SubscriptionsServiceServicer:
     """Missing associated documentation comment in .proto file."""
 
     def CreateSubscription(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """The response carries the signing secret of the subscription; it is never shown again.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -78,8 +89,24 @@ class SubscriptionsServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def UpdateSubscription(self, request, context):
+        """Addition to the reference: change the sink or the type filter, or disable / re-enable delivery.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def DeleteSubscription(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """Also drops the subscription's deliveries and their attempts.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RedeliverEvent(self, request, context):
+        """Addition to the reference: deliver an event to this subscription again (same Ce-Id), with a fresh
+        retry budget. FAILED_PRECONDITION while the subscription is disabled.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -102,10 +129,20 @@ def add_SubscriptionsServiceServicer_to_server(servicer, server):
                     request_deserializer=platform_dot_events_dot_v2_dot_subscriptions__pb2.ListSubscriptionsRequest.FromString,
                     response_serializer=platform_dot_events_dot_v2_dot_subscriptions__pb2.ListSubscriptionsResponse.SerializeToString,
             ),
+            'UpdateSubscription': grpc.unary_unary_rpc_method_handler(
+                    servicer.UpdateSubscription,
+                    request_deserializer=platform_dot_events_dot_v2_dot_subscriptions__pb2.UpdateSubscriptionRequest.FromString,
+                    response_serializer=platform_dot_events_dot_v2_dot_subscriptions__pb2.Subscription.SerializeToString,
+            ),
             'DeleteSubscription': grpc.unary_unary_rpc_method_handler(
                     servicer.DeleteSubscription,
                     request_deserializer=platform_dot_events_dot_v2_dot_subscriptions__pb2.DeleteSubscriptionRequest.FromString,
                     response_serializer=google_dot_protobuf_dot_empty__pb2.Empty.SerializeToString,
+            ),
+            'RedeliverEvent': grpc.unary_unary_rpc_method_handler(
+                    servicer.RedeliverEvent,
+                    request_deserializer=platform_dot_events_dot_v2_dot_subscriptions__pb2.RedeliverEventRequest.FromString,
+                    response_serializer=platform_dot_events_dot_v2_dot_subscriptions__pb2.Delivery.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -200,6 +237,33 @@ class SubscriptionsService:
             _registered_method=True)
 
     @staticmethod
+    def UpdateSubscription(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/platform.events.v2.SubscriptionsService/UpdateSubscription',
+            platform_dot_events_dot_v2_dot_subscriptions__pb2.UpdateSubscriptionRequest.SerializeToString,
+            platform_dot_events_dot_v2_dot_subscriptions__pb2.Subscription.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
     def DeleteSubscription(request,
             target,
             options=(),
@@ -216,6 +280,151 @@ class SubscriptionsService:
             '/platform.events.v2.SubscriptionsService/DeleteSubscription',
             platform_dot_events_dot_v2_dot_subscriptions__pb2.DeleteSubscriptionRequest.SerializeToString,
             google_dot_protobuf_dot_empty__pb2.Empty.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RedeliverEvent(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/platform.events.v2.SubscriptionsService/RedeliverEvent',
+            platform_dot_events_dot_v2_dot_subscriptions__pb2.RedeliverEventRequest.SerializeToString,
+            platform_dot_events_dot_v2_dot_subscriptions__pb2.Delivery.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+
+class DeliveriesServiceStub:
+    """Addition to the reference: the delivery of one event to one subscription, with every attempt.
+    """
+
+    def __init__(self, channel):
+        """Constructor.
+
+        Args:
+            channel: A grpc.Channel.
+        """
+        self.GetDelivery = channel.unary_unary(
+                '/platform.events.v2.DeliveriesService/GetDelivery',
+                request_serializer=platform_dot_events_dot_v2_dot_subscriptions__pb2.GetDeliveryRequest.SerializeToString,
+                response_deserializer=platform_dot_events_dot_v2_dot_subscriptions__pb2.Delivery.FromString,
+                _registered_method=True)
+        self.ListDeliveries = channel.unary_unary(
+                '/platform.events.v2.DeliveriesService/ListDeliveries',
+                request_serializer=platform_dot_events_dot_v2_dot_subscriptions__pb2.ListDeliveriesRequest.SerializeToString,
+                response_deserializer=platform_dot_events_dot_v2_dot_subscriptions__pb2.ListDeliveriesResponse.FromString,
+                _registered_method=True)
+
+
+class DeliveriesServiceServicer:
+    """Addition to the reference: the delivery of one event to one subscription, with every attempt.
+    """
+
+    def GetDelivery(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListDeliveries(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+
+def add_DeliveriesServiceServicer_to_server(servicer, server):
+    rpc_method_handlers = {
+            'GetDelivery': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetDelivery,
+                    request_deserializer=platform_dot_events_dot_v2_dot_subscriptions__pb2.GetDeliveryRequest.FromString,
+                    response_serializer=platform_dot_events_dot_v2_dot_subscriptions__pb2.Delivery.SerializeToString,
+            ),
+            'ListDeliveries': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListDeliveries,
+                    request_deserializer=platform_dot_events_dot_v2_dot_subscriptions__pb2.ListDeliveriesRequest.FromString,
+                    response_serializer=platform_dot_events_dot_v2_dot_subscriptions__pb2.ListDeliveriesResponse.SerializeToString,
+            ),
+    }
+    generic_handler = grpc.method_handlers_generic_handler(
+            'platform.events.v2.DeliveriesService', rpc_method_handlers)
+    server.add_generic_rpc_handlers((generic_handler,))
+    server.add_registered_method_handlers('platform.events.v2.DeliveriesService', rpc_method_handlers)
+
+
+ # This class is part of an EXPERIMENTAL API.
+class DeliveriesService:
+    """Addition to the reference: the delivery of one event to one subscription, with every attempt.
+    """
+
+    @staticmethod
+    def GetDelivery(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/platform.events.v2.DeliveriesService/GetDelivery',
+            platform_dot_events_dot_v2_dot_subscriptions__pb2.GetDeliveryRequest.SerializeToString,
+            platform_dot_events_dot_v2_dot_subscriptions__pb2.Delivery.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListDeliveries(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/platform.events.v2.DeliveriesService/ListDeliveries',
+            platform_dot_events_dot_v2_dot_subscriptions__pb2.ListDeliveriesRequest.SerializeToString,
+            platform_dot_events_dot_v2_dot_subscriptions__pb2.ListDeliveriesResponse.FromString,
             options,
             channel_credentials,
             insecure,

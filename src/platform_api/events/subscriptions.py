@@ -1,0 +1,224 @@
+"""Event subscriptions: /events/v2/subscriptions (SubscriptionsService) and their deliveries,
+/events/v2/deliveries (DeliveriesService).
+
+A subscription lives under a group and receives the events of that group and of every group below it
+(outbox.fan_out). Its Standard Webhooks secret is returned once, by CreateSubscription.
+"""
+
+from __future__ import annotations
+
+import base64
+import secrets
+import time
+
+import msgspec
+
+from platform_api.core import clock, errors, fieldmask, listing, uidp, validate
+from platform_api.core.service import Context, rpc
+from platform_api.events import outbox, sinks
+from platform_api.gen.records._base import Empty
+from platform_api.gen.records.events_v2 import (
+    CreateSubscriptionRequest,
+    DeleteSubscriptionRequest,
+    Delivery,
+    GetDeliveryRequest,
+    GetSubscriptionRequest,
+    ListDeliveriesRequest,
+    ListDeliveriesResponse,
+    ListSubscriptionsRequest,
+    ListSubscriptionsResponse,
+    RedeliverEventRequest,
+    Subscription,
+    UpdateSubscriptionRequest,
+)
+from platform_api.iam import groups
+from platform_api.store import rows
+from platform_api.store.db import Conn
+
+SERVICE = "platform.events.v2.SubscriptionsService."
+DELIVERIES = "platform.events.v2.DeliveriesService."
+RESOURCE = "platform.events.v2.Subscription"
+DELIVERY = "platform.events.v2.Delivery"
+_ORDER = {"uid": "uid", "created_at": "create_time", "updated_at": "update_time"}
+TABLE = listing.Table("subscriptions", order_keys=_ORDER)
+DELIVERY_TABLE = listing.Table("deliveries", order_keys=_ORDER)
+UPDATABLE = frozenset({"sink", "types", "disabled"})
+MAX_TYPES = 50
+MAX_TYPE = 256
+
+
+def new_secret() -> str:
+    return "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
+
+
+async def check_sink(ctx: Context, sink: str) -> None:
+    try:
+        await sinks.resolve(sink, ctx.rt.settings)
+    except sinks.SinkRefused as e:
+        raise errors.invalid_argument("sink", str(e)) from None
+
+
+def _check_types(types: list[str]) -> None:
+    if len(types) > MAX_TYPES:
+        raise errors.invalid_argument("types", f"at most {MAX_TYPES} event types")
+    for t in types:
+        if not t or len(t) > MAX_TYPE or any(c.isspace() for c in t):
+            raise errors.invalid_argument("types", f"event types must be 1 to {MAX_TYPE} characters without spaces")
+
+
+async def _fetch(conn: Conn, uid: str, lock: bool = False) -> Subscription:
+    validate.uid(uid)
+    sql = "SELECT body FROM subscriptions WHERE uid = $1" + (rows.for_update(conn) if lock else "")
+    body = await conn.fetchval(sql, uid)
+    if body is None:
+        raise errors.not_found(RESOURCE, uid)
+    return rows.decode(Subscription, body)
+
+
+@rpc(SERVICE + "CreateSubscription")
+async def create_subscription(req: CreateSubscriptionRequest, ctx: Context) -> Subscription:
+    validate.uid(req.parent, "parent")
+    given = req.subscription or Subscription()
+    _check_types(given.types)
+    await check_sink(ctx, given.sink)
+    now = clock.now()
+    sub = Subscription(uid=uidp.new_child(req.parent), sink=given.sink, types=list(given.types),
+                       disabled=given.disabled, create_time=now, update_time=now)  # fmt: skip
+    secret = new_secret()
+    async with ctx.rt.db.transaction() as tx:
+        await groups.require(tx, req.parent, "parent")
+        await tx.execute(
+            "INSERT INTO subscriptions (uid, parent, create_time, update_time, body, sink, types, disabled, secret)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            sub.uid, req.parent, now, now, rows.body(sub), sub.sink, rows.body(sub.types), int(sub.disabled), secret,
+        )  # fmt: skip
+        await outbox.emit(tx, ctx, sub)
+    return msgspec.structs.replace(sub, secret=secret)
+
+
+@rpc(SERVICE + "GetSubscription")
+async def get_subscription(req: GetSubscriptionRequest, ctx: Context) -> Subscription:
+    return await _fetch(ctx.rt.db, req.uid)
+
+
+@rpc(SERVICE + "ListSubscriptions")
+async def list_subscriptions(req: ListSubscriptionsRequest, ctx: Context) -> ListSubscriptionsResponse:
+    where = listing.Where()
+    listing.add_uidp_filter(where, req.uidp)
+    page = await listing.page(ctx, TABLE, where, req)
+    return ListSubscriptionsResponse(
+        subscriptions=[rows.decode(Subscription, b) for b in page.bodies],
+        next_page_token=page.next_page_token,
+        total_count=str(page.total_count),
+        skipped=page.skipped,
+    )
+
+
+@rpc(SERVICE + "UpdateSubscription")
+async def update_subscription(req: UpdateSubscriptionRequest, ctx: Context) -> Subscription:
+    patch = req.subscription or Subscription()
+    current = await _fetch(ctx.rt.db, patch.uid)
+    wanted = fieldmask.apply(current, patch, req.update_mask, UPDATABLE)
+    _check_types(wanted.types)
+    if wanted.sink != current.sink:
+        await check_sink(ctx, wanted.sink)
+    async with ctx.rt.db.transaction() as tx:
+        current = await _fetch(tx, patch.uid, lock=True)
+        sub = fieldmask.apply(current, patch, req.update_mask, UPDATABLE)
+        if sub == current:
+            return current
+        sub.update_time = clock.now()
+        await tx.execute(
+            "UPDATE subscriptions SET update_time = $2, body = $3, sink = $4, types = $5, disabled = $6 WHERE uid = $1",
+            sub.uid, sub.update_time, rows.body(sub), sub.sink, rows.body(sub.types), int(sub.disabled),
+        )  # fmt: skip
+        if sub.disabled and not current.disabled:
+            await cancel_pending(tx, sub.uid, sub.update_time)
+        await outbox.emit(tx, ctx, sub)
+    return sub
+
+
+async def cancel_pending(tx: Conn, subscription: str, now: str) -> None:
+    """A disabled subscription's pending deliveries end as DISABLED."""
+    pending = await tx.fetch(
+        "SELECT uid, body FROM deliveries WHERE parent = $1 AND state = $2", subscription, outbox.PENDING
+    )
+    for uid, body in pending:
+        d = rows.decode(Delivery, body)
+        d.state, d.next_attempt_time, d.update_time = "STATE_DISABLED", None, now
+        await tx.execute(
+            "UPDATE deliveries SET state = $2, update_time = $3, body = $4, claimed_until = 0, claim = ''"
+            " WHERE uid = $1",
+            uid, outbox.DISABLED, now, rows.body(d),
+        )  # fmt: skip
+
+
+@rpc(SERVICE + "DeleteSubscription")
+async def delete_subscription(req: DeleteSubscriptionRequest, ctx: Context) -> Empty:
+    validate.uid(req.uid)
+    lo, hi = uidp.descendant_range(req.uid)
+    async with ctx.rt.db.transaction() as tx:
+        if not await tx.execute("DELETE FROM subscriptions WHERE uid = $1", req.uid):
+            raise errors.not_found(RESOURCE, req.uid)
+        await tx.execute("DELETE FROM deliveries WHERE uid > $1 AND uid < $2", lo, hi)
+        await outbox.emit(tx, ctx, req)
+    return Empty()
+
+
+@rpc(SERVICE + "RedeliverEvent")
+async def redeliver_event(req: RedeliverEventRequest, ctx: Context) -> Delivery:
+    validate.uid(req.uid)
+    if not req.event_id:
+        raise errors.invalid_argument("event_id", "event_id is required")
+    async with ctx.rt.db.transaction() as tx:
+        sub = await _fetch(tx, req.uid, lock=True)
+        if sub.disabled:
+            raise errors.failed_precondition(
+                "SUBSCRIPTION_DISABLED", "the subscription is disabled; enable it first", subject=req.uid
+            )
+        row = await tx.fetchrow(
+            "SELECT uid, body FROM deliveries WHERE parent = $1 AND event_id = $2" + rows.for_update(tx),
+            req.uid, req.event_id,
+        )  # fmt: skip
+        if row is None:
+            raise errors.not_found("platform.events.v2.Event", req.event_id)
+        d = rows.decode(Delivery, row[1])
+        now, due = clock.now(), time.time()
+        d.state, d.next_attempt_time, d.update_time = "STATE_PENDING", clock.from_epoch(due), now
+        # A fresh retry budget; the attempts so far stay on record.
+        await tx.execute(
+            "UPDATE deliveries SET state = $2, due = $3, round_attempts = 0, round_start = 0, update_time = $4,"
+            " body = $5 WHERE uid = $1",
+            d.uid, outbox.PENDING, due, now, rows.body(d),
+        )  # fmt: skip
+        if tx.dialect == "postgres":
+            await tx.execute(f"SELECT pg_notify('{outbox.CHANNEL}', '')")
+    for wake in list(outbox._listeners):
+        wake()
+    return d
+
+
+@rpc(DELIVERIES + "GetDelivery")
+async def get_delivery(req: GetDeliveryRequest, ctx: Context) -> Delivery:
+    validate.uid(req.uid)
+    body = await ctx.rt.db.fetchval("SELECT body FROM deliveries WHERE uid = $1", req.uid)
+    if body is None:
+        raise errors.not_found(DELIVERY, req.uid)
+    return rows.decode(Delivery, body)
+
+
+@rpc(DELIVERIES + "ListDeliveries")
+async def list_deliveries(req: ListDeliveriesRequest, ctx: Context) -> ListDeliveriesResponse:
+    where = listing.Where()
+    listing.add_uidp_filter(where, req.uidp)
+    if req.event_id:
+        where.eq("event_id", req.event_id)
+    if req.state != "STATE_UNSPECIFIED":
+        where.eq("state", outbox.STATE_CODES[req.state])
+    page = await listing.page(ctx, DELIVERY_TABLE, where, req)
+    return ListDeliveriesResponse(
+        deliveries=[rows.decode(Delivery, b) for b in page.bodies],
+        next_page_token=page.next_page_token,
+        total_count=str(page.total_count),
+        skipped=page.skipped,
+    )
