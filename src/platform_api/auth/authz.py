@@ -4,8 +4,9 @@ caller's very next request, in every process.
 An identity's grants (group uid -> capability mask, from its role bindings) are cached per identity and
 dropped whenever the authorization version moves. Triggers increment that version in the same
 transaction as any change to role bindings, role capabilities or identities. A process notices:
-- SQLite: the database's commit counter (`SqliteDatabase.commit_marker`: shared memory, ~0.1 µs)
-  changes when any connection of any process commits; only then is the version row read.
+- SQLite: `PRAGMA data_version` on the read connection (`SqliteDatabase.commit_marker`, ~3.5 µs) changes
+  when any other connection (this process's writer, or another process) commits; only then is the version
+  row read.
 - PostgreSQL: the trigger NOTIFYs `platform_api_authz`; a listening connection marks the cache stale.
   Mutations made by this process invalidate it synchronously. While the listener is down, every request
   reads the version row instead.
@@ -126,7 +127,7 @@ class Authorizer:
         self._cache: dict[str, Grants] = {}
         self._roles: dict[str, int] = {}
         self._version: int | None = None
-        self._data_version: bytes | int | None = None
+        self._data_version: int | None = None
         self._stale = True
         # Incremented whenever cached grants are dropped: a Principal built at an older epoch is stale.
         self.epoch = 0

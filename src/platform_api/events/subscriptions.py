@@ -67,12 +67,7 @@ def _check_types(types: list[str]) -> None:
 
 
 async def _fetch(conn: Conn, uid: str, lock: bool = False) -> Subscription:
-    validate.uid(uid)
-    sql = "SELECT body FROM subscriptions WHERE uid = $1" + (rows.for_update(conn) if lock else "")
-    body = await conn.fetchval(sql, uid)
-    if body is None:
-        raise errors.not_found(RESOURCE, uid)
-    return rows.decode(Subscription, body)
+    return await rows.get(conn, "subscriptions", Subscription, RESOURCE, uid, lock=lock)
 
 
 @rpc(SERVICE + "CreateSubscription")

@@ -73,12 +73,7 @@ def _check(a: AccountAssociation) -> None:
 
 
 async def _fetch(conn: Conn, uid: str, lock: bool = False) -> AccountAssociation:
-    validate.uid(uid)
-    sql = "SELECT body FROM account_associations WHERE uid = $1" + (rows.for_update(conn) if lock else "")
-    body = await conn.fetchval(sql, uid)
-    if body is None:
-        raise errors.not_found(RESOURCE, uid)
-    return rows.decode(AccountAssociation, body)
+    return await rows.get(conn, "account_associations", AccountAssociation, RESOURCE, uid, lock=lock)
 
 
 @rpc(SERVICE + "CreateAccountAssociation")

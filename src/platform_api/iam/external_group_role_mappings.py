@@ -57,11 +57,7 @@ async def grants_for(conn: Conn, idp_uid: str, external_groups: list[str]) -> li
 
 
 async def _fetch(conn: Conn, uid: str) -> ExternalGroupRoleMapping:
-    validate.uid(uid)
-    body = await conn.fetchval("SELECT body FROM external_group_role_mappings WHERE uid = $1", uid)
-    if body is None:
-        raise errors.not_found(RESOURCE, uid)
-    return rows.decode(ExternalGroupRoleMapping, body)
+    return await rows.get(conn, "external_group_role_mappings", ExternalGroupRoleMapping, RESOURCE, uid)
 
 
 @rpc(SERVICE + "CreateExternalGroupRoleMapping")

@@ -67,12 +67,7 @@ async def hydrate(conn: Conn, stored: list[GroupInvite]) -> list[GroupInvite]:
 
 
 async def _fetch(conn: Conn, uid: str, lock: bool = False) -> GroupInvite:
-    validate.uid(uid)
-    sql = "SELECT body FROM group_invites WHERE uid = $1" + (rows.for_update(conn) if lock else "")
-    body = await conn.fetchval(sql, uid)
-    if body is None:
-        raise errors.not_found(RESOURCE, uid)
-    return rows.decode(GroupInvite, body)
+    return await rows.get(conn, "group_invites", GroupInvite, RESOURCE, uid, lock=lock)
 
 
 @rpc(SERVICE + "CreateGroupInvite")

@@ -58,11 +58,7 @@ async def require(conn: Conn, uid: str, field: str = "uid") -> None:
 
 
 async def _fetch(conn: Conn, uid: str, lock: bool = False) -> Group:
-    validate.uid(uid)
-    body = await conn.fetchval("SELECT body FROM groups WHERE uid = $1" + (rows.for_update(conn) if lock else ""), uid)
-    if body is None:
-        raise errors.not_found(RESOURCE, uid)
-    return rows.decode(Group, body)
+    return await rows.get(conn, "groups", Group, RESOURCE, uid, lock=lock)
 
 
 def _conflict(name: str, other: str = "") -> errors.ApiError:

@@ -72,12 +72,7 @@ def check(identity: Identity, ctx: Context) -> Identity:
 
 
 async def fetch(conn: Conn, uid: str, lock: bool = False) -> Identity:
-    validate.uid(uid)
-    sql = "SELECT body FROM identities WHERE uid = $1" + (rows.for_update(conn) if lock else "")
-    body = await conn.fetchval(sql, uid)
-    if body is None:
-        raise errors.not_found(RESOURCE, uid)
-    return rows.decode(Identity, body)
+    return await rows.get(conn, "identities", Identity, RESOURCE, uid, lock=lock)
 
 
 def match_keys(identity: Identity) -> tuple[str, str]:

@@ -118,12 +118,7 @@ async def hydrate(conn: Conn, stored: list[RoleBinding]) -> list[RoleBinding]:
 
 
 async def _fetch(conn: Conn, uid: str, lock: bool = False) -> RoleBinding:
-    validate.uid(uid)
-    sql = "SELECT body FROM role_bindings WHERE uid = $1" + (rows.for_update(conn) if lock else "")
-    body = await conn.fetchval(sql, uid)
-    if body is None:
-        raise errors.not_found(RESOURCE, uid)
-    return rows.decode(RoleBinding, body)
+    return await rows.get(conn, "role_bindings", RoleBinding, RESOURCE, uid, lock=lock)
 
 
 @rpc(SERVICE + "CreateRoleBinding")

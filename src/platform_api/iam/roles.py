@@ -62,12 +62,7 @@ async def seed_builtin(db: Conn) -> None:
 
 
 async def fetch(conn: Conn, uid: str, lock: bool = False) -> Role:
-    validate.uid(uid)
-    sql = "SELECT body FROM roles WHERE uid = $1" + (rows.for_update(conn) if lock else "")
-    body = await conn.fetchval(sql, uid)
-    if body is None:
-        raise errors.not_found(RESOURCE, uid)
-    return rows.decode(Role, body)
+    return await rows.get(conn, "roles", Role, RESOURCE, uid, lock=lock)
 
 
 def role_mask(role: Role) -> int:

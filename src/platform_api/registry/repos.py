@@ -42,12 +42,7 @@ def _check(repo: Repo) -> None:
 
 
 async def fetch(conn: Conn, uid: str, lock: bool = False) -> Repo:
-    validate.uid(uid)
-    sql = "SELECT body FROM repos WHERE uid = $1" + (rows.for_update(conn) if lock else "")
-    body = await conn.fetchval(sql, uid)
-    if body is None:
-        raise errors.not_found(RESOURCE, uid)
-    return rows.decode(Repo, body)
+    return await rows.get(conn, "repos", Repo, RESOURCE, uid, lock=lock)
 
 
 def _conflict(name: str, other: str = "") -> errors.ApiError:

@@ -7,6 +7,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from platform_api.core import errors, validate
 from platform_api.store.db import Conn
 
 T = TypeVar("T")
@@ -26,6 +27,16 @@ def decode(t: type[T], body: str | bytes) -> T:
 
 def body(record: Any) -> str:
     return encode(record).decode()
+
+
+async def get(conn: Conn, table: str, record: type[T], resource: str, uid: str, *, lock: bool = False) -> T:
+    """The record stored under `uid` in `table`; NOT_FOUND naming `resource` when there is none. `lock` holds
+    the row until the transaction ends (read-modify-write)."""
+    validate.uid(uid)
+    body = await conn.fetchval(f"SELECT body FROM {table} WHERE uid = $1" + (for_update(conn) if lock else ""), uid)
+    if body is None:
+        raise errors.not_found(resource, uid)
+    return decode(record, body)
 
 
 def for_update(conn: Conn) -> str:
