@@ -133,6 +133,7 @@ class Authorizer:
         self.epoch = 0
         self._listener: Any = None
         self._listener_retry = 0.0
+        self._listen_task: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ freshness
 
@@ -188,7 +189,8 @@ class Authorizer:
             return
         elif self._listener is None and time.monotonic() > self._listener_retry:
             self._listener_retry = time.monotonic() + 5
-            asyncio.get_running_loop().create_task(self._listen())
+            # Kept referenced: the loop holds tasks only weakly.
+            self._listen_task = asyncio.get_running_loop().create_task(self._listen())
         self._stale = False
         v = await self.db.fetchval("SELECT v FROM authz_version WHERE id = 1")
         if v != self._version:
