@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -251,7 +250,3 @@ class Authorizer:
                     by_group[at] = by_group.get(at, 0) | await self.role_mask(role)
         limit = caps.mask(claims.cap_limit) if claims.cap_limit else -1
         return Principal(claims.subject, by_group, claims, claims.scopes, limit)
-
-
-def required_mask(names: Iterable[str]) -> int:
-    return caps.mask(names)

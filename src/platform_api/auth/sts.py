@@ -109,9 +109,6 @@ class Exchange:
             out["refreshToken"], _ = await self._new_refresh(chosen.uid, secrets.token_hex(16), stored)
         return out
 
-    async def verify_upstream(self, token: str, issuer: str) -> dict[str, Any]:
-        return await self.upstream.verify(token, issuer)
-
     async def _choose(self, token: str, unverified: dict[str, Any], wanted: str) -> tuple[Identity, dict[str, Any]]:
         raw_iss, sub = unverified["iss"], unverified["sub"]
         iss = matching.normalize_issuer(raw_iss)

@@ -253,7 +253,9 @@ class Dispatcher:
             except TimeoutError:
                 if slice_ >= remaining:
                     return
-            version = await self.db.fetchval("PRAGMA data_version")
+            if not isinstance(self.db, SqliteDatabase):
+                return  # PostgreSQL sleeps in one slice; NOTIFY wakes it
+            version = await self.db.commit_marker()
             if version != self._data_version:
                 self._data_version = version
                 return

@@ -78,11 +78,7 @@ async def create_tag(req: CreateTagRequest, ctx: Context) -> Tag:
 
 @rpc(SERVICE + "GetTag")
 async def get_tag(req: GetTagRequest, ctx: Context) -> Tag:
-    validate.uid(req.uid)
-    body = await ctx.rt.db.fetchval("SELECT body FROM tags WHERE uid = $1", req.uid)
-    if body is None:
-        raise errors.not_found(RESOURCE, req.uid)
-    return rows.decode(Tag, body)
+    return await rows.get(ctx.rt.db, "tags", Tag, RESOURCE, req.uid)
 
 
 @rpc(SERVICE + "ListTags")
