@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -111,11 +112,40 @@ class Principal:
 
     def check_grantable(self, granted: int, at: str) -> None:
         """No escalation: the caller may only grant capabilities it holds itself at that scope."""
-        missing = granted & ~self.held_at(at)
-        if missing:
-            raise errors.permission_denied(
-                f"cannot grant capabilities you do not hold at {at}: {', '.join(caps.names(missing))}"
-            )
+        self.check_obtainable({at: granted}, "cannot grant")
+
+    def check_obtainable(self, obtainable: Mapping[str, int], action: str) -> None:
+        """No escalation, in its general form: the caller may only cause capabilities (group -> mask) to be
+        obtained that it holds itself at each of those groups. Granting a role is one case; changing who can
+        act as an identity (its claimMatch or staticKeys), or who logs in through an identity provider and with
+        which roles, is another: that change is acting as the identity, so it needs everything it holds."""
+        for at in sorted(obtainable):
+            missing = obtainable[at] & ~self.held_at(at)
+            if missing:
+                raise errors.permission_denied(
+                    f"{action} capabilities you do not hold at {at}: {', '.join(caps.names(missing))}"
+                )
+
+
+async def load_grants(conn: Any, identity: str) -> dict[str, int]:
+    """What `identity` holds through its role bindings (group -> capability mask, clipped to its home), read
+    on `conn` (a transaction sees its own uncommitted bindings)."""
+    rows = await conn.fetch(
+        "SELECT rb.parent, r.capabilities FROM role_bindings rb JOIN roles r ON r.uid = rb.role_uid"
+        " WHERE rb.identity_uid = $1",
+        identity,
+    )
+    home = uidp.parent(identity)
+    by_group: dict[str, int] = {}
+    masks: dict[str, int] = {}  # few distinct roles, many bindings
+    for group, names in rows:
+        at = _clip(group, home)
+        if at is not None:
+            m = masks.get(names)
+            if m is None:
+                m = masks[names] = caps.mask(names.split(","))
+            by_group[at] = by_group.get(at, 0) | m
+    return by_group
 
 
 class Authorizer:
@@ -211,22 +241,7 @@ class Authorizer:
     async def _load(self, identity: str) -> Grants:
         if await self.db.fetchval("SELECT 1 FROM identities WHERE uid = $1", identity) is None:
             return Grants(exists=False)
-        rows = await self.db.fetch(
-            "SELECT rb.parent, r.capabilities FROM role_bindings rb JOIN roles r ON r.uid = rb.role_uid"
-            " WHERE rb.identity_uid = $1",
-            identity,
-        )
-        home = uidp.parent(identity)
-        by_group: dict[str, int] = {}
-        masks: dict[str, int] = {}  # few distinct roles, many bindings
-        for group, names in rows:
-            at = _clip(group, home)
-            if at is not None:
-                m = masks.get(names)
-                if m is None:
-                    m = masks[names] = caps.mask(names.split(","))
-                by_group[at] = by_group.get(at, 0) | m
-        return Grants(exists=True, by_group=by_group)
+        return Grants(exists=True, by_group=await load_grants(self.db, identity))
 
     async def role_mask(self, role_uid: str) -> int:
         m = self._roles.get(role_uid)

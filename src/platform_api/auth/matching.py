@@ -1,9 +1,12 @@
 """Which upstream tokens an identity accepts (reference 10.5), and the checks on an identity's settings.
 
-Patterns are regular expressions (Python `re`, close to RE2 for the patterns people write) and are
-**anchored**: a pattern must match the whole claim value (`fullmatch`). The reference leaves anchoring
-open and its server searches; an unanchored `myorg/.*` would also accept `notmyorg/x`, so we choose the
-safe reading. Patterns that mean "contains" must say so (`.*myorg/.*`).
+Patterns are regular expressions with RE2 semantics (the reference is written in Go, whose patterns are
+RE2), matched by `google-re2` in time linear in the input: they run on claims of tokens not yet verified,
+so a pattern must never be able to stall the server. Patterns RE2 cannot compile (backreferences,
+lookaround) are refused when written. Patterns are **anchored**: a pattern must match the whole claim value.
+The reference leaves anchoring open and its server searches; an unanchored `myorg/.*` would also accept
+`notmyorg/x`, so we choose the safe reading. Patterns that mean "contains" must say so (`.*myorg/.*`).
+Patterns are at most MAX_PATTERN characters; claim values longer than MAX_CLAIM never match.
 """
 
 from __future__ import annotations
@@ -11,12 +14,13 @@ from __future__ import annotations
 import hashlib
 import ipaddress
 import json
-import re
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
 import jwt
+import re2
 from msgspec import UNSET
 
 from platform_api.core import clock, errors
@@ -24,6 +28,10 @@ from platform_api.gen.records.iam_v2 import ClaimMatch, StaticKeys
 
 MAX_STATIC_KEYS_SECONDS = 365 * 24 * 3600
 MAX_PATTERN = 1024
+MAX_CLAIM = 4096
+_RE2 = re2.Options()
+_RE2.log_errors = False  # a refused pattern is the client's error, answered as such, not a log line
+_RE2.max_mem = 1 << 20  # bytes for one compiled pattern: bounds what a stored pattern may cost
 
 
 def normalize_issuer(issuer: str) -> str:
@@ -58,13 +66,23 @@ def url_allowed(url: str, allow_loopback_http: bool) -> bool:
     return parts.scheme == "http" and allow_loopback_http and is_loopback_host(parts.hostname)
 
 
+@lru_cache(maxsize=4096)
+def _pattern(pattern: str) -> re2._Regexp | None:
+    """The compiled pattern (None: RE2 refuses it). Cached: patterns come from stored identities."""
+    try:
+        return re2.compile(pattern, options=_RE2)
+    except re2.error:
+        return None
+
+
 def _compile(pattern: str, field: str) -> None:
     if len(pattern) > MAX_PATTERN:
         raise errors.invalid_argument(field, f"{field} must be at most {MAX_PATTERN} characters")
     try:
-        re.compile(pattern)
-    except re.error as e:
-        raise errors.invalid_argument(field, f"{field} is not a valid regular expression: {e}") from None
+        re2.compile(pattern, options=_RE2)
+    except re2.error as e:
+        reason = e.args[0].decode(errors="replace") if e.args and isinstance(e.args[0], bytes) else str(e)
+        raise errors.invalid_argument(field, f"{field} is not a valid RE2 regular expression: {reason}") from None
 
 
 def check_claim_match(cm: ClaimMatch, field: str = "claim_match") -> None:
@@ -84,11 +102,25 @@ def check_claim_match(cm: ClaimMatch, field: str = "claim_match") -> None:
         _compile(value, f"{field}.claim_patterns[{key}]")
 
 
+# Static keys verify signatures only: public keys of asymmetric types. A symmetric ("oct") key would be a
+# shared secret, readable by anyone who may list identities, and able to sign as well as verify.
+PUBLIC_KEY_TYPES = frozenset({"RSA", "EC", "OKP"})
+PRIVATE_MEMBERS = frozenset({"d", "p", "q", "dp", "dq", "qi", "oth", "k"})
+MAX_JWKS = 64 * 1024
+
+
 def parse_jwks(text: str, field: str) -> jwt.PyJWKSet:
+    if len(text) > MAX_JWKS:
+        raise errors.invalid_argument(field, f"{field} must be at most {MAX_JWKS} characters")
     try:
         data = json.loads(text)
-        if any("d" in k for k in data.get("keys", [])):
-            raise errors.invalid_argument(field, f"{field} must hold public keys only")
+        found = data.get("keys", [])
+        if not isinstance(found, list) or not all(isinstance(k, dict) for k in found):
+            raise ValueError("keys must be a list of JWKs")
+        if any(k.get("kty") not in PUBLIC_KEY_TYPES or PRIVATE_MEMBERS & k.keys() for k in found):
+            raise errors.invalid_argument(
+                field, f"{field} must hold public keys only (kty RSA, EC or OKP, no private or symmetric members)"
+            )
         keys = jwt.PyJWKSet.from_dict(data)
     except errors.ApiError:
         raise
@@ -131,7 +163,10 @@ def _one(exact: Any, pattern: Any, value: Any) -> bool:
     if isinstance(exact, str) and exact:
         return isinstance(value, str) and value == exact
     if isinstance(pattern, str) and pattern:
-        return isinstance(value, str) and re.fullmatch(pattern, value) is not None
+        if not isinstance(value, str) or len(value) > MAX_CLAIM or len(pattern) > MAX_PATTERN:
+            return False
+        compiled = _pattern(pattern)
+        return compiled is not None and compiled.fullmatch(value) is not None
     return False
 
 

@@ -98,7 +98,7 @@ class Exchange:
         except upstream.Rejected as e:
             log.info("token exchange refused: %s", e)
             raise refused() from None
-        await self._seen(chosen.uid)
+        await self.seen(chosen.uid)
         act = {k: claims[k] for k in ACT_CLAIMS if k in claims}
         access, expiry = self.rt.access.tokens.mint(
             chosen.uid, audience=audience, scopes=scopes, cap_limit=cap_limit, grants=grants, act=act
@@ -232,7 +232,8 @@ class Exchange:
             await identities.insert(tx, identity, "")
         return identity, True
 
-    async def _seen(self, uid: str) -> None:
+    async def seen(self, uid: str) -> None:
+        """The identity has just logged in (or accepted an invite): its last_seen_time is now."""
         async with self.rt.db.transaction() as tx:
             body = await tx.fetchval("SELECT body FROM identities WHERE uid = $1", uid)
             if body is not None:
@@ -386,6 +387,7 @@ def routes(rt: Runtime) -> list[Any]:
         if code:
             _, group = await group_invites.redeem(rt.db, code, identity.uid, identity.email)
             rt.access.authorizer.invalidate()
+            await rt.sts.seen(identity.uid)  # it accepted the binding: members may now see who it is
         return {"identity": identity.uid, "group": group}
 
     return [

@@ -12,7 +12,7 @@ from typing import Any
 
 from msgspec import UNSET
 
-from platform_api.auth import matching
+from platform_api.auth import authz, matching
 from platform_api.core import clock, errors, fieldmask, listing, uidp, validate
 from platform_api.core.service import Context, rpc
 from platform_api.events import outbox
@@ -155,6 +155,10 @@ async def update_identity(req: UpdateIdentityRequest, ctx: Context) -> Identity:
         identity = check(identity, ctx)
         if identity == current:
             return current
+        if (identity.claim_match, identity.static_keys) != (current.claim_match, current.static_keys):
+            # Changing who can act as an identity is acting as it: it needs everything the identity holds.
+            held = await authz.load_grants(tx, identity.uid)
+            ctx.caller.check_obtainable(held, "changing how this identity logs in would hand over")
         identity.update_time = clock.now()
         await tx.execute(
             "UPDATE identities SET name = $2, update_time = $3, body = $4, kind = $5, match_issuer = $6,"

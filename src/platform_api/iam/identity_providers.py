@@ -107,6 +107,21 @@ async def _check_default_role(tx: Conn, ctx: Context, idp: IdentityProvider, gro
     ctx.caller.check_grantable(roles.role_mask(role), group)
 
 
+async def _obtainable(tx: Conn, idp: IdentityProvider) -> dict[str, int]:
+    """What a login through `idp` can obtain: its default role at its group, and every role its external group
+    mappings hand out at their scopes."""
+    group = uidp.parent(idp.uid)
+    found = await tx.fetch(
+        "SELECT m.scope, r.capabilities FROM external_group_role_mappings m JOIN roles r ON r.uid = m.role_uid"
+        " WHERE m.parent = $1",
+        idp.uid,
+    )
+    out = {group: roles.role_mask(await roles.usable_at(tx, idp.default_role, group, "default_role"))}
+    for scope, names in found:
+        out[scope] = out.get(scope, 0) | capabilities.mask(names.split(","))
+    return out
+
+
 def _conflict(name: str) -> errors.ApiError:
     return errors.already_exists(RESOURCE, "", f"an identity provider named {name!r} already exists in this group")
 
@@ -192,6 +207,11 @@ async def update_identity_provider(req: UpdateIdentityProviderRequest, ctx: Cont
         group = uidp.parent(idp.uid)
         if idp.default_role != current.default_role:
             await _check_default_role(tx, ctx, idp, group)
+        if idp.oidc != current.oidc:
+            # Whoever decides which tokens log in through the provider can log in with everything it hands out.
+            ctx.caller.check_obtainable(
+                await _obtainable(tx, idp), "changing how users log in through this identity provider would hand over"
+            )
         idp.update_time = clock.now()
         stored = public(idp)
         await rows.unique_write(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from platform_api.auth import capabilities as caps
 from platform_api.core import clock, errors, fieldmask, listing, uidp, validate
 from platform_api.core.service import Context, rpc
 from platform_api.events import outbox
@@ -44,25 +45,30 @@ UPDATABLE = frozenset({"identity_uid", "role_uid"})
 MAX_BATCH = 25
 
 
-async def _identity_bindable(conn: Conn, identity_uid: str, group: str) -> None:
+async def _identity_bindable(conn: Conn, ctx: Context, identity_uid: str, group: str) -> None:
+    """The identity may be named in a binding at `group` by this caller. Whatever is out of the caller's
+    reach answers exactly like an identity that does not exist: its existence is not ours to tell."""
     if not identity_uid:
         raise errors.invalid_argument("identity_uid", "identity_uid is required")
     validate.uid(identity_uid, "identity_uid")
     home = uidp.parent(identity_uid)
     if not home:
         # A user identity (root-level uid) may be bound before its first login (its uid comes from
-        # lookupIdentity): bindings wait for it.
+        # lookupIdentity): bindings wait for it. A caller confined to a group reaches nothing outside it,
+        # users included, registered or not.
+        if uidp.parent(ctx.subject):
+            raise errors.not_found(identities.RESOURCE, identity_uid)
         return
-    # An identity confined elsewhere is reported exactly like a missing one: its existence is not ours to tell.
     if (
         not uidp.is_ancestor_or_self(home, group)
+        or not ctx.caller.held_at(identity_uid)
         or await conn.fetchval("SELECT 1 FROM identities WHERE uid = $1", identity_uid) is None
     ):
         raise errors.not_found(identities.RESOURCE, identity_uid)
 
 
 async def _checked(tx: Conn, ctx: Context, group: str, identity_uid: str, role_uid: str) -> None:
-    await _identity_bindable(tx, identity_uid, group)
+    await _identity_bindable(tx, ctx, identity_uid, group)
     role = await roles.usable_at(tx, role_uid, group)
     ctx.caller.check_grantable(roles.role_mask(role), group)
 
@@ -83,8 +89,26 @@ async def insert(tx: Conn, group: str, identity_uid: str, role_uid: str, now: st
     return rb
 
 
-async def hydrate(conn: Conn, stored: list[RoleBinding]) -> list[RoleBinding]:
-    """Bindings as the API shows them: identity, group and role objects instead of input-only uids."""
+_SEE_IDENTITY = caps.mask(["CAP_IAM_IDENTITY_LIST"])
+
+
+def _known(ctx: Context, identity: Identity, binding: RoleBinding) -> bool:
+    if identity.uid == ctx.subject:
+        return True
+    if uidp.parent(identity.uid):
+        return ctx.caller.holds(_SEE_IDENTITY, identity.uid)
+    # Logged in since it was bound: the user has come to use it, and so have its details.
+    return bool(binding.create_time) and (identity.last_seen_time or "") >= (binding.create_time or "")
+
+
+async def hydrate(conn: Conn, ctx: Context, stored: list[RoleBinding]) -> list[RoleBinding]:
+    """Bindings as the API shows them: identity, group and role objects instead of input-only uids.
+
+    The identity's details (name, e-mail, issuer, subject) only where the caller may know them: its own; an
+    identity living under a group, where the caller may read it (GetIdentity's capability at its uid); a
+    user identity (root-level), once it has logged in while holding the binding. A user may be bound by
+    uid before it registers (lookupIdentity), so binding a uid answers the same whether that user exists or
+    not, and shows nobody's name or e-mail to whoever merely knows the uid."""
     if not stored:
         return []
 
@@ -98,10 +122,14 @@ async def hydrate(conn: Conn, stored: list[RoleBinding]) -> list[RoleBinding]:
     rls = await bodies("roles", {b.role_uid for b in stored})
     out = []
     for b in stored:
-        ident: Any = ids.get(b.identity_uid)
+        ident = ids.get(b.identity_uid)
         grp = grps.get(uidp.parent(b.uid))
         role = rls.get(b.role_uid)
-        view = identities.binding_view(rows.decode(Identity, ident)) if ident else {"uid": b.identity_uid}
+        view: dict[str, Any] = {"uid": b.identity_uid}
+        if ident:
+            identity = rows.decode(Identity, ident)
+            if _known(ctx, identity, b):
+                view = identities.binding_view(identity)
         g = rows.decode(Group, grp) if grp else Group(uid=uidp.parent(b.uid))
         r = rows.decode(Role, role) if role else Role(uid=b.role_uid)
         out.append(
@@ -128,7 +156,7 @@ async def create_role_binding(req: CreateRoleBindingRequest, ctx: Context) -> Ro
         await groups.require(tx, req.parent, "parent")
         await _checked(tx, ctx, req.parent, given.identity_uid, given.role_uid)
         rb = await insert(tx, req.parent, given.identity_uid, given.role_uid, clock.now())
-        (result,) = await hydrate(tx, [rb])
+        (result,) = await hydrate(tx, ctx, [rb])
         await outbox.emit(tx, ctx, result)
     ctx.rt.access.authorizer.invalidate()
     return result
@@ -156,7 +184,7 @@ async def batch_create_role_bindings(
         for identity_uid, role_uid in wanted:
             await _checked(tx, ctx, req.parent, identity_uid, role_uid)
             created.append(await insert(tx, req.parent, identity_uid, role_uid, now))
-        result = BatchCreateRoleBindingsResponse(role_bindings=await hydrate(tx, created))
+        result = BatchCreateRoleBindingsResponse(role_bindings=await hydrate(tx, ctx, created))
         await outbox.emit(tx, ctx, result, subject=req.parent)
     ctx.rt.access.authorizer.invalidate()
     return result
@@ -164,7 +192,7 @@ async def batch_create_role_bindings(
 
 @rpc(SERVICE + "GetRoleBinding")
 async def get_role_binding(req: GetRoleBindingRequest, ctx: Context) -> RoleBinding:
-    (result,) = await hydrate(ctx.rt.db, [await _fetch(ctx.rt.db, req.uid)])
+    (result,) = await hydrate(ctx.rt.db, ctx, [await _fetch(ctx.rt.db, req.uid)])
     return result
 
 
@@ -180,7 +208,7 @@ async def list_role_bindings(req: ListRoleBindingsRequest, ctx: Context) -> List
         where.eq("role_uid", req.role)
     page = await listing.page(ctx, TABLE, where, req)
     return ListRoleBindingsResponse(
-        role_bindings=await hydrate(ctx.rt.db, [rows.decode(RoleBinding, b) for b in page.bodies]),
+        role_bindings=await hydrate(ctx.rt.db, ctx, [rows.decode(RoleBinding, b) for b in page.bodies]),
         next_page_token=page.next_page_token,
         total_count=str(page.total_count),
         skipped=page.skipped,
@@ -202,7 +230,7 @@ async def update_role_binding(req: UpdateRoleBindingRequest, ctx: Context) -> Ro
                 "UPDATE role_bindings SET identity_uid = $2, role_uid = $3, update_time = $4, body = $5 WHERE uid = $1",
                 rb.uid, rb.identity_uid, rb.role_uid, rb.update_time, rows.body(rb),
             )  # fmt: skip
-        (result,) = await hydrate(tx, [rb])
+        (result,) = await hydrate(tx, ctx, [rb])
         if rb != current:
             await outbox.emit(tx, ctx, result)
     ctx.rt.access.authorizer.invalidate()
