@@ -41,6 +41,7 @@ UNKNOWN_KID_COOLDOWN_SECONDS = 30.0
 MAX_DOCUMENT_BYTES = 256 * 1024
 MAX_ISSUER = 2048
 MAX_CACHED_ISSUERS = 256
+MAX_KEYS = 64  # per issuer: real key sets hold a handful; this bounds what one cache entry holds
 LEEWAY_SECONDS = 60
 
 
@@ -126,6 +127,8 @@ class UpstreamVerifier:
             raise Rejected(f"jwks_uri {jwks_uri!r} of {issuer}: {e}") from None
         # Elsewhere than the issuer, the insecure flag does not apply: only public https key sets.
         data = await self._get_json(jwks_uri, self.allow_loopback_http and same_origin)
+        if not isinstance(data, dict) or not isinstance(data.get("keys"), list) or len(data["keys"]) > MAX_KEYS:
+            raise Rejected(f"JWKS of {issuer} is not a key set of at most {MAX_KEYS} keys")
         try:
             keys = jwt.PyJWKSet.from_dict(data)
         except jwt.PyJWTError as e:
