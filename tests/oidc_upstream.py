@@ -27,13 +27,14 @@ class Upstream:
     def __init__(self) -> None:
         self.key, self.jwk = new_key()
         self.requests: list[str] = []
+        self.jwks_uri = ""  # what the discovery document names; default: <issuer>/jwks
         upstream = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:
                 upstream.requests.append(self.path)
                 if self.path == "/.well-known/openid-configuration":
-                    body = {"issuer": upstream.issuer, "jwks_uri": upstream.issuer + "/jwks"}
+                    body = {"issuer": upstream.issuer, "jwks_uri": upstream.jwks_uri or upstream.issuer + "/jwks"}
                 elif self.path == "/jwks":
                     body = {"keys": [upstream.jwk]}
                 else:

@@ -12,18 +12,18 @@ Patterns are at most MAX_PATTERN characters; claim values longer than MAX_CLAIM 
 from __future__ import annotations
 
 import hashlib
-import ipaddress
 import json
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
-from urllib.parse import urlsplit
 
 import jwt
 import re2
 from msgspec import UNSET
 
 from platform_api.core import clock, errors
+from platform_api.core.netcheck import is_loopback_host as is_loopback_host
+from platform_api.core.netcheck import url_allowed as url_allowed  # moved there, shared with sinks
 from platform_api.gen.records.iam_v2 import ClaimMatch, StaticKeys
 
 MAX_STATIC_KEYS_SECONDS = 365 * 24 * 3600
@@ -42,28 +42,6 @@ def normalize_issuer(issuer: str) -> str:
 def user_uid(issuer: str, subject: str) -> str:
     """The deterministic root-level uid of the user identity for (issuer, subject)."""
     return hashlib.sha256(f"platform-api user\n{normalize_issuer(issuer)}\n{subject}".encode()).hexdigest()[:40]
-
-
-def is_loopback_host(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-def url_allowed(url: str, allow_loopback_http: bool) -> bool:
-    """An issuer or sink URL: https, or (development only) http on a loopback address."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return False
-    if not parts.hostname or parts.username or parts.password:
-        return False
-    if parts.scheme == "https":
-        return True
-    return parts.scheme == "http" and allow_loopback_http and is_loopback_host(parts.hostname)
 
 
 @lru_cache(maxsize=4096)

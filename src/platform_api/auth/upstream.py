@@ -2,10 +2,18 @@
 their discovery document and JWKS.
 
 Only issuers that an identity, an identity provider or the configuration names are ever contacted, and
-only over https (http on loopback under `--insecure-allow-loopback`). Key sets are cached; an unknown
-`kid` refetches at most once per cooldown, so a flood of forged tokens cannot hammer the issuer.
-Fetches have short timeouts and size limits. Every failure raises `Rejected` with an internal reason
-for the log; callers answer the client without saying which check failed.
+only as `core.netcheck` allows for webhook sinks: https, a canonical host name, every address it resolves
+to public (http and loopback addresses under `--insecure-allow-loopback`), the connection pinned to the
+checked address with the issuer's host name as Host header and TLS server name (certificates are verified
+against that name). The operator's `sink_allowed_networks` do not extend to issuers. The `jwks_uri` of a
+discovery document passes the same checks; on another origin than the issuer's it must pass them without
+the insecure flag (public https), so a loopback issuer cannot point us at other local ports. No proxy from
+the environment, no redirects, no pooled connections (each fetch connects to the address it checked).
+
+Key sets are cached (a bounded LRU: issuers come from unauthenticated tokens); an unknown `kid` refetches
+at most once per cooldown, so a flood of forged tokens cannot hammer the issuer. Fetches have short
+timeouts and size limits. Every failure raises `Rejected` with an internal reason for the log; callers
+answer the client without saying which check failed.
 """
 
 from __future__ import annotations
@@ -14,13 +22,15 @@ import asyncio
 import json
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 import jwt
 
 from platform_api.auth import matching
+from platform_api.core import netcheck
+from platform_api.core.lru import LRU
 
 log = logging.getLogger("platform_api.upstream")
 
@@ -29,6 +39,9 @@ ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES
 JWKS_TTL_SECONDS = 3600.0
 UNKNOWN_KID_COOLDOWN_SECONDS = 30.0
 MAX_DOCUMENT_BYTES = 256 * 1024
+MAX_ISSUER = 2048
+MAX_CACHED_ISSUERS = 256
+MAX_KEYS = 64  # per issuer: real key sets hold a handful; this bounds what one cache entry holds
 LEEWAY_SECONDS = 60
 
 
@@ -40,24 +53,51 @@ class Rejected(Exception):
 class _Keys:
     keys: jwt.PyJWKSet
     fetched: float
+    refetched: float = 0.0  # last refetch for an unknown kid
+
+
+@dataclass
+class _Flight:
+    """Serializes the fetches of one issuer; dropped when no request waits on it."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+
+
+def pinned(target: netcheck.Target) -> dict[str, Any]:
+    """httpx request arguments that connect to `target.url` (the checked address) while speaking to the
+    host by name: Host header, and TLS server name (httpcore verifies the certificate against it)."""
+    extensions = {"sni_hostname": target.host} if target.scheme == "https" else {}
+    return {"headers": {"host": target.host_header, "accept": "application/json"}, "extensions": extensions}
+
+
+def _origin(url: str) -> tuple[str, str, int]:
+    scheme, host, port, _ = netcheck.split(url, allow_loopback_http=True)
+    return scheme, host, port
 
 
 class UpstreamVerifier:
     def __init__(self, allow_loopback_http: bool) -> None:
         self.allow_loopback_http = allow_loopback_http
-        self._http = httpx.AsyncClient(timeout=httpx.Timeout(5.0, connect=2.0), follow_redirects=False)
-        self._keys: dict[str, _Keys] = {}
-        self._last_refetch: dict[str, float] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
+        self._http = httpx.AsyncClient(
+            timeout=httpx.Timeout(5.0, connect=2.0),
+            follow_redirects=False,
+            trust_env=False,
+            limits=httpx.Limits(max_keepalive_connections=0),
+        )
+        self._keys: LRU[str, _Keys] = LRU(MAX_CACHED_ISSUERS)
+        self._flights: dict[str, _Flight] = {}
 
     async def close(self) -> None:
         await self._http.aclose()
 
-    async def _get_json(self, url: str) -> Any:
-        if not matching.url_allowed(url, self.allow_loopback_http):
-            raise Rejected(f"refusing to fetch {url!r}: not https")
+    async def _get_json(self, url: str, allow_loopback: bool) -> Any:
         try:
-            async with self._http.stream("GET", url, headers={"accept": "application/json"}) as r:
+            target = await netcheck.resolve(url, allow_loopback)
+        except netcheck.Refused as e:
+            raise Rejected(f"refusing to fetch {url!r}: {e}") from None
+        try:
+            async with self._http.stream("GET", target.url, **pinned(target)) as r:
                 if r.status_code != 200:
                     raise Rejected(f"{url} answered {r.status_code}")
                 body = b""
@@ -73,13 +113,22 @@ class UpstreamVerifier:
             raise Rejected(f"{url} did not answer JSON") from None
 
     async def _fetch_keys(self, issuer: str) -> _Keys:
-        config = await self._get_json(issuer.rstrip("/") + "/.well-known/openid-configuration")
+        config = await self._get_json(
+            issuer.rstrip("/") + "/.well-known/openid-configuration", self.allow_loopback_http
+        )
         if not isinstance(config, dict) or config.get("issuer") != issuer:
             raise Rejected(f"discovery document of {issuer} names another issuer")
         jwks_uri = config.get("jwks_uri")
-        if not isinstance(jwks_uri, str):
-            raise Rejected(f"discovery document of {issuer} has no jwks_uri")
-        data = await self._get_json(jwks_uri)
+        if not isinstance(jwks_uri, str) or len(jwks_uri) > MAX_ISSUER:
+            raise Rejected(f"discovery document of {issuer} has no usable jwks_uri")
+        try:
+            same_origin = _origin(jwks_uri) == _origin(issuer)
+        except netcheck.Refused as e:
+            raise Rejected(f"jwks_uri {jwks_uri!r} of {issuer}: {e}") from None
+        # Elsewhere than the issuer, the insecure flag does not apply: only public https key sets.
+        data = await self._get_json(jwks_uri, self.allow_loopback_http and same_origin)
+        if not isinstance(data, dict) or not isinstance(data.get("keys"), list) or len(data["keys"]) > MAX_KEYS:
+            raise Rejected(f"JWKS of {issuer} is not a key set of at most {MAX_KEYS} keys")
         try:
             keys = jwt.PyJWKSet.from_dict(data)
         except jwt.PyJWTError as e:
@@ -87,19 +136,33 @@ class UpstreamVerifier:
         return _Keys(keys, time.monotonic())
 
     async def _key(self, issuer: str, kid: str | None) -> jwt.PyJWK:
-        lock = self._locks.setdefault(issuer, asyncio.Lock())
-        async with lock:
-            cached = self._keys.get(issuer)
-            now = time.monotonic()
-            if cached is None or now - cached.fetched > JWKS_TTL_SECONDS:
-                cached = self._keys[issuer] = await self._fetch_keys(issuer)
-            key = _find(cached.keys, kid)
-            if key is None and now - self._last_refetch.get(issuer, 0.0) > UNKNOWN_KID_COOLDOWN_SECONDS:
-                self._last_refetch[issuer] = now
-                cached = self._keys[issuer] = await self._fetch_keys(issuer)
-                key = _find(cached.keys, kid)
+        flight = self._flights.setdefault(issuer, _Flight())
+        flight.users += 1
+        try:
+            async with flight.lock:
+                key = await self._cached_key(issuer, kid)
+        finally:
+            flight.users -= 1
+            if not flight.users:
+                del self._flights[issuer]
         if key is None:
             raise Rejected(f"{issuer} has no key {kid!r}")
+        return key
+
+    async def _cached_key(self, issuer: str, kid: str | None) -> jwt.PyJWK | None:
+        cached = self._keys.get(issuer)
+        now = time.monotonic()
+        if cached is None or now - cached.fetched > JWKS_TTL_SECONDS:
+            fresh = await self._fetch_keys(issuer)
+            fresh.refetched = cached.refetched if cached else 0.0
+            cached = fresh
+            self._keys.put(issuer, cached)
+        key = _find(cached.keys, kid)
+        if key is None and now - cached.refetched > UNKNOWN_KID_COOLDOWN_SECONDS:
+            cached = await self._fetch_keys(issuer)
+            cached.refetched = now
+            self._keys.put(issuer, cached)
+            key = _find(cached.keys, kid)
         return key
 
     async def verify(self, token: str, issuer: str) -> dict[str, Any]:
@@ -111,6 +174,8 @@ class UpstreamVerifier:
             raise Rejected("malformed token") from None
         if header.get("alg") not in ALGORITHMS:
             raise Rejected(f"algorithm {header.get('alg')!r} not accepted")
+        if len(issuer) > MAX_ISSUER:
+            raise Rejected("issuer too long")
         key = await self._key(matching.normalize_issuer(issuer), header.get("kid"))
         return verify_with(token, key, issuer)
 
@@ -158,4 +223,6 @@ def unverified_claims(token: str) -> dict[str, Any]:
         raise Rejected("malformed token") from None
     if not isinstance(claims.get("iss"), str) or not claims["iss"] or not isinstance(claims.get("sub"), str):
         raise Rejected("token without issuer or subject")
+    if len(claims["iss"]) > MAX_ISSUER:  # before anything is looked up or keyed on it
+        raise Rejected("issuer too long")
     return claims
