@@ -72,7 +72,7 @@ def _as_dict(request: Message | Undecodable) -> dict[str, Any]:
         raise errors.invalid_argument("request", request.reason)
     try:
         data: dict[str, Any] = json_format.MessageToDict(request)
-    except ValueError as e:  # e.g. a Timestamp outside years 1-9999: the message says which value
+    except (json_format.Error, ValueError) as e:  # e.g. a Timestamp outside years 1-9999: its message says which
         raise errors.invalid_argument("request", str(e)) from None
     return data
 
