@@ -108,7 +108,8 @@ def test_chunked_body_stops_at_the_limit(server: Server, method: str, path: str,
 def test_declared_length_over_the_limit(server: Server, method: str, path: str, content_type: str, limit: int) -> None:
     path = path.format(org=server.owner_org)
     framing = f"content-length: {200 * MIB}\n"
-    status, body = raw_http(server, head(method, path, content_type, framing, server.token), [b"a" * 1024])
+    # No body bytes at all: left unread, they could turn the server's close into a reset that loses the answer.
+    status, body = raw_http(server, head(method, path, content_type, framing, server.token), [])
     assert status == 413, body
     structured(body, 8)
     healthy(server)
@@ -116,7 +117,7 @@ def test_declared_length_over_the_limit(server: Server, method: str, path: str, 
 
 def test_fallback_route_answers_without_the_body(server: Server) -> None:
     # A route that takes no body never waits for one, however large it claims to be.
-    status, body = raw_http(server, head("POST", "/healthz", "text/plain", f"content-length: {200 * MIB}\n"), [b"a"])
+    status, body = raw_http(server, head("POST", "/healthz", "text/plain", f"content-length: {200 * MIB}\n"), [])
     assert status == 501, body
     structured(body, 12)
     healthy(server)
@@ -128,16 +129,16 @@ def test_oversized_bodies_over_httpx(server: Server) -> None:
             yield b"a" * (16 * 1024)
 
     form = {"content-type": "application/x-www-form-urlencoded", "authorization": "Bearer x"}
-    with httpx.Client(base_url=server.base_url, timeout=30) as c:
-        for r in [
-            c.post("/sts/exchange", content=stream(2 * FORM), headers=form),
-            c.post("/sts/exchange", content=b"a=" + b"b" * FORM, headers=form),
-            c.post(
-                "/auth/v1/register", content=b'{"code": "' + b"c" * FORM + b'"}', headers={"authorization": "Bearer x"}
-            ),
-        ]:
-            assert r.status_code == 413, r.text
-            structured(r.json(), 8)
+    requests = [
+        ("/sts/exchange", stream(2 * FORM), form),
+        ("/sts/exchange", b"a=" + b"b" * FORM, form),
+        ("/auth/v1/register", b'{"code": "' + b"c" * FORM + b'"}', {"authorization": "Bearer x"}),
+    ]
+    for path, content, headers in requests:
+        # One connection each: the server may close a connection whose body it did not read to the end.
+        r = httpx.post(server.base_url + path, content=content, headers=headers, timeout=30)
+        assert r.status_code == 413, r.text
+        structured(r.json(), 8)
     healthy(server)
 
 
