@@ -88,7 +88,7 @@ def _handler(rt: Runtime, m: MethodInfo) -> Any:
         )
         try:
             if sum(1 for k, _ in pairs if k == "authorization") > 1:
-                raise errors.invalid_argument("authorization", "send at most one authorization metadata entry")
+                raise errors.duplicate_authorization()
             data = _as_dict(request)
             canonical = transcode.normalize(m.input, data)
             if m.mask_from_body:

@@ -58,7 +58,7 @@ class RestApp:
         area = path.split("/", 2)[1] if path.count("/") >= 1 else ""
         try:
             if authorizations > 1:
-                raise duplicate_authorization()
+                raise errors.duplicate_authorization()
             match = self.router.match(scope["method"], path)
             if match is None:
                 raise self._no_route(scope["method"], path)
@@ -128,8 +128,3 @@ class RestApp:
         if e.code == errors.UNAUTHENTICATED:
             extra = [(b"www-authenticate", f'Bearer error="invalid_token", error_description="{e.message}"'.encode())]
         await self._send(send, e.status(), _encode(e.body(domain)), request_id, extra)
-
-
-def duplicate_authorization() -> errors.ApiError:
-    # Two credentials are ambiguous: which one a proxy or the server would pick differs, so neither is taken.
-    return errors.invalid_argument("authorization", "send at most one Authorization header")

@@ -334,7 +334,7 @@ def _one(params: dict[str, list[str]], *names: str) -> str:
 
 def _bearer(request: Request) -> str:
     if len(request.headers.getlist("authorization")) > 1:
-        raise errors.invalid_argument("authorization", "send at most one Authorization header")
+        raise errors.duplicate_authorization()
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise errors.unauthenticated("missing bearer token")
