@@ -14,6 +14,7 @@ from typing import Any
 import grpc
 import msgspec
 from google.protobuf import any_pb2, json_format
+from google.protobuf.message import DecodeError, Message
 from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
@@ -48,16 +49,47 @@ def status_proto(e: errors.ApiError, domain: str) -> status_pb2.Status:
     return st
 
 
+class Undecodable:
+    """A request whose bytes did not parse: grpcio would answer UNKNOWN for a deserializer's exception, so
+    the deserializer returns this and the handler answers INVALID_ARGUMENT."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+def _deserializer(message_type: type[Message]) -> Any:
+    def parse(data: bytes) -> Message | Undecodable:
+        try:
+            return message_type.FromString(data)
+        except DecodeError:  # not protobuf, or a string field that is not UTF-8
+            return Undecodable(f"the request is not a valid {message_type.DESCRIPTOR.full_name} message")
+
+    return parse
+
+
+def _as_dict(request: Message | Undecodable) -> dict[str, Any]:
+    if isinstance(request, Undecodable):
+        raise errors.invalid_argument("request", request.reason)
+    try:
+        data: dict[str, Any] = json_format.MessageToDict(request)
+    except (json_format.Error, ValueError) as e:  # e.g. a Timestamp outside years 1-9999: its message says which
+        raise errors.invalid_argument("request", str(e)) from None
+    return data
+
+
 def _handler(rt: Runtime, m: MethodInfo) -> Any:
     domain = f"{m.area}.{rt.settings.error_domain_base}"
 
-    async def handle(request: Any, context: grpc.aio.ServicerContext) -> Any:
-        meta = dict(context.invocation_metadata() or ())
+    async def handle(request: Message | Undecodable, context: grpc.aio.ServicerContext) -> Any:
+        pairs = context.invocation_metadata() or ()
+        meta = dict(pairs)
         ctx = Context(
             m.full_name, rt, str(meta.get("x-request-id") or uuid.uuid4().hex), str(meta.get("authorization") or "")
         )
         try:
-            data = json_format.MessageToDict(request)
+            if sum(1 for k, _ in pairs if k == "authorization") > 1:
+                raise errors.duplicate_authorization()
+            data = _as_dict(request)
             canonical = transcode.normalize(m.input, data)
             if m.mask_from_body:
                 mask_field = transcode.fields_of(m.input)["update_mask"].json
@@ -88,7 +120,7 @@ def _handler(rt: Runtime, m: MethodInfo) -> Any:
             )
 
     return grpc.unary_unary_rpc_method_handler(
-        handle, request_deserializer=m.input_pb.FromString, response_serializer=m.output_pb.SerializeToString
+        handle, request_deserializer=_deserializer(m.input_pb), response_serializer=m.output_pb.SerializeToString
     )
 
 

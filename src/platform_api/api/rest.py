@@ -18,16 +18,14 @@ import msgspec
 from platform_api.api import dispatch, transcode
 from platform_api.api.router import Match, Router
 from platform_api.api.schema import AREAS, MethodInfo
-from platform_api.core import errors
+from platform_api.core import bodies, errors
 from platform_api.core.runtime import Runtime
 from platform_api.core.service import Context
 
 log = logging.getLogger("platform_api.rest")
 
-MAX_BODY = 1 << 20
 _JSON = [(b"content-type", b"application/json")]
 _encode = msgspec.json.Encoder().encode
-_decode = msgspec.json.Decoder().decode
 # Request ids: unique per process start, then a counter (uuid4 cost more than the rest of a GET's routing).
 _ID_PREFIX = secrets.token_hex(6)
 _ids = itertools.count(1)
@@ -47,9 +45,11 @@ class RestApp:
             await self.fallback(scope, receive, send)
             return
         request_id = authorization = ""
+        authorizations = 0
         for k, v in scope["headers"]:
             if k == b"authorization":
                 authorization = v.decode("latin-1")
+                authorizations += 1
             elif k == b"x-request-id":
                 request_id = v.decode("latin-1")[:128]
         if not request_id:
@@ -57,6 +57,8 @@ class RestApp:
         path: str = scope["path"]
         area = path.split("/", 2)[1] if path.count("/") >= 1 else ""
         try:
+            if authorizations > 1:
+                raise errors.duplicate_authorization()
             match = self.router.match(scope["method"], path)
             if match is None:
                 raise self._no_route(scope["method"], path)
@@ -81,14 +83,8 @@ class RestApp:
         data: dict[str, Any] = {}
         body_obj: Any = None
         if rule.body:
-            raw = await _read_body(scope, receive)
-            if raw.strip():
-                try:
-                    body_obj = _decode(raw)
-                except msgspec.DecodeError as e:
-                    raise errors.invalid_argument("body", f"malformed JSON: {e}") from None
-            else:
-                body_obj = {}
+            raw = await bodies.read(scope, receive, bodies.MAX_JSON)
+            body_obj = bodies.decode_json(raw) if raw.strip() else {}
             if not isinstance(body_obj, dict):
                 raise errors.invalid_argument("body", "the request body must be a JSON object")
             if rule.body == "*":
@@ -108,7 +104,7 @@ class RestApp:
         for field_path, value in match.params.items():
             plain = transcode.plain_string_field(method.input, field_path)
             if plain is not None:
-                data[plain] = value
+                data[plain] = transcode.text(value, field_path)
             else:
                 transcode.set_path(method.input, data, field_path, value, query=False)
         if method.mask_from_body and body_obj is not None:
@@ -132,26 +128,3 @@ class RestApp:
         if e.code == errors.UNAUTHENTICATED:
             extra = [(b"www-authenticate", f'Bearer error="invalid_token", error_description="{e.message}"'.encode())]
         await self._send(send, e.status(), _encode(e.body(domain)), request_id, extra)
-
-
-async def _read_body(scope: dict[str, Any], receive: Any) -> bytes:
-    too_big = errors.ApiError(errors.RESOURCE_EXHAUSTED, f"Request body larger than {MAX_BODY} bytes")
-    # 413 rather than the table's 429: retrying an oversized body can never succeed.
-    too_big.http_status = 413
-    for k, v in scope["headers"]:
-        if k == b"content-length" and v.isdigit() and int(v) > MAX_BODY:
-            raise too_big
-    chunks = []
-    size = 0
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            break
-        chunk = message.get("body", b"")
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise too_big
-        chunks.append(chunk)
-        if not message.get("more_body"):
-            break
-    return b"".join(chunks)

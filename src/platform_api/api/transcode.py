@@ -6,7 +6,8 @@ which msgspec then converts into the request record:
   unknown query parameters are ignored; `null` means "not set";
 - int64 accepts numbers or decimal strings and becomes a string; enums accept names or numbers and
   become names; Timestamps are normalized to RFC 3339 UTC with milliseconds;
-- a wrong type or value is INVALID_ARGUMENT naming the field.
+- a wrong type or value is INVALID_ARGUMENT naming the field; so is a NUL character in any string (PostgreSQL
+  text cannot hold it, SQLite can: refused here, for both transports, the backends answer alike).
 The same normalization serves gRPC requests (after MessageToDict), so both transports agree.
 """
 
@@ -99,13 +100,20 @@ def _bad(path: str, what: str) -> errors.ApiError:
     return errors.invalid_argument(path, what)
 
 
+def text(v: str, path: str) -> str:
+    """A string input as given, unless it holds a NUL character."""
+    if "\x00" in v:
+        raise _bad(path, "must not contain NUL characters")
+    return v
+
+
 def _scalar(f: Field, v: Any, path: str, *, from_text: bool = False) -> Any:
     """Convert one JSON (or query-string) value of field f to its canonical JSON form."""
     k = f.kind
     if k == "string":
         if not isinstance(v, str):
             raise _bad(path, "must be a string")
-        return v
+        return text(v, path)
     if k == "bool":
         if from_text and isinstance(v, str) and v.lower() in ("true", "false", "1", "0"):
             return v.lower() in ("true", "1")
@@ -169,7 +177,7 @@ def _scalar(f: Field, v: Any, path: str, *, from_text: bool = False) -> Any:
             return ",".join(v)
         if not isinstance(v, str):
             raise _bad(path, "must be a comma-separated string of field paths")
-        return v
+        return text(v, path)
     if k == "empty":
         if not isinstance(v, dict):
             raise _bad(path, "must be an object")
@@ -187,7 +195,11 @@ def _value(f: Field, v: Any, path: str) -> Any:
         if not isinstance(v, dict):
             raise _bad(path, "must be an object")
         assert f.map_value is not None
-        return {str(key): _value(f.map_value, item, f"{path}[{key}]") for key, item in v.items() if item is not None}
+        return {
+            text(str(key), path): _value(f.map_value, item, f"{path}[{key}]")
+            for key, item in v.items()
+            if item is not None
+        }
     return _scalar(f, v, path)
 
 

@@ -30,7 +30,7 @@ from starlette.responses import Response
 
 from platform_api.auth import capabilities as caps
 from platform_api.auth import matching, upstream
-from platform_api.core import clock, errors, uidp, validate
+from platform_api.core import bodies, clock, errors, uidp, validate
 from platform_api.core.runtime import Runtime
 from platform_api.gen.records.iam_v2 import ClaimMatch, Identity
 from platform_api.iam import external_group_role_mappings, group_invites, identities, identity_providers, role_bindings
@@ -42,13 +42,23 @@ REFRESH_PREFIX = "pat_rt_"
 MAX_CANDIDATES = 50
 # Upstream claims carried into our token's `act` claim (and event actors).
 ACT_CLAIMS = ("iss", "sub", "aud", "email")
-MAX_REGISTER_BODY = 64 * 1024
 # Invite redemption and first registration: outside the v2 API, as the reference's v1 auth service.
 REGISTER_PATH = "/auth/v1/register"
 
 
 def refused() -> errors.ApiError:
     return errors.unauthenticated("token exchange refused")
+
+
+def _unverified(token: str) -> dict[str, Any]:
+    """The token's claims before verification; one carrying a NUL character (which no identity can hold,
+    and PostgreSQL text cannot even be compared with) is refused like any other unacceptable token."""
+    claims = upstream.unverified_claims(token)
+    for value in claims.values():
+        strings = value if isinstance(value, list) else [value]
+        if any(isinstance(v, str) and "\x00" in v for v in strings):
+            raise upstream.Rejected("a claim holds a NUL character")
+    return claims
 
 
 class Exchange:
@@ -89,7 +99,7 @@ class Exchange:
         if identity_provider:
             validate.uid(identity_provider, "identity_provider")
         try:
-            unverified = upstream.unverified_claims(token)
+            unverified = _unverified(token)
             grants: list[tuple[str, str]] = []
             if identity_provider:
                 chosen, claims, grants = await self._idp_login(token, identity_provider, unverified)
@@ -195,7 +205,7 @@ class Exchange:
             if e.code != errors.UNAUTHENTICATED:
                 raise
         try:
-            unverified = upstream.unverified_claims(token)
+            unverified = _unverified(token)
             if matching.normalize_issuer(unverified["iss"]) not in self.trusted:
                 raise upstream.Rejected("neither our token nor one of a trusted issuer")
             identity, _ = await self._register_user(token, unverified["iss"])
@@ -312,9 +322,7 @@ async def _params(request: Request) -> dict[str, list[str]]:
     if request.method == "POST" and request.headers.get("content-type", "").startswith(
         "application/x-www-form-urlencoded"
     ):
-        body = await request.body()
-        if len(body) > 64 * 1024:
-            raise errors.invalid_argument("body", "form body too large")
+        body = await bodies.read(request.scope, request.receive, bodies.MAX_FORM)
         pairs += parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=False)
     for k, v in pairs:
         out.setdefault(k, []).append(v)
@@ -326,6 +334,8 @@ def _one(params: dict[str, list[str]], *names: str) -> str:
 
 
 def _bearer(request: Request) -> str:
+    if len(request.headers.getlist("authorization")) > 1:
+        raise errors.duplicate_authorization()
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise errors.unauthenticated("missing bearer token")
@@ -371,14 +381,8 @@ def routes(rt: Runtime) -> list[Any]:
         """POST /auth/v1/register {"code": "<invite code>"} (reference 6.7, 10.6): the caller (our access
         token, or on first contact a trusted issuer's token, which registers the user) accepts a group
         invite and receives its role. Answers {"identity": <uid>, "group": <group uid or "">}."""
-        declared = request.headers.get("content-length", "")
-        raw = b"" if declared.isdigit() and int(declared) > MAX_REGISTER_BODY else await request.body()
-        if len(raw) > MAX_REGISTER_BODY or (declared.isdigit() and int(declared) > MAX_REGISTER_BODY):
-            raise errors.invalid_argument("body", f"the body must be at most {MAX_REGISTER_BODY} bytes")
-        try:
-            body = msgspec.json.decode(raw or b"{}")
-        except msgspec.DecodeError:
-            raise errors.invalid_argument("body", "malformed JSON") from None
+        raw = await bodies.read(request.scope, request.receive, bodies.MAX_FORM)
+        body = bodies.decode_json(raw) if raw.strip() else {}
         code = body.get("code", "") if isinstance(body, dict) else None
         if not isinstance(code, str):
             raise errors.invalid_argument("code", "code must be a string")

@@ -12,7 +12,9 @@ def now() -> str:
 
 def format_ns(ns: int) -> str:
     secs, rem = divmod(ns, 1_000_000_000)
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(secs)) + f".{rem // 1_000_000:03d}Z"
+    t = time.gmtime(secs)
+    # The year by hand: strftime's %Y does not pad years below 1000, which would break sorting as text.
+    return f"{t.tm_year:04d}" + time.strftime("-%m-%dT%H:%M:%S", t) + f".{rem // 1_000_000:03d}Z"
 
 
 def parse(text: str) -> str:
@@ -22,8 +24,11 @@ def parse(text: str) -> str:
     dt = datetime.fromisoformat(text.replace("z", "Z"))
     if dt.tzinfo is None:
         raise ValueError("timestamp must carry a time zone")
-    dt = dt.astimezone(UTC)
-    return dt.strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
+    try:
+        dt = dt.astimezone(UTC)
+    except OverflowError:  # an offset moving it outside years 1-9999
+        raise ValueError("timestamp out of range") from None
+    return f"{dt.year:04d}" + dt.strftime("-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
 
 
 def to_epoch(text: str) -> float:

@@ -148,6 +148,11 @@ def unimplemented(what: str) -> ApiError:
     return ApiError(UNIMPLEMENTED, f"Unimplemented: {what} is not implemented yet")
 
 
+def duplicate_authorization() -> ApiError:
+    # Two credentials are ambiguous (which one a proxy or a server picks differs), so neither is taken.
+    return invalid_argument("authorization", "send at most one authorization header or metadata entry")
+
+
 def internal() -> ApiError:
     # Never leak the cause to the caller; it is logged with the request id.
     return ApiError(INTERNAL, "Internal error")
