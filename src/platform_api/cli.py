@@ -52,6 +52,15 @@ def main(argv: list[str] | None = None) -> None:
     )
 
     serve.add_argument(
+        "--sts-rate",
+        type=float,
+        help="token exchange/registration requests per second per client address and per identity "
+        "(default 10, 0 disables); env PLATFORM_API_STS_RATE",
+    )
+    serve.add_argument(
+        "--sts-burst", type=int, help="... and the burst allowed above it (default 60); env PLATFORM_API_STS_BURST"
+    )
+    serve.add_argument(
         "--no-dispatcher",
         action="store_true",
         help="do not deliver events from this process (run `platform-api dispatch`); env PLATFORM_API_DISPATCHER",
