@@ -39,12 +39,17 @@ def value(samples: Samples, name: str, **labels: str) -> float:
 def test_render_this_process_without_multiprocess_dir(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(metrics_endpoint.MULTIPROC_ENV, raising=False)
     method = "test.v1.Service/Method" + secrets.token_hex(2)
-    metrics.observe_rpc(method, "NOT_FOUND", 0.003)
-    metrics.observe_rpc(method, "NOT_FOUND", 0.2)
+    for seconds in (0.003, 0.2, 0.005, 20.0):  # 0.005 is a bound: counted in le="0.005"
+        metrics.observe_rpc(method, "NOT_FOUND", seconds)
+    metrics.count(metrics.PRINCIPAL_HIT)
     got = parse(metrics_endpoint.render(pending=4).decode())
-    assert value(got, "platform_api_rpc_requests_total", method=method, code="NOT_FOUND") == 2
-    assert value(got, "platform_api_rpc_duration_seconds_count", method=method, code="NOT_FOUND") == 2
-    assert value(got, "platform_api_rpc_duration_seconds_bucket", method=method, code="NOT_FOUND", le="0.005") == 1
+    labels = {"method": method, "code": "NOT_FOUND"}
+    assert value(got, "platform_api_rpc_requests_total", **labels) == 4
+    assert value(got, "platform_api_rpc_duration_seconds_count", **labels) == 4
+    assert value(got, "platform_api_rpc_duration_seconds_sum", **labels) == pytest.approx(20.208)
+    buckets = {"0.0025": 0, "0.005": 2, "0.25": 3, "10.0": 3, "+Inf": 4}
+    assert {le: value(got, "platform_api_rpc_duration_seconds_bucket", **labels, le=le) for le in buckets} == buckets
+    assert value(got, "platform_api_auth_cache_lookups_total", cache="principal", result="hit") >= 1
     assert value(got, "platform_api_event_deliveries_pending") == 4
     assert ("platform_api_event_deliveries_pending", frozenset()) not in parse(metrics_endpoint.render(None).decode())
 
@@ -110,20 +115,28 @@ def test_rpc_counts_by_method_and_code_over_both_transports(ms: Server) -> None:
         assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     finally:
         channel.close()
-    after = scrape(ms)
-
-    def delta(name: str, **labels: str) -> float:
-        return value(after, name, **labels) - value(before, name, **labels)
-
     total = "platform_api_rpc_requests_total"
-    assert delta(total, method=GET_GROUP, code="OK") == 4
-    assert delta(total, method=GET_GROUP, code="NOT_FOUND") == 2
-    assert delta(total, method=GET_GROUP, code="UNAUTHENTICATED") == 1
-    assert delta(total, method=GET_GROUP, code="INVALID_ARGUMENT") == 1
-    assert delta("platform_api_rpc_duration_seconds_count", method=GET_GROUP, code="OK") == 4
-    assert delta("platform_api_rpc_duration_seconds_bucket", method=GET_GROUP, code="OK", le="+Inf") == 4
+    expected = [
+        (total, "OK", {}, 4),
+        (total, "NOT_FOUND", {}, 2),
+        (total, "UNAUTHENTICATED", {}, 1),
+        (total, "INVALID_ARGUMENT", {}, 1),
+        ("platform_api_rpc_duration_seconds_count", "OK", {}, 4),
+        ("platform_api_rpc_duration_seconds_bucket", "OK", {"le": "+Inf"}, 4),
+    ]
+
+    def deltas(s: Samples) -> list[float]:
+        return [
+            value(s, name, method=GET_GROUP, code=code, **extra)
+            - value(before, name, method=GET_GROUP, code=code, **extra)
+            for name, code, extra, _ in expected
+        ]
+
+    # The workers export their tallies within a second: wait for them, then the counts must be exact.
+    after = wait_for(ms, lambda s: deltas(s) == [n for *_, n in expected])
     # The same token again and again: the principal cache answers.
-    assert delta("platform_api_auth_cache_lookups_total", cache="principal", result="hit") >= 1
+    hits = "platform_api_auth_cache_lookups_total"
+    assert value(after, hits, cache="principal", result="hit") > value(before, hits, cache="principal", result="hit")
     assert value(after, "platform_api_auth_cache_lookups_total", cache="grants", result="miss") >= 1
     # Only bounded labels: no uid ever appears in the exposition.
     assert all(org not in str(labels) for _, labels in after)

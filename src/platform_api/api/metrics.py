@@ -15,6 +15,7 @@ from prometheus_client.multiprocess import MultiProcessCollector
 from starlette.requests import Request
 from starlette.responses import Response
 
+from platform_api.core import metrics as core_metrics
 from platform_api.core.runtime import Runtime
 from platform_api.events import outbox
 
@@ -45,6 +46,7 @@ class _ThisProcess:
 
 
 def render(pending: int | None) -> bytes:
+    core_metrics.flush()  # this worker's tallies; the others' are at most a second behind
     registry = CollectorRegistry(auto_describe=False)
     if os.environ.get(MULTIPROC_ENV):
         MultiProcessCollector(registry)  # type: ignore[no-untyped-call]

@@ -45,9 +45,9 @@ class Access:
         await authorizer.sync()
         cached = self._principals.get(token)
         if cached is not None and cached[0] == authorizer.epoch:
-            metrics.PRINCIPAL_HIT.inc()
+            metrics.count(metrics.PRINCIPAL_HIT)
             return cached[1]
-        metrics.PRINCIPAL_MISS.inc()
+        metrics.count(metrics.PRINCIPAL_MISS)
         principal = await authorizer.principal(claims)
         if len(self._principals) > 50_000:
             self._principals.clear()

@@ -201,7 +201,7 @@ class Authorizer:
     async def grants(self, identity: str) -> Grants:
         """The identity's grants as of the last sync."""
         g = self._cache.get(identity)
-        (metrics.GRANTS_MISS if g is None else metrics.GRANTS_HIT).inc()
+        metrics.count(metrics.GRANTS_MISS if g is None else metrics.GRANTS_HIT)
         if g is None:
             g = await self._load(identity)
             if len(self._cache) > 100_000:
