@@ -34,7 +34,7 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.generation import GenerationMode
 from schemathesis.specs.openapi.checks import response_schema_conformance
 
-FUZZ_EXAMPLES = int(os.environ.get("PLATFORM_API_FUZZ_EXAMPLES", "6"))
+FUZZ_EXAMPLES = int(os.environ.get("PLATFORM_API_FUZZ_EXAMPLES", "5"))
 CHECKS = [not_a_server_error, response_schema_conformance]
 DIGEST = "sha256:" + "c" * 64
 
