@@ -73,7 +73,8 @@ def test_every_rule_is_an_operation(doc: dict[str, Any]) -> None:
 
 
 def test_path_keys() -> None:
-    assert openapi.path_key("/registry/v2/repos/{repo.uid=**}") == "/registry/v2/repos/{repo.uid}"
+    # A nested field is named by its last part: the same template as GetRepo's is one path item.
+    assert openapi.path_key("/registry/v2/repos/{repo.uid=**}") == "/registry/v2/repos/{uid}"
     assert openapi.path_key("/iam/v2/accountAssociations/{uid=**}:checkAccountAssociation") == (
         "/iam/v2/accountAssociations/{uid}:checkAccountAssociation"
     )
@@ -91,7 +92,8 @@ def test_path_parameters_match_templates(doc: dict[str, Any]) -> None:
     assert uid["required"] is True
     assert uid["schema"] == {"type": "string", "pattern": openapi.UIDP_PATTERN}
     assert "not URL-encoded" in uid["description"]
-    assert set(doc["paths"]["/registry/v2/repos/{uid}"]) == {"get", "delete"}  # merged under one path
+    # Merged under one path (UpdateRepo's `{repo.uid}` included).
+    assert set(doc["paths"]["/registry/v2/repos/{uid}"]) == {"get", "delete", "patch"}
 
 
 def test_list_repos_query(doc: dict[str, Any]) -> None:
@@ -111,12 +113,13 @@ def test_list_repos_query(doc: dict[str, Any]) -> None:
 
 
 def test_update_repo(doc: dict[str, Any]) -> None:
-    op = doc["paths"]["/registry/v2/repos/{repo.uid}"]["patch"]
+    op = doc["paths"]["/registry/v2/repos/{uid}"]["patch"]
     assert op["requestBody"]["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/platform.registry.v2.Repo"
     }
     assert set(_params(op, "query")) == {"update_mask"}
-    assert set(_params(op, "path")) == {"repo.uid"}
+    assert set(_params(op, "path")) == {"uid"}
+    assert "`repo.uid`" in _params(op, "path")["uid"]["description"]
     assert op["x-authorization-mode"] == "scoped"
 
 

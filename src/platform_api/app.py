@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from platform_api.api import grpc_server, openapi, schema
+from platform_api.api import grpc_server, metrics, openapi, schema
 from platform_api.api.rest import RestApp
 from platform_api.auth import bootstrap, discovery, keys, sts
 from platform_api.auth.access import Access
@@ -126,6 +126,7 @@ def create_app(settings: Settings | None = None) -> RestApp:
         Route("/.well-known/openid-configuration", openid_configuration),
         Route(discovery.JWKS_PATH, jwks),
         *sts.routes(rt),
+        metrics.route(rt),
     ]
     fallback = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: routing_error, 405: routing_error})
     app = RestApp(rt, list(methods.values()), fallback, {r.path for r in routes})

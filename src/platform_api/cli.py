@@ -6,7 +6,9 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -51,6 +53,15 @@ def main(argv: list[str] | None = None) -> None:
         help="DEVELOPMENT ONLY: allow http:// issuers and webhook sinks on loopback addresses",
     )
 
+    serve.add_argument(
+        "--sts-rate",
+        type=float,
+        help="token exchange/registration requests per second per client address and per identity "
+        "(default 10, 0 disables); env PLATFORM_API_STS_RATE",
+    )
+    serve.add_argument(
+        "--sts-burst", type=int, help="... and the burst allowed above it (default 60); env PLATFORM_API_STS_BURST"
+    )
     serve.add_argument(
         "--no-dispatcher",
         action="store_true",
@@ -187,6 +198,10 @@ def _serve(settings: Settings, workers: int) -> None:
     from granian.server import Server
 
     os.environ.update(settings.to_env())
+    # /metrics sums the worker processes' values, which they write here (prometheus-client's
+    # multiprocess mode); a fresh folder per start, so counters begin at zero and stale files never add up.
+    metrics_dir = tempfile.mkdtemp(prefix="platform-api-metrics-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
     print(
         f"platform-api: HTTP on {settings.http_host}:{settings.http_port}, "
         f"gRPC on {settings.grpc_port if settings.grpc_enabled else 'off'}, database {settings.database_url}, "
@@ -194,16 +209,19 @@ def _serve(settings: Settings, workers: int) -> None:
         + (" (INSECURE loopback issuers/sinks allowed)" if settings.insecure_allow_loopback else ""),
         file=sys.stderr,
     )
-    Server(
-        "platform_api.app:app_from_env",
-        address=settings.http_host,
-        port=settings.http_port,
-        interface=Interfaces.ASGI,
-        workers=workers,
-        loop=Loops.uvloop,
-        factory=True,
-        log_level=settings.log_level,  # type: ignore[arg-type]
-    ).serve()
+    try:
+        Server(
+            "platform_api.app:app_from_env",
+            address=settings.http_host,
+            port=settings.http_port,
+            interface=Interfaces.ASGI,
+            workers=workers,
+            loop=Loops.uvloop,
+            factory=True,
+            log_level=settings.log_level,  # type: ignore[arg-type]
+        ).serve()
+    finally:
+        shutil.rmtree(metrics_dir, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -4,15 +4,36 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any
 
 from platform_api.api.schema import MethodInfo
 from platform_api.auth.access import check_scope, scope_of
-from platform_api.core import errors
+from platform_api.core import errors, metrics
 from platform_api.core.service import HANDLERS, Context
 
 
 async def call(method: MethodInfo, request: Any, ctx: Context) -> Any:
+    """Runs the RPC and records its count and latency by method and outcome code."""
+    start = time.perf_counter()
+    code = "OK"
+    try:
+        return await _call(method, request, ctx)
+    except errors.ApiError as e:
+        code = errors.CODE_NAMES.get(e.code, "UNKNOWN")
+        raise
+    except asyncio.CancelledError:
+        code = "CANCELLED"
+        raise
+    except BaseException:
+        code = "INTERNAL"  # what both transports answer for an unexpected exception
+        raise
+    finally:
+        metrics.observe_rpc(method.grpc_path[1:], code, time.perf_counter() - start)
+
+
+async def _call(method: MethodInfo, request: Any, ctx: Context) -> Any:
     if not method.auth_disabled:
         ctx.principal = await ctx.rt.access.authenticate(ctx.authorization)
         if method.unscoped:

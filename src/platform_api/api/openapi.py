@@ -3,7 +3,9 @@
 Everything comes from `schema.methods()` and the message descriptors, classified with the same
 `transcode.fields_of` the server uses, so the document cannot drift from the routes:
 - one path item per google.api.http template; `{uid=**}` becomes the path parameter `{uid}` (a raw
-  uid path, slashes included), nested names like `{repo.uid}` are kept, `:verb` suffixes stay literal;
+  uid path, slashes included), a nested name like `{repo.uid}` is named by its last part (`{uid}`: the
+  same template as GetRepo's, which OpenAPI requires to be one path item, and a name that tools which
+  fill templates with format strings can use), `:verb` suffixes stay literal;
 - query parameters are the scalar request fields bound neither to the path nor to the body, nested
   message fields flattened with dot paths (`uidp.descendants_of`); with body `*` there are none
   (the server ignores the query string then);
@@ -47,8 +49,12 @@ _ERRORS = {
 
 
 def path_key(template: str) -> str:
-    """The OpenAPI path of an http rule template: `{x=**}` -> `{x}`, everything else literal."""
-    return _VAR.sub(lambda m: "{" + m.group(1) + "}", template)
+    """The OpenAPI path of an http rule template: `{x=**}` -> `{x}`, `{a.x}` -> `{x}`, everything else literal."""
+    return _VAR.sub(lambda m: "{" + _param_name(m.group(1)) + "}", template)
+
+
+def _param_name(field_path: str) -> str:
+    return field_path.rsplit(".", 1)[-1]
 
 
 def path_vars(template: str) -> list[tuple[str, str]]:
@@ -181,7 +187,7 @@ def _path_parameter(m: MethodInfo, name: str, pattern: str) -> dict[str, Any]:
         f = _resolve(m.input, name)
         schema = scalar(f) if f is not None and f.kind not in ("message", "map", "empty") else {"type": "string"}
         text = f"Request field `{name}`: one path segment."
-    return {"name": name, "in": "path", "required": True, "description": text, "schema": schema}
+    return {"name": _param_name(name), "in": "path", "required": True, "description": text, "schema": schema}
 
 
 def _query_parameter(proto: str, json: str, f: transcode.Field) -> dict[str, Any]:
@@ -218,6 +224,8 @@ def _operation(m: MethodInfo, rule: HttpRule, schemas: _Schemas) -> dict[str, An
     short = m.service.rsplit(".", 1)[-1]
     vars_ = path_vars(rule.template)
     path_fields = {name for name, _ in vars_}
+    if len({_param_name(name) for name in path_fields}) != len(vars_):
+        raise ValueError(f"{rule.template}: path parameter names collide once shortened")
     params = [_path_parameter(m, name, pattern) for name, pattern in vars_]
     if rule.body != "*":  # with body "*" the server ignores the query string
         excluded = path_fields | ({rule.body} if rule.body else set())

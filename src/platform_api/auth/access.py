@@ -14,7 +14,7 @@ from typing import Any
 from platform_api.auth.authz import Authorizer, Principal
 from platform_api.auth.keys import KeySet
 from platform_api.auth.tokens import TokenService, bad_token
-from platform_api.core import errors, validate
+from platform_api.core import errors, metrics, validate
 
 
 class Access:
@@ -45,7 +45,9 @@ class Access:
         await authorizer.sync()
         cached = self._principals.get(token)
         if cached is not None and cached[0] == authorizer.epoch:
+            metrics.count(metrics.PRINCIPAL_HIT)
             return cached[1]
+        metrics.count(metrics.PRINCIPAL_MISS)
         principal = await authorizer.principal(claims)
         if len(self._principals) > 50_000:
             self._principals.clear()

@@ -27,7 +27,7 @@ from typing import Any
 
 from platform_api.auth import capabilities as caps
 from platform_api.auth.tokens import AccessClaims
-from platform_api.core import errors, uidp
+from platform_api.core import errors, metrics, uidp
 
 log = logging.getLogger("platform_api.authz")
 CHANNEL = "platform_api_authz"
@@ -231,6 +231,7 @@ class Authorizer:
     async def grants(self, identity: str) -> Grants:
         """The identity's grants as of the last sync."""
         g = self._cache.get(identity)
+        metrics.count(metrics.GRANTS_MISS if g is None else metrics.GRANTS_HIT)
         if g is None:
             g = await self._load(identity)
             if len(self._cache) > 100_000:

@@ -30,7 +30,7 @@ from starlette.responses import Response
 
 from platform_api.auth import capabilities as caps
 from platform_api.auth import matching, upstream
-from platform_api.core import bodies, clock, errors, uidp, validate
+from platform_api.core import bodies, clock, errors, ratelimit, uidp, validate
 from platform_api.core.runtime import Runtime
 from platform_api.gen.records.iam_v2 import ClaimMatch, Identity
 from platform_api.iam import external_group_role_mappings, group_invites, identities, identity_providers, role_bindings
@@ -344,6 +344,8 @@ def _bearer(request: Request) -> str:
 
 def _error(e: errors.ApiError, domain: str) -> Response:
     headers = {"www-authenticate": 'Bearer error="invalid_token"'} if e.code == errors.UNAUTHENTICATED else None
+    if e.headers:
+        headers = {**(headers or {}), **e.headers}
     return Response(msgspec.json.encode(e.body(domain)), e.status(), headers, media_type="application/json")
 
 
@@ -351,6 +353,24 @@ def routes(rt: Runtime) -> list[Any]:
     from starlette.routing import Route
 
     domain = f"iam.{rt.settings.error_domain_base}"
+    # One table for the three routes: keys are "a:<client address>" and "i:<requested identity>".
+    buckets = ratelimit.TokenBuckets(rt.settings.sts_rate, rt.settings.sts_burst)
+
+    def limited(run: Callable[[Request, dict[str, list[str]]], Awaitable[dict[str, Any]]]) -> Any:
+        """Refuses callers over their rate (429 + Retry-After) before any token is looked at."""
+
+        async def throttled(request: Request, params: dict[str, list[str]]) -> dict[str, Any]:
+            if buckets.enabled:
+                keys = ["a:" + (request.client.host if request.client else "")]
+                identity = _one(params, "identity")
+                if identity:
+                    keys.append("i:" + identity[:128])
+                wait = max(buckets.take(k) for k in keys)
+                if wait > 0:
+                    raise errors.rate_limited(ratelimit.retry_after_seconds(wait))
+            return await run(request, params)
+
+        return throttled
 
     def endpoint(run: Callable[[Request, dict[str, list[str]]], Awaitable[dict[str, Any]]]) -> Any:
         """A JSON route answering google.rpc.Status errors, never a stack trace."""
@@ -395,7 +415,7 @@ def routes(rt: Runtime) -> list[Any]:
         return {"identity": identity.uid, "group": group}
 
     return [
-        Route("/sts/exchange", endpoint(exchange), methods=["GET", "POST"]),
-        Route("/sts/exchange_refresh_token", endpoint(refresh), methods=["GET", "POST"]),
-        Route(REGISTER_PATH, endpoint(register), methods=["POST"]),
+        Route("/sts/exchange", endpoint(limited(exchange)), methods=["GET", "POST"]),
+        Route("/sts/exchange_refresh_token", endpoint(limited(refresh)), methods=["GET", "POST"]),
+        Route(REGISTER_PATH, endpoint(limited(register)), methods=["POST"]),
     ]

@@ -82,13 +82,20 @@ class ApiError(Exception):
         self.details = details or []
         # Set only where the HTTP status must differ from the table (oversized body: 413).
         self.http_status: int | None = None
+        # ErrorInfo reason when more specific than the code's name (e.g. RATE_LIMITED), and its metadata.
+        self.info_reason = ""
+        self.info_metadata: dict[str, str] = {}
+        # HTTP headers the transport adds to the error answer (e.g. Retry-After).
+        self.headers: dict[str, str] = {}
 
     @property
     def reason(self) -> str:
-        return CODE_NAMES.get(self.code, "UNKNOWN")
+        return self.info_reason or CODE_NAMES.get(self.code, "UNKNOWN")
 
     def body(self, domain: str) -> dict[str, Any]:
-        info = {"@type": TYPE_PREFIX + "ErrorInfo", "reason": self.reason, "domain": domain}
+        info: dict[str, Any] = {"@type": TYPE_PREFIX + "ErrorInfo", "reason": self.reason, "domain": domain}
+        if self.info_metadata:
+            info["metadata"] = self.info_metadata
         return {"code": self.code, "message": self.message, "details": [info, *self.details]}
 
     def status(self) -> int:
@@ -151,6 +158,15 @@ def unimplemented(what: str) -> ApiError:
 def duplicate_authorization() -> ApiError:
     # Two credentials are ambiguous (which one a proxy or a server picks differs), so neither is taken.
     return invalid_argument("authorization", "send at most one authorization header or metadata entry")
+
+
+def rate_limited(retry_after: int) -> ApiError:
+    """Too many requests: 429 RESOURCE_EXHAUSTED, ErrorInfo reason RATE_LIMITED, `Retry-After` in seconds."""
+    e = ApiError(RESOURCE_EXHAUSTED, f"Resource exhausted: too many requests, retry after {retry_after} s")
+    e.info_reason = "RATE_LIMITED"
+    e.info_metadata = {"retryAfterSeconds": str(retry_after)}
+    e.headers = {"retry-after": str(retry_after)}
+    return e
 
 
 def internal() -> ApiError:

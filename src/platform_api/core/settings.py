@@ -47,6 +47,10 @@ class Settings:
     sink_allowed_networks: str = ""
     # Finished deliveries and their events are kept this long.
     event_retention_days: int = 7
+    # Token exchange and registration routes: a token bucket per client address and one per requested
+    # identity, refilled at `sts_rate` per second up to `sts_burst`; 0 disables.
+    sts_rate: float = 10.0
+    sts_burst: int = 60
     extra: dict[str, str] = field(default_factory=dict)
 
     @property

@@ -271,3 +271,8 @@ async def insert_delivery(
         d.uid, subscription, event_id, PENDING, due, now, now, rows.body(d),
     )  # fmt: skip
     return d
+
+
+async def pending_count(db: Any) -> int:
+    """Deliveries still to be made (due or scheduled): the dispatcher's queue depth (a partial index)."""
+    return int(await db.fetchval("SELECT COUNT(*) FROM deliveries WHERE state = 1") or 0)
