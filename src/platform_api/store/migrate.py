@@ -1,11 +1,15 @@
 """Versioned schema migrations: numbered SQL files per dialect, applied in order, each exactly once.
 
 Applied by `platform-api migrate` and at every start. On PostgreSQL an advisory lock serializes
-processes starting together; on SQLite the single writer does.
+processes starting together. On SQLite (several `serve --workers` start together on a new file) each
+migration runs in a `BEGIN IMMEDIATE` transaction that first records its version: a process that lost the
+race finds the version taken, rolls back, and skips it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 from importlib import resources
 
 from platform_api.core import clock
@@ -45,9 +49,21 @@ async def _apply(db: SqliteDatabase | PostgresDatabase) -> list[str]:
     for version, name, sql in migrations(db.dialect):
         if version in done:
             continue
-        # Each migration and its bookkeeping row commit together.
-        await db.executescript(
-            f"BEGIN;\n{sql}\nINSERT INTO schema_migrations VALUES ({version}, '{name}', '{clock.now()}');\nCOMMIT;"
-        )
+        # Each migration and its bookkeeping row commit together; the row comes first, so that on SQLite a
+        # second process applying the same version fails before running any of it.
+        begin = "BEGIN IMMEDIATE" if db.dialect == "sqlite" else "BEGIN"
+        record = f"INSERT INTO schema_migrations VALUES ({version}, '{name}', '{clock.now()}')"
+        try:
+            await db.executescript(f"{begin};\n{record};\n{sql}\nCOMMIT;")
+        except sqlite3.IntegrityError:
+            await _rollback(db)
+            if await db.fetchval("SELECT 1 FROM schema_migrations WHERE version = $1", version) is None:
+                raise
+            continue  # applied by another process meanwhile
         applied.append(name)
     return applied
+
+
+async def _rollback(db: SqliteDatabase | PostgresDatabase) -> None:
+    with contextlib.suppress(sqlite3.OperationalError):  # no transaction was open
+        await db.executescript("ROLLBACK;")
