@@ -97,8 +97,9 @@ def _known(ctx: Context, identity: Identity, binding: RoleBinding) -> bool:
         return True
     if uidp.parent(identity.uid):
         return ctx.caller.holds(_SEE_IDENTITY, identity.uid)
-    # Logged in since it was bound: the user has come to use it, and so have its details.
-    return bool(binding.create_time) and (identity.last_seen_time or "") >= (binding.create_time or "")
+    # Logged in since it was bound (or the binding last changed): the user has come to use it.
+    since = binding.update_time or binding.create_time
+    return bool(since) and (identity.last_seen_time or "") >= (since or "")
 
 
 async def hydrate(conn: Conn, ctx: Context, stored: list[RoleBinding]) -> list[RoleBinding]:
