@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import apps
 from connectrpc.compat import google_protobuf_codecs
 from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.server import ConnectASGIApplication, Endpoint
 from grpc_health.v1 import health_pb2
-
-import apps
 
 _CHECK = MethodInfo(
     name="Check",

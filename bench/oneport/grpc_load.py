@@ -18,7 +18,9 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 
 async def run(target: str, concurrency: int, channels: int, duration: float) -> dict:
-    chans = [grpc.aio.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)]) for _ in range(channels)]
+    chans = [
+        grpc.aio.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)]) for _ in range(channels)
+    ]
     stubs = [health_pb2_grpc.HealthStub(c) for c in chans]
     request = health_pb2.HealthCheckRequest()
     latencies: list[float] = []
