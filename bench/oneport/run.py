@@ -41,6 +41,11 @@ sys.path.insert(0, str(HERE))
 from apps import HEALTH_CHECK  # noqa: E402
 
 ENV = {"PYTHONPATH": str(HERE)}
+PONG = b'{"response":"pong"}'
+# `--app service` swaps the hello-world backend for the real `platform-api serve` (SQLite, its ping route)
+# in the mechanisms that front an unchanged backend (today, splice*, envoy*); set in main().
+APP = {"kind": "hello", "path": "/", "body": PONG, "db": ""}
+SERVICE_MECHANISMS = ("today", "grpcio-port", "splice", "splice-grpc", "envoy-l4", "envoy")
 log = harness.log
 
 
@@ -50,6 +55,11 @@ log = harness.log
 
 def _granian(stamp: str, name: str, http: str = "auto") -> tuple[Any, int, int]:
     port, gport = harness.free_port(), harness.free_port()
+    if APP["kind"] == "service":
+        service = str(BIN / "platform-api")
+        argv = [service, "serve", "--database", str(APP["db"]), "--host", "127.0.0.1", "--http-port", str(port),
+                "--grpc-port", str(gport), "--no-dispatcher"]  # fmt: skip
+        return harness.Server(f"oneport-{name}-service-{stamp}", argv, port, "/readyz"), port, gport
     argv = [PY, str(HERE / "serve_granian.py"), "--port", str(port), "--http", http]
     return (
         harness.Server(f"oneport-{name}-granian-{stamp}", argv, port, "/", {**ENV, "ONEPORT_GRPC_PORT": str(gport)}),
@@ -207,9 +217,9 @@ MECHANISMS: dict[str, tuple[Callable[[str], tuple[list[Any], int | None, int | N
 
 def check_http1(port: int) -> str:
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{APP['path']}", timeout=5) as r:
             body = r.read()
-        return "ok" if r.status == 200 and body == b'{"response":"pong"}' else f"{r.status} {body[:40]!r}"
+        return "ok" if r.status == 200 and APP["body"] in (body, None) else f"{r.status} {body[:40]!r}"
     except Exception as e:
         return f"fails ({type(e).__name__}: {str(e)[:60]})"
 
@@ -244,7 +254,7 @@ def h2c_probe(port: int, json_stream: bool, grpc_stream: bool, timeout: float = 
     kinds: dict[int, str] = {}
     if json_stream:
         sid = conn.get_next_available_stream_id()
-        conn.send_headers(sid, [(":method", "GET"), (":path", "/"), *base], end_stream=True)
+        conn.send_headers(sid, [(":method", "GET"), (":path", str(APP["path"])), *base], end_stream=True)
         kinds[sid] = "json"
     if grpc_stream:
         sid = conn.get_next_available_stream_id()
@@ -299,7 +309,7 @@ def h2c_probe(port: int, json_stream: bool, grpc_stream: bool, timeout: float = 
         if sid not in done:
             out[kind] = f"fails (no answer; {status.get(sid, 'no headers')})"
         elif kind == "json":
-            ok = status.get(sid) == "200" and body[sid] == b'{"response":"pong"}'
+            ok = status.get(sid) == "200" and APP["body"] in (body[sid], None)
             out[kind] = (
                 "ok" if ok else f"fails ({status.get(sid)} {grpc_status.get(sid, '')} {body[sid][:30]!r})".strip()
             )
@@ -353,8 +363,9 @@ def run_one(name: str, stamp: str, args: argparse.Namespace, first: bool) -> dic
                 f"one h2c conn {res['mixed']}"
             )
         if do_http and http_port is not None:
-            harness.wrk(f"http://127.0.0.1:{http_port}/", args.connections, args.warmup)
-            r = harness.wrk(f"http://127.0.0.1:{http_port}/", args.connections, args.duration)
+            url = f"http://127.0.0.1:{http_port}{APP['path']}"
+            harness.wrk(url, args.connections, args.warmup)
+            r = harness.wrk(url, args.connections, args.duration)
             res["http"] = r
             log(f"  {name}: HTTP/1.1 {r['rps']:,.0f} req/s")
         if do_grpc and grpc_port is not None:
@@ -431,10 +442,20 @@ def main() -> None:
     p.add_argument("--runs", type=int, default=3, help="rounds over all mechanisms (median reported)")
     p.add_argument("--connections", type=int, default=64)
     p.add_argument("--only", default="", help="comma-separated mechanism names: " + ",".join(MECHANISMS))
+    p.add_argument(
+        "--app",
+        choices=("hello", "service"),
+        default="hello",
+        help="service: the real `platform-api serve` (GET /ping/v2/ping) behind " + ",".join(SERVICE_MECHANISMS),
+    )
     args = p.parse_args()
     harness.require_tools()
     RESULTS.mkdir(parents=True, exist_ok=True)
     names = [n for n in args.only.split(",") if n] or list(MECHANISMS)
+    if args.app == "service":
+        names = [n for n in names if n in SERVICE_MECHANISMS]
+        db = RESULTS / f"oneport-{time.strftime('%Y%m%d-%H%M%S')}.db"
+        APP.update(kind="service", path="/ping/v2/ping", body=None, db=f"sqlite:///{db}")
     unknown = set(names) - set(MECHANISMS)
     if unknown:
         sys.exit(f"unknown mechanism(s): {', '.join(sorted(unknown))}")
@@ -476,12 +497,16 @@ def main() -> None:
             "rounds": args.runs,
             "grpc_client": "grpc_load.py: grpc.aio, 64 concurrent unary Check over 4 channels",
         },
+        "app": {k: v for k, v in APP.items() if k != "body"},
         "summary": summary,
         "runs": runs,
     }
     out = RESULTS / f"oneport-{stamp}.json"
     out.write_text(json.dumps(report, indent=2) + "\n")
-    print()
+    if APP["db"]:
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(APP["db"]).removeprefix("sqlite:///") + suffix).unlink(missing_ok=True)
+    print(f"\nbackend: {APP['kind']}, HTTP/1.1 GET {APP['path']}; gRPC /grpc.health.v1.Health/Check\n")
     print(table(summary))
     print(
         f"\nloadavg per round: {loads}\nresults: {out.relative_to(BENCH.parent)}  (wall {report['wall_seconds']:.0f} s)"
