@@ -174,12 +174,11 @@ def _single(
     return start
 
 
-hypercorn = _single(
-    "hypercorn", lambda p: [str(BIN / "hypercorn"), "apps:app", "-b", f"127.0.0.1:{p}", "-k", "uvloop", "-w", "1"]
-)
+_HYPERCORN = [str(BIN / "hypercorn"), "-c", str(HERE / "hypercorn.toml")]
+hypercorn = _single("hypercorn", lambda p: [*_HYPERCORN, "apps:app", "-b", f"127.0.0.1:{p}", "-k", "uvloop", "-w", "1"])
 hypercorn_connect = _single(
     "hypercorn-connect",
-    lambda p: [str(BIN / "hypercorn"), "connect_app:app", "-b", f"127.0.0.1:{p}", "-k", "uvloop", "-w", "1"],
+    lambda p: [*_HYPERCORN, "connect_app:app", "-b", f"127.0.0.1:{p}", "-k", "uvloop", "-w", "1"],
 )
 pyvoy = _single("pyvoy", lambda p: [str(BIN / "pyvoy"), "apps:app", "--port", str(p), "--loop", "uvloop"])
 pyvoy_connect = _single(
@@ -394,9 +393,9 @@ def table(summary: dict[str, dict[str, Any]]) -> str:
     base_http = summary.get("today", {}).get("http_rps")
     base_grpc = summary.get("today", {}).get("grpc_cps")
     lines = [
-        "| mechanism | HTTP/1.1 req/s | vs today | +µs CPU/req | gRPC calls/s | vs today "
+        "| mechanism | HTTP/1.1 req/s | vs today | +µs CPU/req | gRPC calls/s | vs today | failed calls "
         "| grpcio client | h2c JSON | one h2c conn: JSON, gRPC |",
-        "|---|--:|--:|--:|--:|--:|---|---|---|",
+        "|---|--:|--:|--:|--:|--:|--:|---|---|---|",
     ]
     for name, s in summary.items():
         cells = [MECHANISMS[name][1]]
@@ -408,6 +407,7 @@ def table(summary: dict[str, dict[str, Any]]) -> str:
             if base is base_http:
                 # One core serves everything, so 1/rate is the CPU time per request; the difference is the added cost.
                 cells.append(f"{1e6 / value - 1e6 / base:+.0f}" if value and base else "-")
+        cells.append(str(s["grpc_errors"]) if s.get("grpc_cps") is not None else "-")
         mixed = s.get("mixed", {})
         cells += [_short(s.get("grpcio_client", "?")), _short(s.get("h2c_json", "?"))]
         cells.append(f"{_short(mixed.get('json', '?'))}, {_short(mixed.get('grpc', '?'))}")
@@ -478,9 +478,10 @@ def main() -> None:
             "http_rps": _med([r["http"]["rps"] for r in runs[name] if "http" in r]),
             "http_runs": [r["http"]["rps"] for r in runs[name] if "http" in r],
             "http_errors": sum(r["http"]["non_2xx"] + r["http"]["socket_errors"] for r in runs[name] if "http" in r),
-            "grpc_cps": _med([r["grpc"]["calls_per_s"] for r in runs[name] if r.get("grpc", {}).get("ok")]),
+            "grpc_cps": _med([r["grpc"]["calls_per_s"] for r in runs[name] if "calls_per_s" in r.get("grpc", {})]),
+            "grpc_errors": sum(r["grpc"].get("errors", 0) for r in runs[name] if "calls_per_s" in r.get("grpc", {})),
             "grpc_runs": [r["grpc"].get("calls_per_s") for r in runs[name] if "grpc" in r],
-            "grpc_p50_ms": _med([r["grpc"]["p50_ms"] for r in runs[name] if r.get("grpc", {}).get("ok")]),
+            "grpc_p50_ms": _med([r["grpc"]["p50_ms"] for r in runs[name] if "p50_ms" in r.get("grpc", {})]),
         }
     report = {
         "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
