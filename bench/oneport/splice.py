@@ -46,12 +46,16 @@ def _first_headers_is_grpc(buf: bytes) -> bool | None:
 class _Pipe(asyncio.Protocol):
     """One side of a splice: what it receives is written to its peer's transport."""
 
-    def __init__(self) -> None:
+    def __init__(self, peer: _Pipe | None = None) -> None:
         self.transport: asyncio.Transport | None = None
-        self.peer: _Pipe | None = None
+        self.peer = peer
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
+        if self.peer is not None:
+            # Linked here, not after `await create_connection`: a gRPC server writes its SETTINGS as soon as it
+            # accepts, and bytes arriving before the link would be lost (grpcio clients then wait forever).
+            self.peer.peer = self
 
     def data_received(self, data: bytes) -> None:
         if self.peer is not None and self.peer.transport is not None:
@@ -116,12 +120,14 @@ class Front(_Pipe):
         loop = asyncio.get_running_loop()
         assert self.transport is not None
         try:
-            _, upstream = await loop.create_connection(_Pipe, *target)
+            _, upstream = await loop.create_connection(lambda: _Pipe(self), *target)
         except OSError:
             self.transport.close()
             return
-        upstream.peer, self.peer = self, upstream
         assert upstream.transport is not None
+        if self.transport.is_closing():  # the client left while we connected
+            upstream.transport.close()
+            return
         upstream.transport.write(self.buf)
         self.buf = b""
         self.transport.resume_reading()
