@@ -87,7 +87,7 @@ def _front(stamp: str, name: str, argv_of: Callable[[int, int, int], list[str]])
     backend, port, gport = _granian(stamp, name)
     front = harness.free_port()
     return (
-        [backend, harness.Server(f"oneport-{name}-{stamp}", argv_of(front, port, gport), front, "/", ENV)],
+        [backend, harness.Server(f"oneport-{name}-{stamp}", argv_of(front, port, gport), front, str(APP["path"]), ENV)],
         front,
         front,
     )
@@ -146,6 +146,31 @@ def envoy(stamp: str) -> tuple[list[Any], int | None, int | None]:
     )
 
 
+class _NoProbe:
+    """A Server whose readiness is checked through the front (it listens on a Unix socket)."""
+
+    def __init__(self, server: Any) -> None:
+        self.server = server
+
+    def wait_ready(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        self.server.stop()
+
+
+def splice_uds(stamp: str) -> tuple[list[Any], int | None, int | None]:
+    """a1 with Granian on a Unix socket instead of TCP loopback (a cheaper hop to the HTTP side)."""
+    uds = RESULTS / f"oneport-granian-{stamp}-{harness.free_port()}.sock"
+    port, gport, front = harness.free_port(), harness.free_port(), harness.free_port()
+    env = {**ENV, "ONEPORT_GRPC_PORT": str(gport)}
+    argv = [PY, str(HERE / "serve_granian.py"), "--uds", str(uds)]
+    backend = _NoProbe(harness.Server(f"oneport-splice-uds-granian-{stamp}", argv, port, "/", env))
+    fargv = [PY, str(HERE / "splice.py"), "--port", str(front), "--http-upstream", f"unix:{uds}",
+             "--grpc-upstream", f"127.0.0.1:{gport}"]  # fmt: skip
+    return [backend, harness.Server(f"oneport-splice-uds-{stamp}", fargv, front, "/", ENV)], front, front
+
+
 def envoy_l4(stamp: str) -> tuple[list[Any], int | None, int | None]:
     return _front(
         stamp,
@@ -200,6 +225,7 @@ MECHANISMS: dict[str, tuple[Callable[[str], tuple[list[Any], int | None, int | N
     "granian-ingrpc": (granian_ingrpc, "d: Granian h2c + in-app gRPC framing", False, False),
     "splice": (splice, "a1: asyncio splice, per connection (preface)", True, True),
     "splice-grpc": (splice_sniff_grpc, "a1': splice, sniff 1st HEADERS content-type", False, False),
+    "splice-uds": (splice_uds, "a1, Granian on a Unix socket", True, True),
     "envoy-l4": (envoy_l4, "a1 in C++: Envoy http_inspector + tcp_proxy", True, True),
     "envoy": (envoy, "a2: Envoy front, per request", True, True),
     "hypercorn": (hypercorn, "c: Hypercorn + in-app gRPC framing", True, True),
@@ -399,12 +425,12 @@ def table(summary: dict[str, dict[str, Any]]) -> str:
     ]
     for name, s in summary.items():
         cells = [MECHANISMS[name][1]]
-        for value, base in ((s.get("http_rps"), base_http), (s.get("grpc_cps"), base_grpc)):
+        for i, (value, base) in enumerate(((s.get("http_rps"), base_http), (s.get("grpc_cps"), base_grpc))):
             if value is None:
                 cells += ["-", "-"]
             else:
                 cells += [f"{value:,.0f}", f"{100 * (value / base - 1):+.0f}%" if base else ""]
-            if base is base_http:
+            if i == 0:
                 # One core serves everything, so 1/rate is the CPU time per request; the difference is the added cost.
                 cells.append(f"{1e6 / value - 1e6 / base:+.0f}" if value and base else "-")
         cells.append(str(s["grpc_errors"]) if s.get("grpc_cps") is not None else "-")

@@ -20,6 +20,7 @@ def main() -> None:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--http", choices=("auto", "1", "2"), default="auto")
+    p.add_argument("--uds", type=Path, help="listen on this Unix socket instead of host:port")
     p.add_argument("--log-level", default="warning")
     ns = p.parse_args()
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -32,6 +33,7 @@ def main() -> None:
         loop=Loops.uvloop,
         http=HTTPModes(ns.http),
         log_level=ns.log_level,
+        uds=ns.uds,
     ).serve()
 
 

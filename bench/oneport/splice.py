@@ -1,6 +1,6 @@
 """Candidate a1: a per-connection byte splice on the public port (pure asyncio on uvloop).
 
-    python splice.py --port P --http-upstream 127.0.0.1:H --grpc-upstream 127.0.0.1:G [--sniff preface|grpc]
+    python splice.py --port P --http-upstream 127.0.0.1:H|unix:/path --grpc-upstream 127.0.0.1:G [--sniff preface|grpc]
 
 Each accepted connection is read until its first bytes decide, then spliced byte for byte (both ways,
 with back-pressure) to one upstream for its whole life:
@@ -120,7 +120,10 @@ class Front(_Pipe):
         loop = asyncio.get_running_loop()
         assert self.transport is not None
         try:
-            _, upstream = await loop.create_connection(lambda: _Pipe(self), *target)
+            if target[0].startswith("/"):  # a Unix socket path
+                _, upstream = await loop.create_unix_connection(lambda: _Pipe(self), target[0])
+            else:
+                _, upstream = await loop.create_connection(lambda: _Pipe(self), *target)
         except OSError:
             self.transport.close()
             return
@@ -134,6 +137,8 @@ class Front(_Pipe):
 
 
 def _addr(text: str) -> tuple[str, int]:
+    if text.startswith("unix:"):
+        return text.removeprefix("unix:"), 0
     host, _, port = text.rpartition(":")
     return host.strip("[]"), int(port)
 
