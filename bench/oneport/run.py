@@ -1,6 +1,6 @@
 """One port for HTTP/JSON and gRPC: check and measure each candidate mechanism; see README.md.
 
-    python bench/oneport/run.py [--duration 10] [--runs 3] [--only today,envoy,...]
+    python bench/oneport/run.py [--duration 10] [--runs 3] [--only today,envoy,...] [--app hello|service]
 
 Per mechanism: start its processes pinned to core 0, check with real clients (HTTP/1.1 GET, h2c GET,
 a `grpc.insecure_channel` unary health Check, and one h2c connection carrying a JSON GET and a gRPC call),
