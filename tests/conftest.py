@@ -22,6 +22,7 @@ from typing import Any
 import grpc
 import httpx
 import pytest
+from oidc_upstream import Upstream
 
 from platform_api.auth.capabilities import BUILTIN_ROLES
 from platform_api.core.settings import Settings
@@ -177,6 +178,14 @@ def stop_server(s: Server, drop: bool = True) -> None:
         s.process.kill()
     if drop and s.backend == "postgres":
         _pg(f"DROP DATABASE IF EXISTS {s.database_url.rsplit('/', 1)[1]} WITH (FORCE)")
+
+
+@pytest.fixture(scope="module")
+def upstream() -> Iterator[Upstream]:
+    """A real OIDC issuer on loopback (discovery, JWKS, tokens it signs)."""
+    u = Upstream()
+    yield u
+    u.close()
 
 
 @pytest.fixture(scope="session", params=BACKENDS)

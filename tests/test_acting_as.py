@@ -25,13 +25,6 @@ CHANGES = ["static_keys", "claim_match", "name"]
 EXTRA = ["CAP_IAM_IDENTITY_UPDATE", "CAP_IAM_IDENTITY_LIST"]
 
 
-@pytest.fixture(scope="module")
-def upstream() -> Iterator[Upstream]:
-    u = Upstream()
-    yield u
-    u.close()
-
-
 @pytest.fixture(scope="module", params=BACKENDS)
 def srv(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, upstream: Upstream

@@ -322,8 +322,9 @@ def strict(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 
 @pytest.fixture(scope="module", params=BACKENDS)
 def loose(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A development server: --insecure-allow-loopback."""
-    s = start_server(request.param, tmp_path_factory.mktemp("loose"), "--insecure-allow-loopback", "--no-dispatcher")
+    """A development server: --insecure-allow-loopback; no rate limit (a test sends 200 exchanges in a row)."""
+    s = start_server(request.param, tmp_path_factory.mktemp("loose"), "--insecure-allow-loopback", "--no-dispatcher",
+                     "--sts-rate", "0")  # fmt: skip
     yield s
     stop_server(s)
 

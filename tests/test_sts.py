@@ -26,13 +26,6 @@ REFUSED = "Unauthenticated: token exchange refused"
 
 
 @pytest.fixture(scope="module")
-def upstream() -> Iterator[Upstream]:
-    u = Upstream()
-    yield u
-    u.close()
-
-
-@pytest.fixture(scope="module")
 def stray() -> Iterator[Upstream]:
     """An issuer no identity or setting names: it must never be contacted."""
     u = Upstream()
