@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import grpc
 import httpx
 import pytest
-from conftest import BACKENDS, PG_ADMIN, Server, _pg, stop_server
+from conftest import BACKENDS, Server, stop_server
 from prometheus_client.parser import text_string_to_metric_families
 from webhooks import Receiver, receiver, start_events_server
 
@@ -55,15 +55,8 @@ def test_render_this_process_without_multiprocess_dir(monkeypatch: pytest.Monkey
 @pytest.fixture(scope="module", params=BACKENDS)
 def ms(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """Two worker processes, loopback sinks allowed."""
-    tmp = tmp_path_factory.mktemp("metrics-" + request.param)
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp / 'test.db'}"
-    else:
-        name = "pa_test_" + secrets.token_hex(6)
-        _pg(f"CREATE DATABASE {name}")
-        url = PG_ADMIN.rsplit("/", 1)[0] + "/" + name
-    # Not migrated beforehand: the two workers migrate the fresh database together.
-    s = start_events_server(request.param, tmp, "--workers", "2", database_url=url)
+    # A fresh database that the two workers migrate together.
+    s = start_events_server(request.param, tmp_path_factory.mktemp("metrics-" + request.param), "--workers", "2")
     yield s
     stop_server(s)
 

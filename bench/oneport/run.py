@@ -93,40 +93,20 @@ def _front(stamp: str, name: str, argv_of: Callable[[int, int, int], list[str]])
     )
 
 
+def _splice_argv(*extra: str) -> Callable[[int, int, int], list[str]]:
+    def argv(f: int, h: int, g: int) -> list[str]:
+        return [PY, str(HERE / "splice.py"), "--port", str(f), "--http-upstream", f"127.0.0.1:{h}",
+                "--grpc-upstream", f"127.0.0.1:{g}", *extra]  # fmt: skip
+
+    return argv
+
+
 def splice(stamp: str) -> tuple[list[Any], int | None, int | None]:
-    return _front(
-        stamp,
-        "splice",
-        lambda f, h, g: [
-            PY,
-            str(HERE / "splice.py"),
-            "--port",
-            str(f),
-            "--http-upstream",
-            f"127.0.0.1:{h}",
-            "--grpc-upstream",
-            f"127.0.0.1:{g}",
-        ],
-    )
+    return _front(stamp, "splice", _splice_argv())
 
 
 def splice_sniff_grpc(stamp: str) -> tuple[list[Any], int | None, int | None]:
-    return _front(
-        stamp,
-        "splice-grpc",
-        lambda f, h, g: [
-            PY,
-            str(HERE / "splice.py"),
-            "--port",
-            str(f),
-            "--http-upstream",
-            f"127.0.0.1:{h}",
-            "--grpc-upstream",
-            f"127.0.0.1:{g}",
-            "--sniff",
-            "grpc",
-        ],
-    )
+    return _front(stamp, "splice-grpc", _splice_argv("--sniff", "grpc"))
 
 
 def envoy(stamp: str) -> tuple[list[Any], int | None, int | None]:
