@@ -47,9 +47,11 @@ async def seed_builtin(db: Conn) -> None:
                     create_time=now, update_time=now)  # fmt: skip
         row = await db.fetchrow("SELECT capabilities, body FROM roles WHERE uid = $1", b.uid)
         if row is None:
+            # Any conflict: workers starting together on a new database insert the same rows, and PostgreSQL
+            # may report the clash on (parent, name) rather than on uid.
             await db.execute(
                 "INSERT INTO roles (uid, parent, name, create_time, update_time, body, capabilities)"
-                " VALUES ($1, '', $2, $3, $4, $5, $6) ON CONFLICT (uid) DO NOTHING",
+                " VALUES ($1, '', $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
                 b.uid, b.name, now, now, rows.body(role), ",".join(names),
             )  # fmt: skip
         elif row[0] != ",".join(names):
