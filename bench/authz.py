@@ -92,7 +92,7 @@ async def main(args: argparse.Namespace) -> None:
         t = time.perf_counter()
         principal = await access.authenticate("Bearer " + tokens[identity])
         with contextlib.suppress(errors.ApiError):
-            principal.require(required, target, "platform.registry.v2.Repo")
+            principal.require(required, target, "chainguard.platform.registry.v2.Repo")
         return (time.perf_counter() - t) * 1000
 
     for i in ids:  # warm the token cache (signature checks are not authorization)

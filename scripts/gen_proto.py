@@ -26,8 +26,10 @@ PROTO = ROOT / "proto"
 DEFAULT_OUT = ROOT / "src" / "platform_api" / "gen"
 # The generated top-level package would be `platform`, which shadows the standard library module of
 # that name, so imports are rewritten to live under our package.
-_IMPORT_RE = re.compile(r"^(from|import) platform\.", re.M)
-_PKG = "platform_api.gen.platform."
+_IMPORT_RE = re.compile(r"^(from|import) (platformapi|chainguard)\b", re.M)
+_PKG = "platform_api.gen."
+# Spec 9.3: the v2beta1 packages are the v2 contract under another version segment (same messages, same
+# numbers, paths /<domain>/v2beta1/...). They are derived here, never edited by hand.
 
 
 def _includes() -> list[str]:
@@ -38,16 +40,34 @@ def _includes() -> list[str]:
     return [str(PROTO), str(googleapis), str(builtin)]
 
 
+def _with_v2beta1(src: Path) -> None:
+    """Copy proto/ into src, adding a v2beta1 copy of every chainguard/platform/<domain>/v2 file."""
+    shutil.copytree(PROTO, src)
+    for path in sorted(src.glob("chainguard/platform/*/v2/*.proto")):
+        domain = path.parent.parent.name
+        text = path.read_text()
+        v2, beta = f"chainguard.platform.{domain}.v2", f"chainguard.platform.{domain}.v2beta1"
+        text = text.replace(f"package {v2};", f"package {beta};")
+        text = text.replace(f'"/{domain}/v2/', f'"/{domain}/v2beta1/')  # HTTP rules
+        text = text.replace(f'"{v2.replace(".", "/")}/', f'"{beta.replace(".", "/")}/')  # imports of the same package
+        copy = path.parent.parent / "v2beta1" / path.name
+        copy.parent.mkdir(exist_ok=True)
+        copy.write_text(text)
+
+
 def compile_protos(out: Path) -> None:
-    files = sorted(str(p.relative_to(PROTO)) for p in PROTO.rglob("*.proto"))
-    args = ["protoc", *(f"-I{i}" for i in _includes())]
+    src = Path(tempfile.mkdtemp(prefix="proto-")) / "proto"
+    _with_v2beta1(src)
+    files = sorted(str(p.relative_to(src)) for p in src.rglob("*.proto"))
+    args = ["protoc", f"-I{src}", *(f"-I{i}" for i in _includes()[1:])]
     args += [f"--python_out={out}", f"--pyi_out={out}", f"--grpc_python_out={out}"]
     args += [f"--descriptor_set_out={out / 'descriptors.binpb'}", "--include_imports", *files]
     if protoc.main(args) != 0:
         sys.exit("protoc failed")
+    shutil.rmtree(src.parent, ignore_errors=True)
     for path in out.rglob("*.py*"):
         text = path.read_text()
-        new = _IMPORT_RE.sub(lambda m: f"{m.group(1)} {_PKG}", text)
+        new = _IMPORT_RE.sub(lambda m: f"{m.group(1)} {_PKG}{m.group(2)}", text)
         if new != text:
             path.write_text(new)
     for d in [out, *[p for p in out.rglob("*") if p.is_dir()]]:

@@ -17,7 +17,9 @@ from pathlib import Path
 from google.protobuf import descriptor_pb2
 from google.protobuf.descriptor_pb2 import FieldDescriptorProto as F
 
-OURS = "platform."
+OURS = ("chainguard.", "platformapi.")
+# v2beta1 is the same contract under another package: its messages share the v2 records.
+BETA = ".v2beta1"
 STRING_WKT = {
     ".google.protobuf.Timestamp",
     ".google.protobuf.Duration",
@@ -58,13 +60,22 @@ RECORDS: dict[str, type[Record]] = {"google.protobuf.Empty": Empty}
 '''
 
 
+def always_emitted(message: str, field_: str) -> bool:
+    """Plain fields our JSON emits even at zero: `skipped` of every List response, as the reference's
+    samples show (`"skipped": 0`; reference 1.2). Unset (UNSET) means not given; 0 is emitted."""
+    return field_ == "skipped" and message.startswith("List") and message.endswith("Response")
+
+
 def module_name(package: str) -> str:
-    """platform.registry.v2 -> registry_v2; platform.common -> common."""
-    return package.removeprefix(OURS).replace(".", "_")
+    """chainguard.platform.registry.v2 -> registry_v2; chainguard.capabilities -> capabilities."""
+    for prefix in ("chainguard.platform.", "chainguard.", "platformapi."):
+        if package.startswith(prefix):
+            return package.removeprefix(prefix).replace(".", "_")
+    raise ValueError(package)
 
 
 def class_name(full: str, package: str) -> str:
-    """.platform.iam.v2.IdentityProvider.OIDC -> IdentityProvider_OIDC."""
+    """.chainguard.platform.iam.v2.IdentityProvider.OIDC -> IdentityProvider_OIDC."""
     return full.lstrip(".").removeprefix(package + ".").replace(".", "_")
 
 
@@ -110,7 +121,7 @@ class Generator:
         if fd.type == F.TYPE_MESSAGE:
             return f"{base} | None = None"
         in_real_oneof = fd.HasField("oneof_index") and not fd.proto3_optional
-        if fd.proto3_optional or in_real_oneof:
+        if fd.proto3_optional or in_real_oneof or always_emitted(msg.name, fd.name):
             return f"{base} | UnsetType = UNSET"
         return f"{base} = {self.zero(fd)}"
 
@@ -185,7 +196,8 @@ def write_records(descriptor_set: Path, out: Path) -> None:
     gen = Generator(fds)
     out.mkdir(parents=True, exist_ok=True)
     (out / "_base.py").write_text(BASE)
-    packages = sorted({f.package for f in gen.files if f.package.startswith(OURS)})
+    packages = sorted({f.package for f in gen.files if f.package.startswith(OURS) and not f.package.endswith(BETA)})
+    betas = sorted({f.package for f in gen.files if f.package.endswith(BETA)})
     mods = []
     for package in packages:
         mod = module_name(package)
@@ -196,4 +208,8 @@ def write_records(descriptor_set: Path, out: Path) -> None:
     init += [f"from platform_api.gen.records import {m}" for m in mods]
     init += ["", "RECORDS = {**_base.RECORDS}"]
     init += [f"RECORDS.update({m}.RECORDS)" for m in mods]
+    for beta in betas:
+        v2 = beta.removesuffix(BETA) + ".v2."
+        mod = module_name(v2[:-1])
+        init.append(f"RECORDS.update({{k.replace({v2!r}, {beta + '.'!r}, 1): v for k, v in {mod}.RECORDS.items()}})")
     (out / "__init__.py").write_text("\n".join(init) + "\n")

@@ -50,7 +50,7 @@ def assert_not_found(r: httpx.Response, name: str, resource_type: str | None = N
     info = detail(body, "ResourceInfo")
     assert info["resourceName"] == name, body
     if resource_type is not None:
-        assert info["resourceType"] == f"platform.iam.v2.{resource_type}", body
+        assert info["resourceType"] == f"chainguard.platform.iam.v2.{resource_type}", body
 
 
 def assert_denied(r: httpx.Response) -> None:

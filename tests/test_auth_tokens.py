@@ -21,7 +21,7 @@ from cryptography.hazmat.primitives import serialization
 from google.rpc import error_details_pb2, status_pb2
 from oidc_upstream import new_key
 
-from platform_api.gen.platform.iam.v2 import groups_pb2, groups_pb2_grpc
+from platform_api.gen.chainguard.platform.iam.v2 import groups_pb2, groups_pb2_grpc
 
 
 def signing_key(server: Server) -> tuple[str, Any]:

@@ -129,23 +129,22 @@ def test_creating_an_organization_makes_the_creator_its_owner(server: Server) ->
 def test_the_same_decisions_over_grpc(server: Server, org: str) -> None:
     import grpc
 
-    from platform_api.gen.platform.registry.v2 import registry_pb2 as reg
-    from platform_api.gen.platform.registry.v2 import registry_pb2_grpc as reg_grpc
+    from platform_api.gen.chainguard.platform.registry.v2 import repos_pb2, repos_pb2_grpc
 
     _, viewer = server.identity_with_role(org, "viewer")
     other = mk(server.http, "/iam/v2/groups/", {"name": "grpc-other-" + secrets.token_hex(3)})
     channel = server.grpc_channel(viewer)
-    repos = reg_grpc.ReposServiceStub(channel)
+    repos = repos_pb2_grpc.ReposServiceStub(channel)
     try:
         with pytest.raises(grpc.RpcError) as e:
-            repos.CreateRepo(reg.CreateRepoRequest(parent=org, repo=reg.Repo(name="nope")))
+            repos.CreateRepo(repos_pb2.CreateRepoRequest(parent=org, repo=repos_pb2.Repo(name="nope")))
         assert e.value.code() == grpc.StatusCode.PERMISSION_DENIED
         with pytest.raises(grpc.RpcError) as e:
-            repos.CreateRepo(reg.CreateRepoRequest(parent=other, repo=reg.Repo(name="nope")))
+            repos.CreateRepo(repos_pb2.CreateRepoRequest(parent=other, repo=repos_pb2.Repo(name="nope")))
         assert e.value.code() == grpc.StatusCode.NOT_FOUND
         mk(server.http, f"/registry/v2/repos/{org}", {"name": "visible"})
         mk(server.http, f"/registry/v2/repos/{other}", {"name": "hidden"})
-        listed = repos.ListRepos(reg.ListReposRequest())
+        listed = repos.ListRepos(repos_pb2.ListReposRequest())
         assert [r.name for r in listed.repos] == ["visible"] and listed.total_count == 1
     finally:
         channel.close()

@@ -172,63 +172,89 @@ def test_every_mutation_emits_its_event(es: Server, rx: Receiver, verifier: Veri
         expected.append((suffix, subject, grp, source, bodytype))
 
     expect(
-        "events.subscription.created.v1", sub["uid"], org, "/events/v2/subscriptions", "platform.events.v2.Subscription"
+        "events.subscription.created.v1",
+        sub["uid"],
+        org,
+        "/events/v2/subscriptions",
+        "chainguard.platform.events.v2.Subscription",
     )
     g = group(http, org)
-    expect("iam.group.created.v1", g, g, "/iam/v2/groups", "platform.iam.v2.Group")
+    expect("iam.group.created.v1", g, g, "/iam/v2/groups", "chainguard.platform.iam.v2.Group")
     ok(http.patch(f"/iam/v2/groups/{g}", json={"description": "d"}))
-    expect("iam.group.updated.v1", g, g, "/iam/v2/groups", "platform.iam.v2.Group")
+    expect("iam.group.updated.v1", g, g, "/iam/v2/groups", "chainguard.platform.iam.v2.Group")
     repo = ok(http.post(f"/registry/v2/repos/{g}", json={"name": "nginx"}))["uid"]
-    expect("platform.registry.repo.created.v1", repo, g, "/registry/v2/repos", "platform.registry.v2.Repo")
+    expect("platform.registry.repo.created.v1", repo, g, "/registry/v2/repos", "chainguard.platform.registry.v2.Repo")
     ok(http.patch(f"/registry/v2/repos/{repo}", json={"description": "web"}))
-    expect("platform.registry.repo.updated.v1", repo, g, "/registry/v2/repos", "platform.registry.v2.Repo")
+    expect("platform.registry.repo.updated.v1", repo, g, "/registry/v2/repos", "chainguard.platform.registry.v2.Repo")
     ok(http.patch(f"/registry/v2/repos/{repo}/readme", json={"content": "# hi"}))
-    expect("platform.registry.repo.updated.v1", repo, g, "/registry/v2/repos", "platform.registry.v2.RepoReadme")
+    expect(
+        "platform.registry.repo.updated.v1", repo, g, "/registry/v2/repos", "chainguard.platform.registry.v2.RepoReadme"
+    )
     tag = ok(http.post(f"/registry/v2/tags/{repo}", json={"name": "latest", "digest": DIGEST_A}))["uid"]
-    expect("platform.registry.tag.created.v1", tag, org, "/registry/v2/tags", "platform.registry.v2.Tag")
+    expect("platform.registry.tag.created.v1", tag, org, "/registry/v2/tags", "chainguard.platform.registry.v2.Tag")
     ok(http.post(f"/registry/v2/tags/{repo}", json={"name": "latest", "digest": DIGEST_B}))  # upsert
-    expect("platform.registry.tag.created.v1", tag, org, "/registry/v2/tags", "platform.registry.v2.Tag")
+    expect("platform.registry.tag.created.v1", tag, org, "/registry/v2/tags", "chainguard.platform.registry.v2.Tag")
     ok(http.delete(f"/registry/v2/tags/{tag}"))
-    expect("platform.registry.tag.deleted.v1", tag, org, "/registry/v2/tags", "platform.registry.v2.DeleteTagRequest")
+    expect(
+        "platform.registry.tag.deleted.v1",
+        tag,
+        org,
+        "/registry/v2/tags",
+        "chainguard.platform.registry.v2.DeleteTagRequest",
+    )
     ok(http.delete(f"/registry/v2/repos/{repo}"))
-    expect("platform.registry.repo.deleted.v1", repo, g, "/registry/v2/repos", "platform.registry.v2.DeleteRepoRequest")
+    expect(
+        "platform.registry.repo.deleted.v1",
+        repo,
+        g,
+        "/registry/v2/repos",
+        "chainguard.platform.registry.v2.DeleteRepoRequest",
+    )
     ident = ok(http.post(f"/iam/v2/identities/{g}", json={"name": "robot", "claimMatch": {
         "issuer": "https://issuer.example", "subject": "robot"}}))["uid"]  # fmt: skip
-    expect("iam.identity.created.v1", ident, g, "/iam/v2/identities", "platform.iam.v2.Identity")
+    expect("iam.identity.created.v1", ident, g, "/iam/v2/identities", "chainguard.platform.iam.v2.Identity")
     ok(http.patch(f"/iam/v2/identities/{ident}", json={"description": "bot"}))
-    expect("iam.identity.updated.v1", ident, g, "/iam/v2/identities", "platform.iam.v2.Identity")
+    expect("iam.identity.updated.v1", ident, g, "/iam/v2/identities", "chainguard.platform.iam.v2.Identity")
     role = ok(http.post(f"/iam/v2/roles/{g}", json={"name": "r", "capabilities": ["CAP_REPO_LIST"]}))["uid"]
-    expect("iam.roles.created.v1", role, g, "/iam/v2/roles", "platform.iam.v2.Role")
+    expect("iam.roles.created.v1", role, g, "/iam/v2/roles", "chainguard.platform.iam.v2.Role")
     ok(http.patch(f"/iam/v2/roles/{role}", json={"description": "rd"}))
-    expect("iam.roles.updated.v1", role, g, "/iam/v2/roles", "platform.iam.v2.Role")
+    expect("iam.roles.updated.v1", role, g, "/iam/v2/roles", "chainguard.platform.iam.v2.Role")
     rb = ok(http.post(f"/iam/v2/roleBindings/{g}", json={"identityUid": ident, "roleUid": role}))["uid"]
-    expect("iam.rolebindings.created.v1", rb, g, "/iam/v2/roleBindings", "platform.iam.v2.RoleBinding")
+    expect("iam.rolebindings.created.v1", rb, g, "/iam/v2/roleBindings", "chainguard.platform.iam.v2.RoleBinding")
     ok(http.patch(f"/iam/v2/roleBindings/{rb}", json={"roleUid": BUILTIN_ROLE_UIDS["viewer"]}))
-    expect("iam.rolebindings.updated.v1", rb, g, "/iam/v2/roleBindings", "platform.iam.v2.RoleBinding")
+    expect("iam.rolebindings.updated.v1", rb, g, "/iam/v2/roleBindings", "chainguard.platform.iam.v2.RoleBinding")
     ok(http.delete(f"/iam/v2/roleBindings/{rb}"))
-    expect("iam.rolebindings.deleted.v1", rb, g, "/iam/v2/roleBindings", "platform.iam.v2.DeleteRoleBindingRequest")
+    expect(
+        "iam.rolebindings.deleted.v1",
+        rb,
+        g,
+        "/iam/v2/roleBindings",
+        "chainguard.platform.iam.v2.DeleteRoleBindingRequest",
+    )
     batch = ok(http.post("/iam/v2/roleBindings:batchCreate", json={
         "parent": g, "roleUid": role, "requests": [{"roleBinding": {"identityUid": ident}}]}))  # fmt: skip
     expect("iam.rolebindings.created.batch.v1", g, g, "/iam/v2/roleBindings",
-           "platform.iam.v2.BatchCreateRoleBindingsResponse")  # fmt: skip
+           "chainguard.platform.iam.v2.BatchCreateRoleBindingsResponse")  # fmt: skip
     ok(http.delete(f"/iam/v2/roleBindings/{batch['roleBindings'][0]['uid']}"))
     expect("iam.rolebindings.deleted.v1", batch["roleBindings"][0]["uid"], g, "/iam/v2/roleBindings",
-           "platform.iam.v2.DeleteRoleBindingRequest")  # fmt: skip
+           "chainguard.platform.iam.v2.DeleteRoleBindingRequest")  # fmt: skip
     ok(http.delete(f"/iam/v2/roles/{role}"))
-    expect("iam.roles.deleted.v1", role, g, "/iam/v2/roles", "platform.iam.v2.DeleteRoleRequest")
+    expect("iam.roles.deleted.v1", role, g, "/iam/v2/roles", "chainguard.platform.iam.v2.DeleteRoleRequest")
     ok(http.delete(f"/iam/v2/identities/{ident}"))
-    expect("iam.identity.deleted.v1", ident, g, "/iam/v2/identities", "platform.iam.v2.DeleteIdentityRequest")
+    expect(
+        "iam.identity.deleted.v1", ident, g, "/iam/v2/identities", "chainguard.platform.iam.v2.DeleteIdentityRequest"
+    )
     ok(http.delete(f"/iam/v2/groups/{g}"))
-    expect("iam.group.deleted.v1", g, org, "/iam/v2/groups", "platform.iam.v2.DeleteGroupRequest")
+    expect("iam.group.deleted.v1", g, org, "/iam/v2/groups", "chainguard.platform.iam.v2.DeleteGroupRequest")
     other = subscribe(http, org, rx.url(path()))
     expect("events.subscription.created.v1", other["uid"], org, "/events/v2/subscriptions",
-           "platform.events.v2.Subscription")  # fmt: skip
+           "chainguard.platform.events.v2.Subscription")  # fmt: skip
     ok(http.patch(f"/events/v2/subscriptions/{other['uid']}", json={"types": ["none"]}))
     expect("events.subscription.updated.v1", other["uid"], org, "/events/v2/subscriptions",
-           "platform.events.v2.Subscription")  # fmt: skip
+           "chainguard.platform.events.v2.Subscription")  # fmt: skip
     ok(http.delete(f"/events/v2/subscriptions/{other['uid']}"))
     expect("events.subscription.deleted.v1", other["uid"], org, "/events/v2/subscriptions",
-           "platform.events.v2.DeleteSubscriptionRequest")  # fmt: skip
+           "chainguard.platform.events.v2.DeleteSubscriptionRequest")  # fmt: skip
 
     got = rx.wait(p, len(expected))
     time.sleep(0.3)
@@ -459,9 +485,9 @@ def test_ssrf_checked_again_at_delivery(tmp_path: Path, rx: Receiver, es: Server
 
 def test_over_grpc(es: Server, rx: Receiver, verifier: Verifier) -> None:
     """The same RPCs over gRPC: a mutation made there emits its event too."""
-    from platform_api.gen.platform.events.v2 import subscriptions_pb2 as ev
-    from platform_api.gen.platform.events.v2 import subscriptions_pb2_grpc as ev_grpc
-    from platform_api.gen.platform.iam.v2 import groups_pb2, groups_pb2_grpc
+    from platform_api.gen.chainguard.platform.events.v2 import subscriptions_pb2 as ev
+    from platform_api.gen.chainguard.platform.events.v2 import subscriptions_pb2_grpc as ev_grpc
+    from platform_api.gen.chainguard.platform.iam.v2 import groups_pb2, groups_pb2_grpc
 
     org = new_org(es.http)
     p = path()

@@ -80,13 +80,16 @@ def test_redaction() -> None:
     )
     assert outbox.payload(invite) == (
         {"uid": X, "expirationTime": "2026-01-01T00:00:00.000Z"},
-        "platform.iam.v2.GroupInvite",
+        "chainguard.platform.iam.v2.GroupInvite",
     )
     idp = IdentityProvider(
         uid=X, name="sso", oidc=IdentityProvider_OIDC(issuer="https://i", client_id="c", client_secret="s")
     )
     body, name = outbox.payload(idp)
-    assert body["oidc"] == {"issuer": "https://i", "clientId": "c"} and name == "platform.iam.v2.IdentityProvider"
+    assert (
+        body["oidc"] == {"issuer": "https://i", "clientId": "c"}
+        and name == "chainguard.platform.iam.v2.IdentityProvider"
+    )
     for response in (GenerateScimTokenResponse(token="t", identity_provider_uid=X),
                      RegenerateScimTokenResponse(token="t", identity_provider_uid=X)):  # fmt: skip
         assert outbox.payload(response)[0] == {"identityProviderUid": X}

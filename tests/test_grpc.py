@@ -13,12 +13,18 @@ from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from platform_api.gen.platform.common import uidp_pb2
-from platform_api.gen.platform.iam.v2 import groups_pb2, groups_pb2_grpc
-from platform_api.gen.platform.ping.v2 import ping_pb2, ping_pb2_grpc
-from platform_api.gen.platform.registry.v2 import registry_pb2 as reg
-from platform_api.gen.platform.registry.v2 import registry_pb2_grpc as reg_grpc
-from platform_api.gen.platform.vulnerabilities.v2 import advisories_pb2, advisories_pb2_grpc
+from platform_api.gen.chainguard.platform.common import uidp_pb2
+from platform_api.gen.chainguard.platform.iam.v2 import groups_pb2, groups_pb2_grpc
+from platform_api.gen.chainguard.platform.ping.v2 import ping_pb2, ping_pb2_grpc
+from platform_api.gen.chainguard.platform.registry.v2 import (
+    images_pb2,
+    images_pb2_grpc,
+    repos_pb2,
+    repos_pb2_grpc,
+    tags_pb2,
+    tags_pb2_grpc,
+)
+from platform_api.gen.chainguard.platform.vulnerabilities.v2 import advisories_pb2, advisories_pb2_grpc
 from tests.conftest import Server
 
 DIGEST_A = "sha256:" + "a" * 64
@@ -27,13 +33,13 @@ TIMEOUT = 10
 
 
 @pytest.fixture
-def repos(server: Server) -> reg_grpc.ReposServiceStub:
-    return reg_grpc.ReposServiceStub(server.channel)
+def repos(server: Server) -> repos_pb2_grpc.ReposServiceStub:
+    return repos_pb2_grpc.ReposServiceStub(server.channel)
 
 
 @pytest.fixture
-def tags(server: Server) -> reg_grpc.TagsServiceStub:
-    return reg_grpc.TagsServiceStub(server.channel)
+def tags(server: Server) -> tags_pb2_grpc.TagsServiceStub:
+    return tags_pb2_grpc.TagsServiceStub(server.channel)
 
 
 @pytest.fixture
@@ -41,9 +47,9 @@ def groups(server: Server) -> groups_pb2_grpc.GroupsServiceStub:
     return groups_pb2_grpc.GroupsServiceStub(server.channel)
 
 
-def mk_repo(repos: reg_grpc.ReposServiceStub, parent: str, name: str, **fields: Any) -> reg.Repo:
-    out: reg.Repo = repos.CreateRepo(reg.CreateRepoRequest(parent=parent, repo=reg.Repo(name=name, **fields)),
-                                     timeout=TIMEOUT)  # fmt: skip
+def mk_repo(repos: repos_pb2_grpc.ReposServiceStub, parent: str, name: str, **fields: Any) -> repos_pb2.Repo:
+    req = repos_pb2.CreateRepoRequest(parent=parent, repo=repos_pb2.Repo(name=name, **fields))
+    out: repos_pb2.Repo = repos.CreateRepo(req, timeout=TIMEOUT)
     return out
 
 
@@ -93,7 +99,9 @@ def test_health_check(server: Server) -> None:
     stub = health_pb2_grpc.HealthStub(server.channel)
     out = stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=TIMEOUT)
     assert out.status == health_pb2.HealthCheckResponse.SERVING
-    named = stub.Check(health_pb2.HealthCheckRequest(service="platform.registry.v2.ReposService"), timeout=TIMEOUT)
+    named = stub.Check(
+        health_pb2.HealthCheckRequest(service="chainguard.platform.registry.v2.ReposService"), timeout=TIMEOUT
+    )
     assert named.status == health_pb2.HealthCheckResponse.SERVING
     with pytest.raises(grpc.RpcError) as e:
         stub.Check(health_pb2.HealthCheckRequest(service="no.such.Service"), timeout=TIMEOUT)
@@ -107,14 +115,14 @@ def test_reflection_lists_services(server: Server) -> None:
     )
     services = {s.name for s in responses[0].list_services_response.service}
     assert {
-        "platform.registry.v2.ReposService",
-        "platform.registry.v2.TagsService",
-        "platform.iam.v2.GroupsService",
-        "platform.ping.v2.PingService",
+        "chainguard.platform.registry.v2.ReposService",
+        "chainguard.platform.registry.v2.TagsService",
+        "chainguard.platform.iam.v2.GroupsService",
+        "chainguard.platform.ping.v2.PingService",
         "grpc.health.v1.Health",
     } <= services
     # The descriptors are served too.
-    req = reflection_pb2.ServerReflectionRequest(file_containing_symbol="platform.registry.v2.ReposService")
+    req = reflection_pb2.ServerReflectionRequest(file_containing_symbol="chainguard.platform.registry.v2.ReposService")
     files = list(stub.ServerReflectionInfo(iter([req]), timeout=TIMEOUT))
     assert files[0].file_descriptor_response.file_descriptor_proto
 
@@ -124,13 +132,13 @@ def test_unimplemented_over_grpc(server: Server, org: str) -> None:
     err, st = rpc_error(stub.ListAdvisories, advisories_pb2.ListAdvisoriesRequest())
     assert err.code() == grpc.StatusCode.UNIMPLEMENTED
     assert error_info(st).reason == "UNIMPLEMENTED"
-    images = reg_grpc.ImagesServiceStub(server.channel)
-    err, _ = rpc_error(images.GetSize, reg.GetSizeRequest(repo_uid=f"{org}/{'a' * 16}", digest=DIGEST_A))
+    images = images_pb2_grpc.ImagesServiceStub(server.channel)
+    err, _ = rpc_error(images.GetSize, images_pb2.GetSizeRequest(repo_uid=f"{org}/{'a' * 16}", digest=DIGEST_A))
     assert err.code() == grpc.StatusCode.UNIMPLEMENTED
 
 
 def test_unknown_method_is_unimplemented(server: Server) -> None:
-    call = server.channel.unary_unary("/platform.registry.v2.ReposService/Nope")
+    call = server.channel.unary_unary("/chainguard.platform.registry.v2.ReposService/Nope")
     with pytest.raises(grpc.RpcError) as e:
         call(b"", timeout=TIMEOUT)
     assert e.value.code() == grpc.StatusCode.UNIMPLEMENTED
@@ -139,16 +147,16 @@ def test_unknown_method_is_unimplemented(server: Server) -> None:
 # ------------------------------------------------------------------------------------ same data, both ways
 
 
-def test_http_created_repo_visible_over_grpc(server: Server, org: str, repos: reg_grpc.ReposServiceStub) -> None:
+def test_http_created_repo_visible_over_grpc(server: Server, org: str, repos: repos_pb2_grpc.ReposServiceStub) -> None:
     made = server.http.post(f"/registry/v2/repos/{org}", json={"name": "nginx", "description": "web",
                                                                "activeTags": ["1.27"]}).json()  # fmt: skip
-    got = repos.GetRepo(reg.GetRepoRequest(uid=made["uid"]), timeout=TIMEOUT)
+    got = repos.GetRepo(repos_pb2.GetRepoRequest(uid=made["uid"]), timeout=TIMEOUT)
     assert (got.uid, got.name, got.description, list(got.active_tags)) == (made["uid"], "nginx", "web", ["1.27"])
     assert got.create_time.ToJsonString() == made["createTime"]
     assert got.update_time.ToJsonString() == made["updateTime"]
 
 
-def test_grpc_created_repo_visible_over_http(server: Server, org: str, repos: reg_grpc.ReposServiceStub) -> None:
+def test_grpc_created_repo_visible_over_http(server: Server, org: str, repos: repos_pb2_grpc.ReposServiceStub) -> None:
     made = mk_repo(repos, org, "redis", description="cache", aliases=["redis:7"])
     assert made.uid.startswith(org + "/") and made.create_time.seconds > 0
     assert made.create_time == made.update_time
@@ -184,7 +192,7 @@ def test_groups_over_grpc(server: Server, groups: groups_pb2_grpc.GroupsServiceS
     assert server.http.get(f"/iam/v2/groups/{root.uid}").status_code == 404
 
 
-def test_list_repos_matches_http(server: Server, org: str, repos: reg_grpc.ReposServiceStub) -> None:
+def test_list_repos_matches_http(server: Server, org: str, repos: repos_pb2_grpc.ReposServiceStub) -> None:
     all_names = [
         "redis",
         "apko",
@@ -207,8 +215,8 @@ def test_list_repos_matches_http(server: Server, org: str, repos: reg_grpc.Repos
         token = ""
         http_token = None
         while True:
-            page = repos.ListRepos(reg.ListReposRequest(uidp=scope, page_size=5, order_by=order, page_token=token),
-                                   timeout=TIMEOUT)  # fmt: skip
+            req = repos_pb2.ListReposRequest(uidp=scope, page_size=5, order_by=order, page_token=token)
+            page = repos.ListRepos(req, timeout=TIMEOUT)
             params: dict[str, Any] = {"uidp.descendants_of": org, "page_size": 5, "order_by": order}
             if http_token:
                 params["page_token"] = http_token
@@ -221,54 +229,61 @@ def test_list_repos_matches_http(server: Server, org: str, repos: reg_grpc.Repos
             if not token:
                 break
         assert sorted(seen) == sorted(all_names)
-    skipped = repos.ListRepos(reg.ListReposRequest(uidp=scope, page_size=5, order_by="name", skip=10), timeout=TIMEOUT)
+    skipped = repos.ListRepos(
+        repos_pb2.ListReposRequest(uidp=scope, page_size=5, order_by="name", skip=10), timeout=TIMEOUT
+    )
     assert [r.name for r in skipped.repos] == ["ruby", "static"] and skipped.skipped == 10
     assert not skipped.next_page_token
-    exact = repos.ListRepos(reg.ListReposRequest(uidp=scope, name="nginx"), timeout=TIMEOUT)
+    exact = repos.ListRepos(repos_pb2.ListReposRequest(uidp=scope, name="nginx"), timeout=TIMEOUT)
     assert [r.name for r in exact.repos] == ["nginx"] and exact.total_count == 1
 
 
-def test_empty_list_over_grpc(org: str, repos: reg_grpc.ReposServiceStub) -> None:
-    out = repos.ListRepos(reg.ListReposRequest(uidp=uidp_pb2.UIDPFilter(descendants_of=org)), timeout=TIMEOUT)
+def test_empty_list_over_grpc(org: str, repos: repos_pb2_grpc.ReposServiceStub) -> None:
+    out = repos.ListRepos(repos_pb2.ListReposRequest(uidp=uidp_pb2.UIDPFilter(descendants_of=org)), timeout=TIMEOUT)
     assert not out.repos and out.HasField("total_count") and out.total_count == 0 and out.skipped == 0
 
 
 def test_tags_over_grpc(
-    server: Server, org: str, repos: reg_grpc.ReposServiceStub, tags: reg_grpc.TagsServiceStub
+    server: Server, org: str, repos: repos_pb2_grpc.ReposServiceStub, tags: tags_pb2_grpc.TagsServiceStub
 ) -> None:
     repo = mk_repo(repos, org, "nginx")
-    first = tags.CreateTag(reg.CreateTagRequest(parent=repo.uid, tag=reg.Tag(name="latest", digest=DIGEST_A)),
+    first = tags.CreateTag(tags_pb2.CreateTagRequest(parent=repo.uid, tag=tags_pb2.Tag(name="latest", digest=DIGEST_A)),
                            timeout=TIMEOUT)  # fmt: skip
     again = tags.CreateTag(
-        reg.CreateTagRequest(parent=repo.uid, tag=reg.Tag(name="latest", digest=DIGEST_B, deprecated=True)),
+        tags_pb2.CreateTagRequest(parent=repo.uid, tag=tags_pb2.Tag(name="latest", digest=DIGEST_B, deprecated=True)),
         timeout=TIMEOUT,
     )
     assert again.uid == first.uid and again.digest == DIGEST_B and again.deprecated
-    tags.CreateTag(reg.CreateTagRequest(parent=repo.uid, tag=reg.Tag(name="sha256-abc", digest=DIGEST_A)),
+    tags.CreateTag(tags_pb2.CreateTagRequest(parent=repo.uid, tag=tags_pb2.Tag(name="sha256-abc", digest=DIGEST_A)),
                    timeout=TIMEOUT)  # fmt: skip
     scope = uidp_pb2.UIDPFilter(children_of=repo.uid)
-    assert [t.name for t in tags.ListTags(reg.ListTagsRequest(uidp=scope), timeout=TIMEOUT).tags] == ["latest"]
-    with_refs = tags.ListTags(reg.ListTagsRequest(uidp=scope, include_referrers=True), timeout=TIMEOUT)
+    assert [t.name for t in tags.ListTags(tags_pb2.ListTagsRequest(uidp=scope), timeout=TIMEOUT).tags] == ["latest"]
+    with_refs = tags.ListTags(tags_pb2.ListTagsRequest(uidp=scope, include_referrers=True), timeout=TIMEOUT)
     assert sorted(t.name for t in with_refs.tags) == ["latest", "sha256-abc"]
     http_tag = server.http.get(f"/registry/v2/tags/{first.uid}").json()
     assert (http_tag["digest"], http_tag["deprecated"]) == (DIGEST_B, True)
-    tags.DeleteTag(reg.DeleteTagRequest(uid=first.uid), timeout=TIMEOUT)
-    err, st = rpc_error(tags.GetTag, reg.GetTagRequest(uid=first.uid))
+    tags.DeleteTag(tags_pb2.DeleteTagRequest(uid=first.uid), timeout=TIMEOUT)
+    err, st = rpc_error(tags.GetTag, tags_pb2.GetTagRequest(uid=first.uid))
     assert err.code() == grpc.StatusCode.NOT_FOUND
-    err, st = rpc_error(tags.CreateTag, reg.CreateTagRequest(parent=repo.uid, tag=reg.Tag(name="x", digest="md5:1")))
+    err, st = rpc_error(
+        tags.CreateTag, tags_pb2.CreateTagRequest(parent=repo.uid, tag=tags_pb2.Tag(name="x", digest="md5:1"))
+    )
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert [v.field for v in unpack(st, error_details_pb2.BadRequest).field_violations] == ["digest"]
 
 
-def test_readme_over_grpc(server: Server, org: str, repos: reg_grpc.ReposServiceStub) -> None:
+def test_readme_over_grpc(server: Server, org: str, repos: repos_pb2_grpc.ReposServiceStub) -> None:
     repo = mk_repo(repos, org, "nginx")
-    assert repos.GetRepoReadme(reg.GetRepoReadmeRequest(uid=repo.uid), timeout=TIMEOUT).content == ""
+    assert repos.GetRepoReadme(repos_pb2.GetRepoReadmeRequest(uid=repo.uid), timeout=TIMEOUT).content == ""
     out = repos.UpdateRepoReadme(
-        reg.UpdateRepoReadmeRequest(repo_readme=reg.RepoReadme(uid=repo.uid, content="# Hello")), timeout=TIMEOUT
+        repos_pb2.UpdateRepoReadmeRequest(repo_readme=repos_pb2.RepoReadme(uid=repo.uid, content="# Hello")),
+        timeout=TIMEOUT,
     )
     assert (out.uid, out.content) == (repo.uid, "# Hello")
     assert server.http.get(f"/registry/v2/repos/{repo.uid}/readme").json() == {"uid": repo.uid, "content": "# Hello"}
-    bad = reg.UpdateRepoReadmeRequest(repo_readme=reg.RepoReadme(uid=repo.uid, content="<script>x</script>"))
+    bad = repos_pb2.UpdateRepoReadmeRequest(
+        repo_readme=repos_pb2.RepoReadme(uid=repo.uid, content="<script>x</script>")
+    )
     err, _ = rpc_error(repos.UpdateRepoReadme, bad)
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
 
@@ -277,11 +292,13 @@ def test_readme_over_grpc(server: Server, org: str, repos: reg_grpc.ReposService
 
 
 def test_update_without_mask_changes_only_set_fields(
-    server: Server, org: str, repos: reg_grpc.ReposServiceStub
+    server: Server, org: str, repos: repos_pb2_grpc.ReposServiceStub
 ) -> None:
     repo = mk_repo(repos, org, "nginx", description="old", aliases=["nginx:1"])
     time.sleep(0.003)
-    out = repos.UpdateRepo(reg.UpdateRepoRequest(repo=reg.Repo(uid=repo.uid, description="new")), timeout=TIMEOUT)
+    out = repos.UpdateRepo(
+        repos_pb2.UpdateRepoRequest(repo=repos_pb2.Repo(uid=repo.uid, description="new")), timeout=TIMEOUT
+    )
     assert (out.name, out.description, list(out.aliases)) == ("nginx", "new", ["nginx:1"])
     assert out.update_time.ToJsonString() > repo.update_time.ToJsonString()
     assert out.create_time == repo.create_time
@@ -289,19 +306,21 @@ def test_update_without_mask_changes_only_set_fields(
     assert (http_view["name"], http_view["description"], http_view["aliases"]) == ("nginx", "new", ["nginx:1"])
 
 
-def test_update_with_mask(org: str, repos: reg_grpc.ReposServiceStub) -> None:
+def test_update_with_mask(org: str, repos: repos_pb2_grpc.ReposServiceStub) -> None:
     repo = mk_repo(repos, org, "nginx", description="old")
-    req = reg.UpdateRepoRequest(
-        repo=reg.Repo(uid=repo.uid, name="ignored", description="new"),
+    req = repos_pb2.UpdateRepoRequest(
+        repo=repos_pb2.Repo(uid=repo.uid, name="ignored", description="new"),
         update_mask=field_mask_pb2.FieldMask(paths=["description"]),
     )
     out = repos.UpdateRepo(req, timeout=TIMEOUT)
     assert (out.name, out.description) == ("nginx", "new")
-    clear = reg.UpdateRepoRequest(
-        repo=reg.Repo(uid=repo.uid), update_mask=field_mask_pb2.FieldMask(paths=["description"])
+    clear = repos_pb2.UpdateRepoRequest(
+        repo=repos_pb2.Repo(uid=repo.uid), update_mask=field_mask_pb2.FieldMask(paths=["description"])
     )
     assert repos.UpdateRepo(clear, timeout=TIMEOUT).description == ""
-    bad = reg.UpdateRepoRequest(repo=reg.Repo(uid=repo.uid), update_mask=field_mask_pb2.FieldMask(paths=["colour"]))
+    bad = repos_pb2.UpdateRepoRequest(
+        repo=repos_pb2.Repo(uid=repo.uid), update_mask=field_mask_pb2.FieldMask(paths=["colour"])
+    )
     err, st = rpc_error(repos.UpdateRepo, bad)
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert [v.field for v in unpack(st, error_details_pb2.BadRequest).field_violations] == ["update_mask"]
@@ -310,9 +329,9 @@ def test_update_with_mask(org: str, repos: reg_grpc.ReposServiceStub) -> None:
 # ------------------------------------------------------------------------------------------------- errors
 
 
-def test_not_found_details(server: Server, org: str, repos: reg_grpc.ReposServiceStub) -> None:
+def test_not_found_details(server: Server, org: str, repos: repos_pb2_grpc.ReposServiceStub) -> None:
     missing = f"{org}/{'0' * 16}"
-    err, st = rpc_error(repos.GetRepo, reg.GetRepoRequest(uid=missing))
+    err, st = rpc_error(repos.GetRepo, repos_pb2.GetRepoRequest(uid=missing))
     assert err.code() == grpc.StatusCode.NOT_FOUND
     info = error_info(st)
     assert info.reason == "NOT_FOUND" and info.domain
@@ -325,25 +344,25 @@ def test_not_found_details(server: Server, org: str, repos: reg_grpc.ReposServic
     assert body["details"][1]["resourceType"] == res.resource_type
 
 
-def test_invalid_argument_details(server: Server, org: str, repos: reg_grpc.ReposServiceStub) -> None:
-    err, st = rpc_error(repos.CreateRepo, reg.CreateRepoRequest(parent=org, repo=reg.Repo()))
+def test_invalid_argument_details(server: Server, org: str, repos: repos_pb2_grpc.ReposServiceStub) -> None:
+    err, st = rpc_error(repos.CreateRepo, repos_pb2.CreateRepoRequest(parent=org, repo=repos_pb2.Repo()))
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert error_info(st).reason == "INVALID_ARGUMENT" and st.message.startswith("Invalid argument")
     assert [v.field for v in unpack(st, error_details_pb2.BadRequest).field_violations] == ["name"]
     body = server.http.post(f"/registry/v2/repos/{org}", json={}).json()
     assert body["message"] == st.message and body["details"][0]["domain"] == error_info(st).domain
-    err, _ = rpc_error(repos.GetRepo, reg.GetRepoRequest(uid="xyz"))
+    err, _ = rpc_error(repos.GetRepo, repos_pb2.GetRepoRequest(uid="xyz"))
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
-    err, _ = rpc_error(repos.ListRepos, reg.ListReposRequest(page_size=-1))
+    err, _ = rpc_error(repos.ListRepos, repos_pb2.ListReposRequest(page_size=-1))
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
-    err, _ = rpc_error(repos.ListRepos, reg.ListReposRequest(order_by="createTime"))
+    err, _ = rpc_error(repos.ListRepos, repos_pb2.ListReposRequest(order_by="createTime"))
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
-    err, _ = rpc_error(repos.ListRepos, reg.ListReposRequest(page_token="forged"))
+    err, _ = rpc_error(repos.ListRepos, repos_pb2.ListReposRequest(page_token="forged"))
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
 
 
 def test_failed_precondition_details(
-    org: str, repos: reg_grpc.ReposServiceStub, groups: groups_pb2_grpc.GroupsServiceStub
+    org: str, repos: repos_pb2_grpc.ReposServiceStub, groups: groups_pb2_grpc.GroupsServiceStub
 ) -> None:
     mk_repo(repos, org, "nginx")
     err, st = rpc_error(groups.DeleteGroup, groups_pb2.DeleteGroupRequest(uid=org))
@@ -353,13 +372,13 @@ def test_failed_precondition_details(
     assert [v.type for v in violations] == ["RESOURCE_NOT_EMPTY"]
 
 
-def test_already_exists(org: str, repos: reg_grpc.ReposServiceStub) -> None:
+def test_already_exists(org: str, repos: repos_pb2_grpc.ReposServiceStub) -> None:
     mk_repo(repos, org, "nginx")
-    err, st = rpc_error(repos.CreateRepo, reg.CreateRepoRequest(parent=org, repo=reg.Repo(name="nginx")))
+    err, st = rpc_error(repos.CreateRepo, repos_pb2.CreateRepoRequest(parent=org, repo=repos_pb2.Repo(name="nginx")))
     assert err.code() == grpc.StatusCode.ALREADY_EXISTS and error_info(st).reason == "ALREADY_EXISTS"
 
 
-def test_missing_parent(org: str, repos: reg_grpc.ReposServiceStub) -> None:
-    err, st = rpc_error(repos.CreateRepo, reg.CreateRepoRequest(parent="0" * 40, repo=reg.Repo(name="x")))
+def test_missing_parent(org: str, repos: repos_pb2_grpc.ReposServiceStub) -> None:
+    err, st = rpc_error(repos.CreateRepo, repos_pb2.CreateRepoRequest(parent="0" * 40, repo=repos_pb2.Repo(name="x")))
     assert err.code() == grpc.StatusCode.NOT_FOUND
     assert unpack(st, error_details_pb2.ResourceInfo).resource_name == "0" * 40

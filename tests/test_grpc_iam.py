@@ -7,13 +7,13 @@ import pytest
 from google.protobuf import duration_pb2, field_mask_pb2
 from google.rpc import error_details_pb2
 
-from platform_api.gen.platform.iam.v2 import (
+from platform_api.gen.chainguard.platform.iam.v2 import (
     external_group_role_mappings_pb2 as egrm,
 )
-from platform_api.gen.platform.iam.v2 import (
+from platform_api.gen.chainguard.platform.iam.v2 import (
     external_group_role_mappings_pb2_grpc as egrm_grpc,
 )
-from platform_api.gen.platform.iam.v2 import (
+from platform_api.gen.chainguard.platform.iam.v2 import (
     group_invites_pb2,
     group_invites_pb2_grpc,
     identity_providers_pb2,

@@ -21,7 +21,7 @@ from google.protobuf import timestamp_pb2
 from google.rpc import error_details_pb2, status_pb2
 
 from platform_api.core import clock
-from platform_api.gen.platform.iam.v2 import groups_pb2, groups_pb2_grpc, identity_providers_pb2
+from platform_api.gen.chainguard.platform.iam.v2 import groups_pb2, groups_pb2_grpc, identity_providers_pb2
 from tests.conftest import Server
 from tests.iam_helpers import VIEWER, assert_error, ok
 

@@ -69,7 +69,7 @@ def redeem(server: Server, token: str | None, code: Any) -> httpx.Response:
 
 def assert_bad_code(r: httpx.Response) -> None:
     body = assert_error(r, 404, 5)
-    assert "painv" not in r.text and body["message"] == "Not found: platform.iam.v2.GroupInvite invite code"
+    assert "painv" not in r.text and body["message"] == "Not found: chainguard.platform.iam.v2.GroupInvite invite code"
 
 
 # ------------------------------------------------------------------------------------------------- CRUD

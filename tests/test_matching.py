@@ -6,7 +6,7 @@ import pytest
 
 from platform_api.auth import matching
 from platform_api.core import errors
-from platform_api.gen.records.iam_v2 import ClaimMatch
+from platform_api.gen.records.iam_v2 import Identity_ClaimMatch as ClaimMatch
 
 AUD = ["https://api.example"]
 

@@ -16,10 +16,10 @@ from webhooks import Receiver, receiver, start_events_server
 
 from platform_api.api import metrics as metrics_endpoint
 from platform_api.core import metrics
-from platform_api.gen.platform.iam.v2 import groups_pb2, groups_pb2_grpc
+from platform_api.gen.chainguard.platform.iam.v2 import groups_pb2, groups_pb2_grpc
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
-GET_GROUP = "platform.iam.v2.GroupsService/GetGroup"
+GET_GROUP = "chainguard.platform.iam.v2.GroupsService/GetGroup"
 
 
 def parse(text: str) -> Samples:

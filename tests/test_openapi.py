@@ -115,7 +115,7 @@ def test_list_repos_query(doc: dict[str, Any]) -> None:
 def test_update_repo(doc: dict[str, Any]) -> None:
     op = doc["paths"]["/registry/v2/repos/{uid}"]["patch"]
     assert op["requestBody"]["content"]["application/json"]["schema"] == {
-        "$ref": "#/components/schemas/platform.registry.v2.Repo"
+        "$ref": "#/components/schemas/chainguard.platform.registry.v2.Repo"
     }
     assert set(_params(op, "query")) == {"update_mask"}
     assert set(_params(op, "path")) == {"uid"}
@@ -152,13 +152,13 @@ def test_empty_output_and_errors(doc: dict[str, Any]) -> None:
 
 def test_component_schemas(doc: dict[str, Any]) -> None:
     schemas = doc["components"]["schemas"]
-    repo = schemas["platform.registry.v2.Repo"]["properties"]
+    repo = schemas["chainguard.platform.registry.v2.Repo"]["properties"]
     assert {"uid", "name", "description", "createTime", "updateTime"} <= set(repo)
     assert repo["createTime"] == {"type": "string", "format": "date-time"}
-    total = schemas["platform.registry.v2.ListReposResponse"]["properties"]["totalCount"]
+    total = schemas["chainguard.platform.registry.v2.ListReposResponse"]["properties"]["totalCount"]
     assert total == {"type": "string", "format": "int64"}
-    items = schemas["platform.registry.v2.ListReposResponse"]["properties"]["repos"]
-    assert items == {"type": "array", "items": {"$ref": "#/components/schemas/platform.registry.v2.Repo"}}
+    items = schemas["chainguard.platform.registry.v2.ListReposResponse"]["properties"]["repos"]
+    assert items == {"type": "array", "items": {"$ref": "#/components/schemas/chainguard.platform.registry.v2.Repo"}}
     for name, s in schemas.items():
         assert s.get("type") == "object", name
 
@@ -188,8 +188,8 @@ def test_refs_resolve(doc: dict[str, Any]) -> None:
 
 
 def test_colliding_rules_are_rejected() -> None:
-    m = schema.methods()["platform.registry.v2.ReposService.GetRepo"]
-    other = schema.methods()["platform.registry.v2.ReposService.DeleteRepo"]
+    m = schema.methods()["chainguard.platform.registry.v2.ReposService.GetRepo"]
+    other = schema.methods()["chainguard.platform.registry.v2.ReposService.DeleteRepo"]
     clash = schema.MethodInfo(**{**vars(other), "rules": [schema.HttpRule("GET", "/registry/v2/repos/{uid=*}", "")]})
     with pytest.raises(ValueError, match="collides"):
         openapi.document([m, clash], "http://x")

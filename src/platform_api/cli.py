@@ -170,7 +170,7 @@ async def _token(db: Any, settings: Settings, ns: argparse.Namespace, explicit_u
     from platform_api.core import errors
 
     if await db.fetchval("SELECT 1 FROM identities WHERE uid = $1", ns.identity) is None:
-        raise errors.not_found("platform.iam.v2.Identity", ns.identity)
+        raise errors.not_found("chainguard.platform.iam.v2.Identity", ns.identity)
     issuer = await bootstrap.issuer_of(db, settings, explicit_url)
     return await bootstrap.mint(db, issuer, settings.audience or issuer, ns.identity, ns.ttl)
 

@@ -42,7 +42,7 @@ async def _call(method: MethodInfo, request: Any, ctx: Context) -> Any:
             field = method.scope_field
             scope = scope_of(request, field)
             check_scope(ctx.principal, method.required, scope, field, method.scope_resource)
-    impl = HANDLERS.get(method.full_name)
+    impl = HANDLERS.get(method.impl)
     if impl is None:
         raise errors.unimplemented(f"{method.service.rsplit('.', 1)[-1]}.{method.name}")
     return await impl(request, ctx)

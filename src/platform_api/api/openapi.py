@@ -26,7 +26,7 @@ from platform_api.api.schema import HttpRule, MethodInfo
 _VAR = re.compile(r"\{([a-zA-Z0-9_.]+)(?:=([^}]*))?\}")
 UIDP_PATTERN = r"^[0-9a-f]{40}(/[0-9a-f]{16})*$"
 # Greedy path variables the server also accepts empty: `POST /iam/v2/groups/` creates a root organization.
-_MAY_BE_EMPTY = {("platform.iam.v2.GroupsService.CreateGroup", "parent")}
+_MAY_BE_EMPTY = {("chainguard.platform.iam.v2.GroupsService.CreateGroup", "parent")}
 _UIDP_OR_EMPTY_PATTERN = r"^([0-9a-f]{40}(/[0-9a-f]{16})*)?$"
 _DURATION_PATTERN = r"^-?\d+(\.\d{1,9})?s$"
 _UNSIGNED = {FieldDescriptor.TYPE_UINT32, FieldDescriptor.TYPE_FIXED32}

@@ -16,12 +16,14 @@ from google.api import annotations_pb2, http_pb2
 from google.protobuf import descriptor_pool, message_factory
 from google.protobuf.descriptor import Descriptor, FieldDescriptor, MethodDescriptor
 
-import platform_api.gen.platform as gen_root
+import platform_api.gen.chainguard as gen_root
 from platform_api.auth import capabilities as caps
-from platform_api.gen.platform.annotations import annotations_pb2 as ours
-from platform_api.gen.platform.capabilities import capabilities_pb2
+from platform_api.gen.chainguard.capabilities import capabilities_pb2
+from platform_api.gen.platformapi import annotations_pb2 as ours
 from platform_api.gen.records import RECORDS
 
+# Spec 9.3: the earlier version segment, served by the v2 implementations.
+BETA = ".v2beta1"
 AREAS = ("iam", "registry", "vulnerabilities", "libraries", "advisory", "events", "ping")
 
 
@@ -34,11 +36,13 @@ class HttpRule:
 
 @dataclass
 class MethodInfo:
-    full_name: str  # platform.registry.v2.ReposService.GetRepo
-    grpc_path: str  # /platform.registry.v2.ReposService/GetRepo
-    service: str  # platform.registry.v2.ReposService
+    full_name: str  # chainguard.platform.registry.v2.ReposService.GetRepo
+    grpc_path: str  # /chainguard.platform.registry.v2.ReposService/GetRepo
+    service: str  # chainguard.platform.registry.v2.ReposService
     name: str  # GetRepo
     area: str  # registry
+    # The implementation's name: the v2 method for its v2beta1 alias, else full_name.
+    impl: str
     input: Descriptor
     output: Descriptor
     input_record: type
@@ -89,28 +93,30 @@ def _scope_field(desc: Descriptor) -> str:
 
 # Resources whose service name does not singularize to them, or whose scope names another resource.
 _SCOPE_RESOURCES = {
-    "platform.registry.v2.TagsService.CreateTag": "platform.registry.v2.Repo",
-    "platform.registry.v2.ImagesService": "platform.registry.v2.Repo",
-    "platform.iam.v2.IdentitiesService": "platform.iam.v2.Identity",
-    "platform.events.v2.DeliveriesService": "platform.events.v2.Delivery",
-    "platform.vulnerabilities.v2.AdvisoriesService": "platform.vulnerabilities.v2.Advisory",
-    "platform.iam.v2.ExternalGroupRoleMappingsService.CreateExternalGroupRoleMapping": (
-        "platform.iam.v2.IdentityProvider"
+    "chainguard.platform.registry.v2.TagsService.CreateTag": "chainguard.platform.registry.v2.Repo",
+    "chainguard.platform.registry.v2.ImagesService": "chainguard.platform.registry.v2.Repo",
+    "chainguard.platform.iam.v2.IdentitiesService": "chainguard.platform.iam.v2.Identity",
+    "chainguard.platform.events.v2.DeliveriesService": "chainguard.platform.events.v2.Delivery",
+    "chainguard.platform.vulnerabilities.v2.AdvisoriesService": "chainguard.platform.vulnerabilities.v2.Advisory",
+    "chainguard.platform.iam.v2.ExternalGroupRoleMappingsService.CreateExternalGroupRoleMapping": (
+        "chainguard.platform.iam.v2.IdentityProvider"
     ),
-    "platform.iam.v2.ExternalGroupRoleMappingsService.BatchDeleteExternalGroupRoleMappings": (
-        "platform.iam.v2.IdentityProvider"
+    "chainguard.platform.iam.v2.ExternalGroupRoleMappingsService.BatchDeleteExternalGroupRoleMappings": (
+        "chainguard.platform.iam.v2.IdentityProvider"
     ),
 }
 
 
 def _scope_resource(info: MethodInfo) -> str:
-    if info.full_name in _SCOPE_RESOURCES:
-        return _SCOPE_RESOURCES[info.full_name]
+    """The v2 resource name (for the v2beta1 alias too: error messages name one resource)."""
+    impl_service = info.impl.rsplit(".", 1)[0]
+    if info.impl in _SCOPE_RESOURCES:
+        return _SCOPE_RESOURCES[info.impl]
     if info.scope_field in ("parent", "group"):
-        return "platform.iam.v2.Group"
-    if info.service in _SCOPE_RESOURCES:
-        return _SCOPE_RESOURCES[info.service]
-    package, service = info.service.rsplit(".", 1)
+        return "chainguard.platform.iam.v2.Group"
+    if impl_service in _SCOPE_RESOURCES:
+        return _SCOPE_RESOURCES[impl_service]
+    package, service = impl_service.rsplit(".", 1)
     return f"{package}.{service.removesuffix('Service').removesuffix('s')}"
 
 
@@ -123,7 +129,10 @@ def _method(m: MethodDescriptor) -> MethodInfo:
         grpc_path=f"/{service}/{m.name}",
         service=service,
         name=m.name,
-        area=package.split(".")[1],
+        area=package.split(".")[2],
+        impl=f"{service}.{m.name}".replace(f"{package}.", f"{package.removesuffix(BETA)}.v2.", 1)
+        if package.endswith(BETA)
+        else f"{service}.{m.name}",
         input=m.input_type,
         output=m.output_type,
         input_record=RECORDS[m.input_type.full_name],

@@ -16,7 +16,8 @@ from platform_api.auth.keys import KeySet
 from platform_api.auth.tokens import ACCESS_TOKEN_SECONDS, TokenService
 from platform_api.core import clock, errors, validate
 from platform_api.core.settings import Settings
-from platform_api.gen.records.iam_v2 import ClaimMatch, Group, Identity
+from platform_api.gen.records.iam_v2 import Group, Identity
+from platform_api.gen.records.iam_v2 import Identity_ClaimMatch as ClaimMatch
 from platform_api.iam import identities, role_bindings, roles
 from platform_api.store import rows
 from platform_api.store.db import Conn, PostgresDatabase, SqliteDatabase

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from platform_api.gen.platform.capabilities import capabilities_pb2 as _pb
+from platform_api.gen.chainguard.capabilities import capabilities_pb2 as _pb
 
 _ENUM = _pb.DESCRIPTOR.enum_types_by_name["Capability"]
 

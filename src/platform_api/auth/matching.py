@@ -24,7 +24,8 @@ from msgspec import UNSET
 from platform_api.core import clock, errors
 from platform_api.core.netcheck import is_loopback_host as is_loopback_host
 from platform_api.core.netcheck import url_allowed as url_allowed  # moved there, shared with sinks
-from platform_api.gen.records.iam_v2 import ClaimMatch, StaticKeys
+from platform_api.gen.records.iam_v2 import Identity_ClaimMatch as ClaimMatch
+from platform_api.gen.records.iam_v2 import Identity_StaticKeys as StaticKeys
 
 MAX_STATIC_KEYS_SECONDS = 365 * 24 * 3600
 MAX_PATTERN = 1024

@@ -32,7 +32,8 @@ from platform_api.auth import capabilities as caps
 from platform_api.auth import matching, upstream
 from platform_api.core import bodies, clock, errors, ratelimit, uidp, validate
 from platform_api.core.runtime import Runtime
-from platform_api.gen.records.iam_v2 import ClaimMatch, Identity
+from platform_api.gen.records.iam_v2 import Identity
+from platform_api.gen.records.iam_v2 import Identity_ClaimMatch as ClaimMatch
 from platform_api.iam import external_group_role_mappings, group_invites, identities, identity_providers, role_bindings
 from platform_api.store import rows
 

@@ -48,7 +48,7 @@ class Context:
 
 
 def rpc(full_name: str) -> Callable[[Handler], Handler]:
-    """Register `fn` as the implementation of e.g. 'platform.registry.v2.ReposService.GetRepo'."""
+    """Register `fn` as the implementation of e.g. 'chainguard.platform.registry.v2.ReposService.GetRepo'."""
 
     def wrap(fn: Handler) -> Handler:
         if full_name in HANDLERS:

@@ -110,12 +110,12 @@ def _drop(key: str) -> Callable[[dict[str, Any]], dict[str, Any] | None]:
 
 # Secrets never leave in an event (reference 12.3), by the proto message of the payload; None: no body.
 REDACTIONS: dict[str, Callable[[dict[str, Any]], dict[str, Any] | None]] = {
-    "platform.iam.v2.GroupInvite": _only("uid", "expirationTime"),
-    "platform.iam.v2.IdentityProvider": _drop_oidc_secret,
-    "platform.iam.v2.GenerateScimTokenResponse": _drop("token"),
-    "platform.iam.v2.RegenerateScimTokenResponse": _drop("token"),
-    "platform.iam.v2.DeleteAccountAssociationRequest": lambda d: None,
-    "platform.events.v2.Subscription": _drop("secret"),
+    "chainguard.platform.iam.v2.GroupInvite": _only("uid", "expirationTime"),
+    "chainguard.platform.iam.v2.IdentityProvider": _drop_oidc_secret,
+    "chainguard.platform.iam.v2.GenerateScimTokenResponse": _drop("token"),
+    "chainguard.platform.iam.v2.RegenerateScimTokenResponse": _drop("token"),
+    "chainguard.platform.iam.v2.DeleteAccountAssociationRequest": lambda d: None,
+    "chainguard.platform.events.v2.Subscription": _drop("secret"),
 }
 
 _encode = msgspec.json.Encoder().encode
@@ -223,8 +223,6 @@ async def emit(tx: Conn, ctx: Context, body: Any, *, subject: str = "", group: s
     if data is not None:
         envelope["body"] = data
     raw = _encode(envelope).decode()
-    if settings.compat_strings == "reference" and body_name.startswith("platform."):
-        body_name = "chainguard." + body_name
     event_id = str(uuid.uuid4())
     event_type = f"{settings.event_type_prefix}.api.{suffix}"
     source = settings.public_url.rstrip("/") + (collection_path(method.rules[0].template) if method.rules else "")

@@ -35,10 +35,10 @@ from platform_api.iam import groups
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
-SERVICE = "platform.events.v2.SubscriptionsService."
-DELIVERIES = "platform.events.v2.DeliveriesService."
-RESOURCE = "platform.events.v2.Subscription"
-DELIVERY = "platform.events.v2.Delivery"
+SERVICE = "chainguard.platform.events.v2.SubscriptionsService."
+DELIVERIES = "chainguard.platform.events.v2.DeliveriesService."
+RESOURCE = "chainguard.platform.events.v2.Subscription"
+DELIVERY = "chainguard.platform.events.v2.Delivery"
 _ORDER = {"uid": "uid", "created_at": "create_time", "updated_at": "update_time"}
 TABLE = listing.Table("subscriptions", order_keys=_ORDER)
 DELIVERY_TABLE = listing.Table("deliveries", order_keys=_ORDER)
@@ -176,7 +176,7 @@ async def redeliver_event(req: RedeliverEventRequest, ctx: Context) -> Delivery:
             req.uid, req.event_id,
         )  # fmt: skip
         if row is None:
-            raise errors.not_found("platform.events.v2.Event", req.event_id)
+            raise errors.not_found("chainguard.platform.events.v2.Event", req.event_id)
         d = rows.decode(Delivery, row[1])
         now, due = clock.now(), time.time()
         d.state, d.next_attempt_time, d.update_time = "STATE_PENDING", clock.from_epoch(due), now

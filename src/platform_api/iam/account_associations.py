@@ -33,8 +33,8 @@ from platform_api.iam import groups
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
-SERVICE = "platform.iam.v2.AccountAssociationsService."
-RESOURCE = "platform.iam.v2.AccountAssociation"
+SERVICE = "chainguard.platform.iam.v2.AccountAssociationsService."
+RESOURCE = "chainguard.platform.iam.v2.AccountAssociation"
 # The reference's default order is `group asc`: the group is the uid here.
 TABLE = listing.Table("account_associations", order_keys={**listing.STANDARD_ORDER_KEYS, "group": "uid"})
 UPDATABLE = frozenset({"name", "description", "amazon", "google", "azure", "github"})
@@ -105,7 +105,7 @@ async def list_account_associations(
 ) -> ListAccountAssociationsResponse:
     where = listing.Where()
     listing.add_uidp_filter(where, req.uidp)
-    if req.name is not UNSET:
+    if req.name:
         where.eq("name", req.name)
     page = await listing.page(ctx, TABLE, where, req)
     return ListAccountAssociationsResponse(

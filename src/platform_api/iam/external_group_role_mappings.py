@@ -27,8 +27,8 @@ from platform_api.iam import groups, identity_providers, roles
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
-SERVICE = "platform.iam.v2.ExternalGroupRoleMappingsService."
-RESOURCE = "platform.iam.v2.ExternalGroupRoleMapping"
+SERVICE = "chainguard.platform.iam.v2.ExternalGroupRoleMappingsService."
+RESOURCE = "chainguard.platform.iam.v2.ExternalGroupRoleMapping"
 TABLE = listing.Table(
     "external_group_role_mappings",
     order_keys={

@@ -33,8 +33,8 @@ from platform_api.iam import groups, role_bindings, roles
 from platform_api.store import rows
 from platform_api.store.db import Conn, Database
 
-SERVICE = "platform.iam.v2.GroupInvitesService."
-RESOURCE = "platform.iam.v2.GroupInvite"
+SERVICE = "chainguard.platform.iam.v2.GroupInvitesService."
+RESOURCE = "chainguard.platform.iam.v2.GroupInvite"
 TABLE = listing.Table(
     "group_invites",
     order_keys={"uid": "uid", "created_at": "create_time", "updated_at": "update_time", "key_id": "key_id"},

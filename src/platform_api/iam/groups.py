@@ -23,8 +23,8 @@ from platform_api.gen.records.iam_v2 import (
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
-SERVICE = "platform.iam.v2.GroupsService."
-RESOURCE = "platform.iam.v2.Group"
+SERVICE = "chainguard.platform.iam.v2.GroupsService."
+RESOURCE = "chainguard.platform.iam.v2.Group"
 TABLE = listing.Table("groups")
 UPDATABLE = frozenset({"name", "description"})
 # Tables whose rows live directly under a group (their `parent` column), with the word used in the
@@ -126,7 +126,7 @@ async def get_group(req: GetGroupRequest, ctx: Context) -> Group:
 async def list_groups(req: ListGroupsRequest, ctx: Context) -> ListGroupsResponse:
     where = listing.Where()
     listing.add_uidp_filter(where, req.uidp)
-    if req.name is not UNSET:
+    if req.name:
         where.eq("name", req.name)
     page = await listing.page(ctx, TABLE, where, req)
     return ListGroupsResponse(

@@ -34,8 +34,8 @@ from platform_api.iam import groups
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
-SERVICE = "platform.iam.v2.IdentitiesService."
-RESOURCE = "platform.iam.v2.Identity"
+SERVICE = "chainguard.platform.iam.v2.IdentitiesService."
+RESOURCE = "chainguard.platform.iam.v2.Identity"
 TABLE = listing.Table("identities")
 UPDATABLE = frozenset({"name", "description", "company", "claim_match", "static_keys"})
 NONE, CLAIM_MATCH, STATIC = 0, 1, 2
@@ -128,7 +128,7 @@ async def get_identity(req: GetIdentityRequest, ctx: Context) -> Identity:
 async def list_identities(req: ListIdentitiesRequest, ctx: Context) -> ListIdentitiesResponse:
     where = listing.Where()
     listing.add_uidp_filter(where, req.uidp)
-    if req.name is not UNSET:
+    if req.name:
         where.eq("name", req.name)
     if req.relationship_type in _KINDS:
         where.eq("kind", _KINDS[req.relationship_type])

@@ -41,8 +41,8 @@ from platform_api.iam import groups, roles
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
-SERVICE = "platform.iam.v2.IdentityProvidersService."
-RESOURCE = "platform.iam.v2.IdentityProvider"
+SERVICE = "chainguard.platform.iam.v2.IdentityProvidersService."
+RESOURCE = "chainguard.platform.iam.v2.IdentityProvider"
 TABLE = listing.Table("identity_providers")
 UPDATABLE = frozenset({"name", "description", "default_role", "oidc"})
 SECRET_PATH = ["oidc", "client_secret"]
@@ -166,7 +166,7 @@ async def get_identity_provider(req: GetIdentityProviderRequest, ctx: Context) -
 async def list_identity_providers(req: ListIdentityProvidersRequest, ctx: Context) -> ListIdentityProvidersResponse:
     where = listing.Where()
     listing.add_uidp_filter(where, req.uidp)
-    if req.name is not UNSET:
+    if req.name:
         where.eq("name", req.name)
     page = await listing.page(ctx, TABLE, where, req)
     return ListIdentityProvidersResponse(

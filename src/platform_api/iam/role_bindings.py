@@ -36,8 +36,8 @@ from platform_api.iam import groups, identities, roles
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
-SERVICE = "platform.iam.v2.RoleBindingsService."
-RESOURCE = "platform.iam.v2.RoleBinding"
+SERVICE = "chainguard.platform.iam.v2.RoleBindingsService."
+RESOURCE = "chainguard.platform.iam.v2.RoleBinding"
 TABLE = listing.Table(
     "role_bindings", order_keys={"uid": "uid", "created_at": "create_time", "updated_at": "update_time"}
 )

@@ -25,8 +25,8 @@ from platform_api.iam import groups
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
-SERVICE = "platform.iam.v2.RolesService."
-RESOURCE = "platform.iam.v2.Role"
+SERVICE = "chainguard.platform.iam.v2.RolesService."
+RESOURCE = "chainguard.platform.iam.v2.Role"
 TABLE = listing.Table("roles", public_root_rows=True)
 UPDATABLE = frozenset({"name", "description", "capabilities"})
 # Tables whose rows name a role; a role any of them still uses cannot be deleted.
@@ -136,7 +136,7 @@ async def get_role(req: GetRoleRequest, ctx: Context) -> Role:
 async def list_roles(req: ListRolesRequest, ctx: Context) -> ListRolesResponse:
     where = listing.Where()
     listing.add_uidp_filter(where, req.uidp)
-    if req.name is not UNSET:
+    if req.name:
         where.eq("name", req.name)
     page = await listing.page(ctx, TABLE, where, req)
     return ListRolesResponse(

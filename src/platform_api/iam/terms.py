@@ -20,7 +20,7 @@ from platform_api.gen.records.iam_v2 import (
 from platform_api.iam import groups
 from platform_api.store import rows
 
-SERVICE = "platform.iam.v2.TermsService."
+SERVICE = "chainguard.platform.iam.v2.TermsService."
 TABLE = listing.Table(
     "terms_acceptances",
     order_keys={"uid": "uid", "created_at": "create_time", "updated_at": "update_time", "doc_id": "doc_id"},

@@ -6,6 +6,6 @@ from platform_api.core.service import Context, rpc
 from platform_api.gen.records.ping_v2 import PingRequest, PingResponse
 
 
-@rpc("platform.ping.v2.PingService.Ping")
+@rpc("chainguard.platform.ping.v2.PingService.Ping")
 async def ping(_: PingRequest, ctx: Context) -> PingResponse:
     return PingResponse(response="pong")

@@ -25,8 +25,8 @@ from platform_api.registry import readme as readme_safety
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
-SERVICE = "platform.registry.v2.ReposService."
-RESOURCE = "platform.registry.v2.Repo"
+SERVICE = "chainguard.platform.registry.v2.ReposService."
+RESOURCE = "chainguard.platform.registry.v2.Repo"
 TABLE = listing.Table("repos")
 UPDATABLE = frozenset({"name", "description", "aliases", "active_tags"})
 MAX_README = 512 * 1024

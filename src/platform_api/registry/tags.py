@@ -21,8 +21,8 @@ from platform_api.gen.records.registry_v2 import (
 from platform_api.registry import repos
 from platform_api.store import rows
 
-SERVICE = "platform.registry.v2.TagsService."
-RESOURCE = "platform.registry.v2.Tag"
+SERVICE = "chainguard.platform.registry.v2.TagsService."
+RESOURCE = "chainguard.platform.registry.v2.Tag"
 TABLE = listing.Table("tags")
 # Tag kinds listed only on request (v2's include_* flags default to false).
 REFERRER, DATED, EPOCH = 1, 2, 4
@@ -85,7 +85,7 @@ async def get_tag(req: GetTagRequest, ctx: Context) -> Tag:
 async def list_tags(req: ListTagsRequest, ctx: Context) -> ListTagsResponse:
     where = listing.Where()
     listing.add_uidp_filter(where, req.uidp)
-    if req.name is not UNSET:
+    if req.name:
         where.eq("name", req.name)
     if req.digest:
         where.eq("digest", req.digest)

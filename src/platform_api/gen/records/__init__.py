@@ -2,25 +2,36 @@
 # ruff: noqa
 
 from platform_api.gen.records import _base
-from platform_api.gen.records import advisory_v2
-from platform_api.gen.records import annotations
 from platform_api.gen.records import capabilities
+from platform_api.gen.records import advisory_v2
+from platform_api.gen.records import auth
 from platform_api.gen.records import common
 from platform_api.gen.records import events_v2
 from platform_api.gen.records import iam_v2
 from platform_api.gen.records import libraries_v2
+from platform_api.gen.records import oidc
 from platform_api.gen.records import ping_v2
 from platform_api.gen.records import registry_v2
 from platform_api.gen.records import vulnerabilities_v2
+from platform_api.gen.records import annotations
 
 RECORDS = {**_base.RECORDS}
-RECORDS.update(advisory_v2.RECORDS)
-RECORDS.update(annotations.RECORDS)
 RECORDS.update(capabilities.RECORDS)
+RECORDS.update(advisory_v2.RECORDS)
+RECORDS.update(auth.RECORDS)
 RECORDS.update(common.RECORDS)
 RECORDS.update(events_v2.RECORDS)
 RECORDS.update(iam_v2.RECORDS)
 RECORDS.update(libraries_v2.RECORDS)
+RECORDS.update(oidc.RECORDS)
 RECORDS.update(ping_v2.RECORDS)
 RECORDS.update(registry_v2.RECORDS)
 RECORDS.update(vulnerabilities_v2.RECORDS)
+RECORDS.update(annotations.RECORDS)
+RECORDS.update({k.replace('chainguard.platform.advisory.v2.', 'chainguard.platform.advisory.v2beta1.', 1): v for k, v in advisory_v2.RECORDS.items()})
+RECORDS.update({k.replace('chainguard.platform.events.v2.', 'chainguard.platform.events.v2beta1.', 1): v for k, v in events_v2.RECORDS.items()})
+RECORDS.update({k.replace('chainguard.platform.iam.v2.', 'chainguard.platform.iam.v2beta1.', 1): v for k, v in iam_v2.RECORDS.items()})
+RECORDS.update({k.replace('chainguard.platform.libraries.v2.', 'chainguard.platform.libraries.v2beta1.', 1): v for k, v in libraries_v2.RECORDS.items()})
+RECORDS.update({k.replace('chainguard.platform.ping.v2.', 'chainguard.platform.ping.v2beta1.', 1): v for k, v in ping_v2.RECORDS.items()})
+RECORDS.update({k.replace('chainguard.platform.registry.v2.', 'chainguard.platform.registry.v2beta1.', 1): v for k, v in registry_v2.RECORDS.items()})
+RECORDS.update({k.replace('chainguard.platform.vulnerabilities.v2.', 'chainguard.platform.vulnerabilities.v2beta1.', 1): v for k, v in vulnerabilities_v2.RECORDS.items()})
