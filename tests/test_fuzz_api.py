@@ -209,6 +209,10 @@ def test_every_operation_survives_generated_requests(targets: list[Target]) -> N
             failures.append(f"invalid operation in /openapi.json: {result.err()}")
             continue
         operation = result.ok()
+        if "/v2beta1/" in operation.path:
+            # The same implementations behind the same router under the other version segment
+            # (tests/test_wire_contract.py proves the shapes equal): fuzzing them again doubles the time.
+            continue
         for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
 
             @hypothesis.given(operation.as_strategy(generation_mode=mode))

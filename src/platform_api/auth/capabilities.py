@@ -20,6 +20,7 @@ _ENUM = _pb.DESCRIPTOR.enum_types_by_name["Capability"]
 BIT: dict[str, int] = {}  # enum name -> bit
 FRIENDLY: dict[str, str] = {}  # enum name -> friendly name
 BY_FRIENDLY: dict[str, str] = {}  # friendly name -> enum name
+INTERNAL_ONLY: set[str] = set()  # enum names a role may hold only together with CAP_INTERNAL
 for _v in _ENUM.values:
     if _v.number == 0:
         continue
@@ -27,6 +28,8 @@ for _v in _ENUM.values:
     BIT[_v.name] = _opts.Extensions[_pb.bit]
     FRIENDLY[_v.name] = _opts.Extensions[_pb.friendly]
     BY_FRIENDLY[FRIENDLY[_v.name]] = _v.name
+    if _opts.Extensions[_pb.internal_only]:
+        INTERNAL_ONLY.add(_v.name)
 _NAME_OF_BIT = {bit: name for name, bit in BIT.items()}
 
 
@@ -60,34 +63,63 @@ def _friendly(*items: str) -> int:
     return mask(BY_FRIENDLY[i] for i in items)
 
 
-# Bundles of reference 9.2, restricted to the capabilities of the domains we serve.
+# The bundles of reference 9.2 (the vendor's roles.go), fully expanded: each role is the one the reference's
+# built-in role of that name holds, so roles and scripts written for that API work unchanged.
 _CONSOLE_VIEWER = _friendly(
-    "groups.list", "group_invites.list", "roles.list", "role_bindings.list", "account_associations.list",
-    "identity.list", "identity_providers.list", "subscriptions.list", "repo.list", "manifest.list", "tag.list",
-    "manifest.metadata.list", "referrers.list", "apk.list", "libraries.artifacts.list", "advisories.list",
+    "groups.list", "group_invites.list", "roles.list", "role_bindings.list", "record_signatures.list", "sboms.list",
+    "vuln_reports.list", "account_associations.list", "identity.list", "identity_providers.list",
+    "subscriptions.list", "repo.list", "manifest.list", "tag.list", "manifest.metadata.list", "referrers.list",
+    "apk.list", "version.list", "vuln_report.list", "build_report.list", "registry.entitlements.list",
+    "registry.settings.list", "registry.overlays.list", "libraries.entitlements.list", "libraries.artifacts.list",
+    "libraries.cache.list", "libraries.aws_marketplace.subscriptions.list", "libraries.request_groups.list",
+    "libraries.remote_registries.list", "advisories.list", "registry.deployments.list", "policies.policy.list",
+    "policies.binding.list", "policies.decision.list", "policies.override.list", "packages.entitlements.list",
+    "guardener.entitlement.list", "guardener.scan.list", "guardener.scan.get", "skills.entitlements.list",
+    "skills.list", "libraries.policy.list", "libraries.policy.binding.list", "libraries.policy.block_event.list",
+    "actions.list"
 )  # fmt: skip
 _REGISTRY_PULL = _friendly(
-    "groups.list", "repo.blobs.get", "repo.list", "manifest.list", "tag.list", "manifest.metadata.list",
-    "referrers.list",
+    "groups.list", "record_signatures.list", "sboms.list", "vuln_reports.list", "repo.blobs.get", "repo.list",
+    "manifest.list", "tag.list", "manifest.metadata.list", "referrers.list"
 )  # fmt: skip
-_VIEWER = _CONSOLE_VIEWER | _REGISTRY_PULL | _friendly("terms.list")
+_VIEWER = _CONSOLE_VIEWER | _friendly(
+    "repo.blobs.get", "apk.blobs.get", "terms.list", "guardener.dfc.convert", "guardener.association.list",
+    "guardener.actions.migrate"
+)  # fmt: skip
 _EDITOR = _VIEWER | _friendly(
-    "subscriptions.create", "subscriptions.update", "subscriptions.delete", "repo.create", "repo.update", "repo.delete"
-)
+    "subscriptions.create", "subscriptions.update", "subscriptions.delete", "repo.create", "repo.update",
+    "repo.delete", "registry.overlays.edit", "libraries.request_groups.create", "libraries.request_groups.update",
+    "libraries.request_groups.delete", "libraries.request_groups.items.update"
+)  # fmt: skip
 _REGISTRY_PUSH = _REGISTRY_PULL | _friendly(
     "groups.create", "repo.create", "repo.update", "repo.delete", "manifest.create", "manifest.update",
-    "manifest.delete", "tag.create", "tag.update", "tag.delete",
+    "manifest.delete", "tag.create", "tag.update", "tag.delete"
 )  # fmt: skip
-_PULL_TOKEN_CREATOR = _REGISTRY_PULL | _friendly("roles.list", "role_bindings.create", "identity.create", "apk.list")
-_OWNER_ONLY = _friendly(
-    "groups.update", "groups.delete", "group_invites.create", "group_invites.delete", "roles.create",
-    "roles.update", "roles.delete", "role_bindings.create", "role_bindings.update", "role_bindings.delete",
-    "account_associations.create", "account_associations.update", "account_associations.delete",
-    "identity.create", "identity.update", "identity.delete", "identity_providers.create",
-    "identity_providers.update", "identity_providers.delete", "identity_providers.scim.manage",
-    "terms.accept",
+_PULL_TOKEN_CREATOR = _REGISTRY_PULL | _friendly(
+    "roles.list", "role_bindings.create", "identity.create", "apk.list", "apk.blobs.get"
 )  # fmt: skip
-_OWNER = _EDITOR | _REGISTRY_PUSH | _OWNER_ONLY
+_OWNER = _EDITOR | _friendly(
+    "groups.create", "groups.update", "groups.delete", "group_invites.create", "group_invites.delete",
+    "roles.create", "roles.update", "roles.delete", "role_bindings.create", "role_bindings.update",
+    "role_bindings.delete", "account_associations.create", "account_associations.update",
+    "account_associations.delete", "identity.create", "identity.update", "identity.delete",
+    "identity_providers.create", "identity_providers.update", "identity_providers.delete",
+    "identity_providers.scim.manage", "manifest.create", "manifest.update", "manifest.delete", "tag.create",
+    "tag.update", "tag.delete", "apk.create", "apk.delete", "vuln_report.create", "vuln.create",
+    "registry.entitlements.images.add", "registry.entitlements.images.remove", "registry.entitlements.images.swap",
+    "libraries.entitlements.create", "libraries.entitlements.delete", "libraries.python.list",
+    "libraries.python.create", "libraries.java.list", "libraries.java.create", "libraries.javascript.list",
+    "libraries.javascript.create", "libraries.dotnet.list", "libraries.dotnet.create", "libraries.go.list",
+    "libraries.go.create", "libraries.cache.invalidate", "libraries.aws_marketplace.subscriptions.create",
+    "libraries.aws_marketplace.subscriptions.update", "libraries.request_groups.submit",
+    "libraries.remote_registries.create", "libraries.remote_registries.delete", "policies.policy.create",
+    "policies.policy.update", "policies.policy.delete", "policies.binding.create", "policies.binding.update",
+    "policies.binding.delete", "policies.override.create", "policies.override.delete", "repo.check_policies",
+    "terms.accept", "guardener.association.manage", "mcp.tool.call", "skills.publish", "skills.entitlements.create",
+    "skills.entitlements.delete", "skills.harden.read", "skills.harden.write", "skills.harden.cancel",
+    "libraries.policy.create", "libraries.policy.update", "libraries.policy.delete",
+    "libraries.policy.binding.create", "libraries.policy.binding.update", "libraries.policy.binding.delete"
+)  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -90,6 +90,12 @@ def _check(role: Role) -> None:
         raise errors.invalid_argument("capabilities", "a role needs at least one capability")
     if "UNKNOWN" in role.capabilities:
         raise errors.invalid_argument("capabilities", "UNKNOWN is not a capability")
+    internal = sorted(caps.INTERNAL_ONLY.intersection(role.capabilities))
+    if internal and "CAP_INTERNAL" not in role.capabilities:
+        # Reference 9.1: such roles are the operator's own and must say so.
+        raise errors.invalid_argument(
+            "capabilities", f"{', '.join(internal)} are internal-only: a role holding them must also hold CAP_INTERNAL"
+        )
 
 
 def _conflict(name: str, other: str = "") -> errors.ApiError:
