@@ -12,6 +12,7 @@ from typing import Any
 
 import grpc
 import pytest
+import wire_facts
 from google.protobuf import descriptor_pool, json_format, message_factory
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
@@ -21,6 +22,33 @@ from tests.conftest import Server
 schema.methods()  # loads every generated module into the default pool
 POOL = descriptor_pool.Default()
 DIGEST = "sha256:" + "c" * 64
+
+
+FACTS = wire_facts.parse()
+
+
+def contract_json(message: str, data: Any) -> None:
+    """Every key of an HTTP answer is a field of the contract's message (by JSON name) or one of our
+    extensions (numbered from 1000), recursively."""
+    if isinstance(data, list):
+        for item in data:
+            contract_json(message, item)
+        return
+    if not isinstance(data, dict) or message.startswith("google.") or message not in FACTS.messages:
+        return
+    desc = POOL.FindMessageTypeByName(message)
+    ours = {f.json_name: f for f in desc.fields}
+    for key, value in data.items():
+        fact = next((f for f in FACTS.messages[message].fields.values() if f.json_name == key), None)
+        if fact is None:
+            assert key in ours and ours[key].number >= 1000, f"{message}.{key} is neither contract nor extension"
+            continue
+        type_ = fact.type.split(", ")[-1].rstrip(">") if fact.type.startswith("map<") else fact.type
+        if fact.type.startswith("map<"):
+            for v in value.values():
+                contract_json(type_, v)
+        else:
+            contract_json(type_, value)
 
 
 def call(channel: grpc.Channel, service: str, method: str, request: dict[str, Any]) -> dict[str, Any]:
@@ -94,7 +122,10 @@ def test_crud_over_grpc_matches_http(server: Server, org: str, res: Resource, ve
     parent = res.parent(server, org)
     made = call(ch, service, f"Create{res.singular}", {"parent": parent, res.field: res.body(server, org)})
     uid = made["uid"]
-    assert _without_secrets(made) == _without_secrets(http.get(f"{collection}/{uid}").json())
+    resource = f"chainguard.platform.{res.service.split('.')[0]}.v2.{res.singular}"
+    fetched = http.get(f"{collection}/{uid}").json()
+    contract_json(resource, fetched)
+    assert _without_secrets(made) == _without_secrets(fetched)
     got = call(ch, service, f"Get{res.singular}", {"uid": uid})
     assert got == http.get(f"{res.collection}/{uid}").json()  # the same data under both version segments
 
@@ -106,6 +137,7 @@ def test_crud_over_grpc_matches_http(server: Server, org: str, res: Resource, ve
     assert [i["uid"] for i in items] == [uid] and listed["totalCount"] == "1"
     http_list = http.get(collection, params={"page_size": 1, **_query(res.list_filter(parent, made))}).json()
     assert listed == http_list
+    contract_json(f"chainguard.platform.{res.service.split('.')[0]}.v2.List{plural}Response", http_list)
 
     if res.update:
         mask = ",".join(res.update)  # JSON spelling of a FieldMask: camelCase paths

@@ -59,14 +59,15 @@ def test_header(doc: dict[str, Any]) -> None:
 
 def test_every_rule_is_an_operation(doc: dict[str, Any]) -> None:
     ops = {(path, verb): op for path, verb, op in _operations(doc)}
-    # The reference's 78 bindings, plus the events additions: UpdateSubscription, RedeliverEvent, GetDelivery,
-    # ListDeliveries.
-    assert len(ops) == 82
+    # The reference's 78 domain bindings plus the events additions (UpdateSubscription, RedeliverEvent,
+    # GetDelivery, ListDeliveries), each under v2 and v2beta1, and the 4 of the token exchange and registration.
+    assert len(ops) == 82 * 2 + 4
     for m in schema.methods().values():
         short = m.service.rsplit(".", 1)[-1]
+        suffix = "_v2beta1" if m.impl != m.full_name else ""
         for r in m.rules:
             op = ops[(openapi.path_key(r.template), r.verb.lower())]
-            assert op["operationId"] == f"{short}_{m.name}"
+            assert op["operationId"] == f"{short}_{m.name}{suffix}"
             assert op["tags"] == [short]
     ids = [op["operationId"] for op in ops.values()]
     assert len(ids) == len(set(ids))
@@ -198,7 +199,10 @@ def test_colliding_rules_are_rejected() -> None:
 def test_paths_route_to_their_operation(doc: dict[str, Any]) -> None:
     """Filling each documented path with valid values reaches that operation's RPC in the router."""
     router = Router(list(schema.methods().values()))
-    by_id = {f"{m.service.rsplit('.', 1)[-1]}_{m.name}": m.full_name for m in schema.methods().values()}
+    by_id = {
+        f"{m.service.rsplit('.', 1)[-1]}_{m.name}{'_v2beta1' if m.impl != m.full_name else ''}": m.full_name
+        for m in schema.methods().values()
+    }
     uid = "0123456789abcdef0123456789abcdef01234567/0123456789abcdef"
     for path, verb, op in _operations(doc):
         concrete = path

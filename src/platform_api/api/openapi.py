@@ -220,8 +220,11 @@ def _request_body(m: MethodInfo, rule: HttpRule, path_fields: set[str], schemas:
     return {"description": text, "required": False, "content": {"application/json": {"schema": schema}}}
 
 
-def _operation(m: MethodInfo, rule: HttpRule, schemas: _Schemas) -> dict[str, Any]:
+def _operation(called: MethodInfo, rule: HttpRule, schemas: _Schemas, m: MethodInfo) -> dict[str, Any]:
+    """`called` is the RPC the path reaches; `m` the one whose messages describe it: the same, except for a
+    v2beta1 alias, whose request and response are documented as the v2 method's (one schema each)."""
     short = m.service.rsplit(".", 1)[-1]
+    suffix = "" if called is m else "_" + called.service.split(".")[-2]
     vars_ = path_vars(rule.template)
     path_fields = {name for name, _ in vars_}
     if len({_param_name(name) for name in path_fields}) != len(vars_):
@@ -230,9 +233,9 @@ def _operation(m: MethodInfo, rule: HttpRule, schemas: _Schemas) -> dict[str, An
     if rule.body != "*":  # with body "*" the server ignores the query string
         excluded = path_fields | ({rule.body} if rule.body else set())
         params += [_query_parameter(p, j, f) for p, j, f in query_fields(m.input, excluded)]
-    description = f"gRPC `{m.grpc_path}`."
+    description = f"gRPC `{called.grpc_path}`."
     op: dict[str, Any] = {
-        "operationId": f"{short}_{m.name}",
+        "operationId": f"{short}_{m.name}{suffix}",
         "tags": [short],
         "summary": _summary(m.name),
     }
@@ -301,15 +304,17 @@ def document(methods: list[MethodInfo], server_url: str) -> dict[str, Any]:
     schemas = _Schemas()
     paths: dict[str, dict[str, Any]] = {}
     tags: dict[str, str] = {}
+    by_name = {m.full_name: m for m in methods}
     for m in methods:
-        tags[m.service.rsplit(".", 1)[-1]] = m.service
+        if m.impl == m.full_name:
+            tags[m.service.rsplit(".", 1)[-1]] = m.service
         for rule in m.rules:
             key, verb = path_key(rule.template), rule.verb.lower()
             item = paths.setdefault(key, {})
             if verb in item:
                 other = item[verb]["operationId"]
                 raise ValueError(f"{rule.verb} {rule.template} ({m.full_name}) collides with {other} at {key}")
-            item[verb] = _operation(m, rule, schemas)
+            item[verb] = _operation(m, rule, schemas, by_name.get(m.impl, m))
     status, responses = _error_components()
     components: dict[str, Any] = {
         "schemas": {STATUS: status, **dict(sorted(schemas.components.items()))},

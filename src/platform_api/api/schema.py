@@ -129,7 +129,8 @@ def _method(m: MethodDescriptor) -> MethodInfo:
         grpc_path=f"/{service}/{m.name}",
         service=service,
         name=m.name,
-        area=package.split(".")[2],
+        # The token exchange and registration are IAM's (their HTTP routes answer errors in that domain).
+        area={"oidc": "iam", "auth": "iam"}.get(package.split(".")[2], package.split(".")[2]),
         impl=f"{service}.{m.name}".replace(f"{package}.", f"{package.removesuffix(BETA)}.v2.", 1)
         if package.endswith(BETA)
         else f"{service}.{m.name}",

@@ -141,9 +141,12 @@ def proto_name(record: Any) -> str:
 
 @cache
 def _method_info(method: str) -> Any:
+    """The RPC's contract entry; for a v2beta1 call its v2 method's, so the event (source path included)
+    is the same whichever version segment the caller used."""
     from platform_api.api import schema  # the contract loads after the domains that import us
 
-    return schema.methods().get(method)
+    info = schema.methods().get(method)
+    return schema.methods().get(info.impl) if info is not None else None
 
 
 def collection_path(template: str) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from msgspec import UNSET, structs
+from msgspec import structs
 
 from platform_api.core import clock, errors, fieldmask, listing, uidp, validate
 from platform_api.core.service import Context, rpc

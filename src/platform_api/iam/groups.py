@@ -4,8 +4,6 @@
 
 from __future__ import annotations
 
-from msgspec import UNSET
-
 from platform_api.auth import capabilities
 from platform_api.core import clock, errors, fieldmask, listing, uidp, validate
 from platform_api.core.service import Context, rpc

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from msgspec import UNSET
-
 from platform_api.auth import authz, matching
 from platform_api.core import clock, errors, fieldmask, listing, uidp, validate
 from platform_api.core.service import Context, rpc

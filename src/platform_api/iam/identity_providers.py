@@ -12,7 +12,7 @@ import hashlib
 import secrets
 from typing import Any
 
-from msgspec import UNSET, structs
+from msgspec import structs
 
 from platform_api.auth import capabilities, matching
 from platform_api.core import clock, errors, fieldmask, listing, uidp, validate

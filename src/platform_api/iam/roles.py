@@ -5,8 +5,6 @@ and below. Nobody creates or widens a role beyond the capabilities they hold at 
 
 from __future__ import annotations
 
-from msgspec import UNSET
-
 from platform_api.auth import capabilities as caps
 from platform_api.core import clock, errors, fieldmask, listing, uidp, validate
 from platform_api.core.service import Context, rpc

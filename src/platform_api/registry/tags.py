@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 
-from msgspec import UNSET
-
 from platform_api.core import clock, errors, listing, uidp, validate
 from platform_api.core.service import Context, rpc
 from platform_api.events import outbox
