@@ -20,6 +20,7 @@ from google.protobuf import json_format
 from google.rpc import error_details_pb2, status_pb2
 from oidc_upstream import Upstream
 
+from platform_api.core.service import peer_host
 from platform_api.gen.chainguard.platform.auth import auth_pb2, auth_pb2_grpc
 from platform_api.gen.chainguard.platform.iam.v2 import groups_pb2, groups_pb2_grpc
 from platform_api.gen.chainguard.platform.oidc import oidc_pb2, oidc_pb2_grpc
@@ -339,3 +340,11 @@ def test_rate_limit_over_grpc(limited: Server) -> None:
     # The API itself is not limited.
     groups = groups_pb2_grpc.GroupsServiceStub(limited.channel)
     assert groups.GetGroup(groups_pb2.GetGroupRequest(uid=limited.owner_org), timeout=TIMEOUT).uid == limited.owner_org
+
+
+def test_peer_host() -> None:
+    """The rate limit's address key over gRPC: the host of `context.peer()`, as over HTTP."""
+    assert peer_host("ipv4:127.0.0.1:5555") == "127.0.0.1"
+    assert peer_host("ipv6:[::1]:5555") == peer_host("ipv6:%5B::1%5D:5555") == "::1"
+    assert peer_host("unix:/run/x.sock") == "unix:/run/x.sock"
+    assert peer_host("") == ""
