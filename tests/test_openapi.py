@@ -65,9 +65,9 @@ def test_every_rule_is_an_operation(doc: dict[str, Any]) -> None:
     for m in schema.methods().values():
         short = m.service.rsplit(".", 1)[-1]
         suffix = "_v2beta1" if m.impl != m.full_name else ""
-        for r in m.rules:
+        for i, r in enumerate(m.rules):
             op = ops[(openapi.path_key(r.template), r.verb.lower())]
-            assert op["operationId"] == f"{short}_{m.name}{suffix}"
+            assert op["operationId"] == f"{short}_{m.name}{suffix}" + (f"_{r.verb.lower()}" if i else "")
             assert op["tags"] == [short]
     ids = [op["operationId"] for op in ops.values()]
     assert len(ids) == len(set(ids))
@@ -200,8 +200,10 @@ def test_paths_route_to_their_operation(doc: dict[str, Any]) -> None:
     """Filling each documented path with valid values reaches that operation's RPC in the router."""
     router = Router(list(schema.methods().values()))
     by_id = {
-        f"{m.service.rsplit('.', 1)[-1]}_{m.name}{'_v2beta1' if m.impl != m.full_name else ''}": m.full_name
+        f"{m.service.rsplit('.', 1)[-1]}_{m.name}{'_v2beta1' if m.impl != m.full_name else ''}"
+        + (f"_{r.verb.lower()}" if i else ""): m.full_name
         for m in schema.methods().values()
+        for i, r in enumerate(m.rules)
     }
     uid = "0123456789abcdef0123456789abcdef01234567/0123456789abcdef"
     for path, verb, op in _operations(doc):

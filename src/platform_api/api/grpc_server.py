@@ -23,7 +23,7 @@ from platform_api.api import dispatch, transcode
 from platform_api.api.schema import MethodInfo
 from platform_api.core import errors
 from platform_api.core.runtime import Runtime
-from platform_api.core.service import Context
+from platform_api.core.service import Context, peer_host
 
 log = logging.getLogger("platform_api.grpc")
 MAX_MESSAGE = 1 << 20
@@ -86,6 +86,7 @@ def _handler(rt: Runtime, m: MethodInfo) -> Any:
         ctx = Context(
             m.full_name, rt, str(meta.get("x-request-id") or uuid.uuid4().hex), str(meta.get("authorization") or "")
         )
+        ctx.peer = peer_host(context.peer() or "")
         try:
             if sum(1 for k, _ in pairs if k == "authorization") > 1:
                 raise errors.duplicate_authorization()

@@ -45,7 +45,27 @@ _ERRORS = {
     "NotFound": ("404", "NOT_FOUND: the resource, or the route, does not exist."),
     "PayloadTooLarge": ("413", "RESOURCE_EXHAUSTED: the request body is larger than 1 MiB."),
     "Unimplemented": ("501", "UNIMPLEMENTED: a wrong method on a known path, or a route not built yet."),
+    "RateLimited": (
+        "429",
+        "RESOURCE_EXHAUSTED: over the token routes' rate limit (ErrorInfo reason RATE_LIMITED, metadata "
+        "retryAfterSeconds); `Retry-After` says when to retry.",
+    ),
 }
+# The token routes (src/platform_api/auth/sts.py): Starlette routes served before the API router, sharing
+# their implementation with gRPC. Not transcoded: parameters come from the query string or, for the STS
+# routes, a form body; the bearer is not the API's access token (so no `bearerAuth`) but what the value
+# here names; every attempt is rate limited; no NOT_FOUND for the route itself.
+_TOKEN_ROUTES = {
+    "chainguard.platform.oidc.SecurityTokenService.Exchange": (
+        "an upstream OIDC token that the identity's `claimMatch` or `staticKeys` accepts (or a `--trusted-issuer` "
+        "user's)"
+    ),
+    "chainguard.platform.oidc.SecurityTokenService.ExchangeRefreshToken": "a refresh token from an earlier exchange",
+    "chainguard.platform.auth.Auth.Register": (
+        "the caller's access token, or on first contact a `--trusted-issuer` token (which registers its user)"
+    ),
+}
+_REGISTER = "chainguard.platform.auth.Auth.Register"
 
 
 def path_key(template: str) -> str:
@@ -220,11 +240,43 @@ def _request_body(m: MethodInfo, rule: HttpRule, path_fields: set[str], schemas:
     return {"description": text, "required": False, "content": {"application/json": {"schema": schema}}}
 
 
+def _form_body(m: MethodInfo) -> dict[str, Any]:
+    """The token exchange routes also read their parameters from a form body (the SDK's HTTP/1 fallback)."""
+    props = {proto: _query_parameter(proto, json, f)["schema"] for proto, json, f in query_fields(m.input, set())}
+    return {
+        "description": "The same parameters as the query string, form-encoded (both are read).",
+        "required": False,
+        "content": {"application/x-www-form-urlencoded": {"schema": {"type": "object", "properties": props}}},
+    }
+
+
+def _token_route(m: MethodInfo, rule: HttpRule, op: dict[str, Any]) -> None:
+    """Adjusts the generated operation of a token route (see _TOKEN_ROUTES) to what the route does."""
+    if rule.verb == "POST" and not rule.body:
+        op["requestBody"] = _form_body(m)
+    errors = ["BadRequest", "Unauthenticated", "RateLimited", "Unimplemented"]
+    if rule.verb == "POST":
+        errors.append("PayloadTooLarge")
+    if m.full_name == _REGISTER:
+        errors += ["PermissionDenied", "NotFound"]  # an invite for someone else; an unknown, spent or expired code
+    responses = {k: v for k, v in op["responses"].items() if k in ("200", "default")}
+    for name in errors:
+        responses[_ERRORS[name][0]] = {"$ref": RESPONSES + name}
+    op["responses"] = dict(sorted(responses.items()))
+    op["description"] = (
+        f"gRPC `{m.grpc_path}`. Requires `Authorization: Bearer <token>`, where the token is "
+        f"{_TOKEN_ROUTES[m.full_name]}: the route verifies it itself (hence no `security` requirement). Rate "
+        "limited per client address and per requested identity."
+    )
+
+
 def _operation(called: MethodInfo, rule: HttpRule, schemas: _Schemas, m: MethodInfo) -> dict[str, Any]:
     """`called` is the RPC the path reaches; `m` the one whose messages describe it: the same, except for a
     v2beta1 alias, whose request and response are documented as the v2 method's (one schema each)."""
     short = m.service.rsplit(".", 1)[-1]
     suffix = "" if called is m else "_" + called.service.split(".")[-2]
+    if called.rules.index(rule) > 0:  # an additional binding (GET /sts/exchange): operation ids are unique
+        suffix += "_" + rule.verb.lower()
     vars_ = path_vars(rule.template)
     path_fields = {name for name, _ in vars_}
     if len({_param_name(name) for name in path_fields}) != len(vars_):
@@ -270,6 +322,8 @@ def _operation(called: MethodInfo, rule: HttpRule, schemas: _Schemas, m: MethodI
         where = "" if m.unscoped or not m.scope_field else f" on the scope of `{m.scope_field}`"
         description += f" Required capabilities{where}: {caps}."
     op["description"] = description
+    if m.full_name in _TOKEN_ROUTES:
+        _token_route(m, rule, op)
     return op
 
 
@@ -295,6 +349,8 @@ def _error_components() -> tuple[dict[str, Any], dict[str, Any]]:
     responses: dict[str, Any] = {
         name: {"description": text, "headers": headers, "content": content} for name, (_, text) in _ERRORS.items()
     }
+    retry_after = {"description": "Seconds to wait before retrying.", "schema": {"type": "integer", "minimum": 1}}
+    responses["RateLimited"]["headers"] = {**headers, "Retry-After": retry_after}
     responses["Error"] = {"description": "Any other error (google.rpc.Status).", "headers": headers, "content": content}
     return status, responses
 

@@ -64,6 +64,8 @@ class RestApp:
                 raise self._no_route(scope["method"], path)
             area = match.route.method.area
             ctx = Context(match.route.method.full_name, self.rt, request_id, authorization)
+            client = scope.get("client")
+            ctx.peer = client[0] if client else ""
             request = await self._request(match, scope, receive, ctx)
             result = await dispatch.call(match.route.method, request, ctx)
             await self._send(send, 200, _encode(result), request_id)

@@ -11,6 +11,13 @@
 `/sts/exchange_refresh_token` with `Authorization: Bearer <refresh token>` rotates the refresh token.
 `/auth/v1/register` redeems a group invite (and registers a trusted issuer's user on first contact).
 
+Each operation is one function (`exchange`, `exchange_refresh_token`, `register` below) that both transports
+call: the Starlette routes at the end of this module (query/form parameters, served before the API router)
+and gRPC, where they implement `chainguard.platform.oidc.SecurityTokenService/Exchange`,
+`.../ExchangeRefreshToken` and `chainguard.platform.auth.Auth/Register` (bearer in the `authorization`
+metadata; their methods carry `iam.disabled`, so dispatch leaves the bearer to them). The rate limit is
+in the shared functions, with one bucket table for both transports.
+
 Every refusal of a token answers the same UNAUTHENTICATED error: which check failed is logged, not told.
 """
 
@@ -32,8 +39,11 @@ from platform_api.auth import capabilities as caps
 from platform_api.auth import matching, upstream
 from platform_api.core import bodies, clock, errors, ratelimit, uidp, validate
 from platform_api.core.runtime import Runtime
+from platform_api.core.service import Context, rpc
+from platform_api.gen.records.auth import RegistrationRequest, Session
 from platform_api.gen.records.iam_v2 import Identity
 from platform_api.gen.records.iam_v2 import Identity_ClaimMatch as ClaimMatch
+from platform_api.gen.records.oidc import ExchangeRefreshTokenRequest, ExchangeRequest, RawToken, TokenPair
 from platform_api.iam import external_group_role_mappings, group_invites, identities, identity_providers, role_bindings
 from platform_api.store import rows
 
@@ -71,6 +81,20 @@ class Exchange:
         self.default_audiences = {issuer, urlsplit(issuer).hostname or issuer}
         configured = rt.settings.trusted_issuers.split(",")
         self.trusted = {matching.normalize_issuer(i.strip()) for i in configured if i.strip()}
+        # One table for the three operations over both transports: keys are "a:<client address>" and
+        # "i:<requested identity>".
+        self.buckets = ratelimit.TokenBuckets(rt.settings.sts_rate, rt.settings.sts_burst)
+
+    def throttle(self, peer: str, identity: str) -> None:
+        """Refuses callers over their rate (RESOURCE_EXHAUSTED, RATE_LIMITED) before any token is looked at."""
+        if not self.buckets.enabled:
+            return
+        keys = ["a:" + peer]
+        if identity:
+            keys.append("i:" + identity[:128])
+        wait = max(self.buckets.take(k) for k in keys)
+        if wait > 0:
+            raise errors.rate_limited(ratelimit.retry_after_seconds(wait))
 
     async def close(self) -> None:
         await self.upstream.close()
@@ -93,7 +117,7 @@ class Exchange:
 
     async def exchange(
         self, token: str, aud: list[str], identity: str, scopes: list[str], cap: list[str], identity_provider: str
-    ) -> dict[str, Any]:
+    ) -> RawToken:
         audience, scopes, cap_limit = self._restrictions(aud, scopes, cap)
         if identity:
             validate.uid(identity, "identity")
@@ -114,10 +138,10 @@ class Exchange:
         access, expiry = self.rt.access.tokens.mint(
             chosen.uid, audience=audience, scopes=scopes, cap_limit=cap_limit, grants=grants, act=act
         )
-        out: dict[str, Any] = {"token": access, "expiry": clock.from_epoch(expiry)}
+        out = RawToken(token=access, expiry=clock.from_epoch(expiry))
         if not grants:  # group-derived sessions get no refresh token (reference 6.8)
             stored = {"aud": audience, "scopes": scopes, "cap_limit": cap_limit, "act": act}
-            out["refreshToken"], _ = await self._new_refresh(chosen.uid, secrets.token_hex(16), stored)
+            out.refresh_token, _ = await self._new_refresh(chosen.uid, secrets.token_hex(16), stored)
         return out
 
     async def _choose(self, token: str, unverified: dict[str, Any], wanted: str) -> tuple[Identity, dict[str, Any]]:
@@ -265,7 +289,7 @@ class Exchange:
         )  # fmt: skip
         return token, expires
 
-    async def refresh(self, token: str, aud: list[str], scopes: list[str], cap: list[str]) -> dict[str, Any]:
+    async def refresh(self, token: str, aud: list[str], scopes: list[str], cap: list[str]) -> TokenPair:
         audience, req_scopes, req_caps = self._restrictions(aud, scopes, cap)
         db = self.rt.db
         row = await db.fetchrow(
@@ -303,14 +327,76 @@ class Exchange:
         new, new_expiry = await self._new_refresh(
             identity, family, {**stored, "aud": audience, "scopes": scopes, "cap_limit": cap_limit}
         )
-        return {
-            "token": {"token": access, "expiry": clock.from_epoch(expiry)},
-            "refreshToken": {"token": new, "expiry": new_expiry},
-        }
+        return TokenPair(
+            token=RawToken(token=access, expiry=clock.from_epoch(expiry)),
+            refresh_token=RawToken(token=new, expiry=new_expiry),
+        )
 
 
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+# ---------------------------------------------------------------------- the operations (both transports)
+
+
+def bearer(authorization: str) -> str:
+    """The token of an `Authorization: Bearer <token>` header (or gRPC metadata) value."""
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise errors.unauthenticated("missing bearer token")
+    return token.strip()
+
+
+async def exchange(rt: Runtime, request: ExchangeRequest, authorization: str, peer: str) -> RawToken:
+    """An upstream OIDC token (the bearer) for one of our access tokens (reference 10.4). `scope`, the
+    contract's deprecated single scope, is added to `scopes`."""
+    rt.sts.throttle(peer, request.identity)
+    scopes = [*request.scopes, request.scope] if request.scope else request.scopes
+    return await rt.sts.exchange(
+        bearer(authorization), request.aud, request.identity, scopes, request.cap, request.identity_provider
+    )
+
+
+async def exchange_refresh_token(
+    rt: Runtime, request: ExchangeRefreshTokenRequest, authorization: str, peer: str
+) -> TokenPair:
+    """A refresh token (the bearer) rotated: a new access token and a new refresh token of the same family."""
+    rt.sts.throttle(peer, "")
+    scopes = [*request.scopes, request.scope] if request.scope else request.scopes
+    return await rt.sts.refresh(bearer(authorization), request.aud, scopes, request.cap)
+
+
+async def register(rt: Runtime, request: RegistrationRequest, authorization: str, peer: str) -> Session:
+    """The caller (our access token, or on first contact a trusted issuer's token, which registers the user)
+    accepts the group invite `code`, if any, and receives its role (reference 6.7, 10.6). `identity_id`
+    is only a rate-limit key: the session is always the caller's own identity."""
+    rt.sts.throttle(peer, request.identity_id)
+    identity = await rt.sts.caller_identity(bearer(authorization))
+    group = ""
+    if request.code:
+        _, group = await group_invites.redeem(rt.db, request.code, identity.uid, identity.email)
+        rt.access.authorizer.invalidate()
+        await rt.sts.seen(identity.uid)  # it accepted the binding: members may now see who it is
+    return Session(identity=identity.uid, group=group)
+
+
+# ---------------------------------------------------------------------- gRPC (iam.disabled: no dispatch auth)
+
+
+@rpc("chainguard.platform.oidc.SecurityTokenService.Exchange")
+async def rpc_exchange(request: ExchangeRequest, ctx: Context) -> RawToken:
+    return await exchange(ctx.rt, request, ctx.authorization, ctx.peer)
+
+
+@rpc("chainguard.platform.oidc.SecurityTokenService.ExchangeRefreshToken")
+async def rpc_exchange_refresh_token(request: ExchangeRefreshTokenRequest, ctx: Context) -> TokenPair:
+    return await exchange_refresh_token(ctx.rt, request, ctx.authorization, ctx.peer)
+
+
+@rpc("chainguard.platform.auth.Auth.Register")
+async def rpc_register(request: RegistrationRequest, ctx: Context) -> Session:
+    return await register(ctx.rt, request, ctx.authorization, ctx.peer)
 
 
 # ---------------------------------------------------------------------- HTTP routes
@@ -334,13 +420,14 @@ def _one(params: dict[str, list[str]], *names: str) -> str:
     return next((params[n][0] for n in names if params.get(n)), "")
 
 
-def _bearer(request: Request) -> str:
+def _authorization(request: Request) -> str:
     if len(request.headers.getlist("authorization")) > 1:
         raise errors.duplicate_authorization()
-    scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise errors.unauthenticated("missing bearer token")
-    return token.strip()
+    return request.headers.get("authorization", "")
+
+
+def _peer(request: Request) -> str:
+    return request.client.host if request.client else ""
 
 
 def _error(e: errors.ApiError, domain: str) -> Response:
@@ -354,31 +441,13 @@ def routes(rt: Runtime) -> list[Any]:
     from starlette.routing import Route
 
     domain = f"iam.{rt.settings.error_domain_base}"
-    # One table for the three routes: keys are "a:<client address>" and "i:<requested identity>".
-    buckets = ratelimit.TokenBuckets(rt.settings.sts_rate, rt.settings.sts_burst)
 
-    def limited(run: Callable[[Request, dict[str, list[str]]], Awaitable[dict[str, Any]]]) -> Any:
-        """Refuses callers over their rate (429 + Retry-After) before any token is looked at."""
-
-        async def throttled(request: Request, params: dict[str, list[str]]) -> dict[str, Any]:
-            if buckets.enabled:
-                keys = ["a:" + (request.client.host if request.client else "")]
-                identity = _one(params, "identity")
-                if identity:
-                    keys.append("i:" + identity[:128])
-                wait = max(buckets.take(k) for k in keys)
-                if wait > 0:
-                    raise errors.rate_limited(ratelimit.retry_after_seconds(wait))
-            return await run(request, params)
-
-        return throttled
-
-    def endpoint(run: Callable[[Request, dict[str, list[str]]], Awaitable[dict[str, Any]]]) -> Any:
+    def endpoint(run: Callable[[Request], Awaitable[Any]]) -> Any:
         """A JSON route answering google.rpc.Status errors, never a stack trace."""
 
         async def handle(request: Request) -> Response:
             try:
-                result = await run(request, await _params(request))
+                result = await run(request)
             except errors.ApiError as e:
                 return _error(e, domain)
             except Exception:
@@ -388,35 +457,37 @@ def routes(rt: Runtime) -> list[Any]:
 
         return handle
 
-    async def exchange(request: Request, p: dict[str, list[str]]) -> dict[str, Any]:
-        return await rt.sts.exchange(
-            _bearer(request), p.get("aud", []), _one(p, "identity"), p.get("scopes", []) + p.get("scope", []),
-            p.get("cap", []), _one(p, "identity_provider", "identityProvider"),
+    async def http_exchange(request: Request) -> RawToken:
+        """Repeated `scope` values all count (the union with `scopes`), as they always have over HTTP."""
+        p = await _params(request)
+        req = ExchangeRequest(
+            aud=p.get("aud", []), identity=_one(p, "identity"), scopes=p.get("scopes", []) + p.get("scope", []),
+            cap=p.get("cap", []), identity_provider=_one(p, "identity_provider", "identityProvider"),
         )  # fmt: skip
+        return await exchange(rt, req, _authorization(request), _peer(request))
 
-    async def refresh(request: Request, p: dict[str, list[str]]) -> dict[str, Any]:
-        scopes = p.get("scopes", []) + p.get("scope", [])
-        return await rt.sts.refresh(_bearer(request), p.get("aud", []), scopes, p.get("cap", []))
+    async def http_refresh(request: Request) -> TokenPair:
+        p = await _params(request)
+        req = ExchangeRefreshTokenRequest(
+            aud=p.get("aud", []), scopes=p.get("scopes", []) + p.get("scope", []), cap=p.get("cap", [])
+        )
+        return await exchange_refresh_token(rt, req, _authorization(request), _peer(request))
 
-    async def register(request: Request, params: dict[str, list[str]]) -> dict[str, Any]:
-        """POST /auth/v1/register {"code": "<invite code>"} (reference 6.7, 10.6): the caller (our access
-        token, or on first contact a trusted issuer's token, which registers the user) accepts a group
-        invite and receives its role. Answers {"identity": <uid>, "group": <group uid or "">}."""
+    async def http_register(request: Request) -> dict[str, Any]:
+        """POST /auth/v1/register {"code": "<invite code>", "identityId": ...}: answers {"identity": <uid>,
+        "group": <group uid or "">} (the group always present, as this route has always answered)."""
         raw = await bodies.read(request.scope, request.receive, bodies.MAX_FORM)
         body = bodies.decode_json(raw) if raw.strip() else {}
         code = body.get("code", "") if isinstance(body, dict) else None
         if not isinstance(code, str):
             raise errors.invalid_argument("code", "code must be a string")
-        identity = await rt.sts.caller_identity(_bearer(request))
-        group = ""
-        if code:
-            _, group = await group_invites.redeem(rt.db, code, identity.uid, identity.email)
-            rt.access.authorizer.invalidate()
-            await rt.sts.seen(identity.uid)  # it accepted the binding: members may now see who it is
-        return {"identity": identity.uid, "group": group}
+        identity_id = next((body[k] for k in ("identityId", "identity_id") if isinstance(body.get(k), str)), "")
+        req = RegistrationRequest(code=code, identity_id=identity_id)
+        session = await register(rt, req, _authorization(request), _peer(request))
+        return {"identity": session.identity, "group": session.group}
 
     return [
-        Route("/sts/exchange", endpoint(limited(exchange)), methods=["GET", "POST"]),
-        Route("/sts/exchange_refresh_token", endpoint(limited(refresh)), methods=["GET", "POST"]),
-        Route(REGISTER_PATH, endpoint(limited(register)), methods=["POST"]),
+        Route("/sts/exchange", endpoint(http_exchange), methods=["GET", "POST"]),
+        Route("/sts/exchange_refresh_token", endpoint(http_refresh), methods=["GET", "POST"]),
+        Route(REGISTER_PATH, endpoint(http_register), methods=["POST"]),
     ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
 
 if TYPE_CHECKING:
     from platform_api.auth.authz import Principal
@@ -34,6 +35,8 @@ class Context:
     # For Update RPCs: the caller gave no update mask, so the transport derived it from the fields sent.
     mask_inferred: bool = False
     state: dict[str, Any] = field(default_factory=dict)
+    # The client's address (host, no port): the TCP peer over HTTP, `context.peer()`'s host over gRPC.
+    peer: str = ""
 
     @property
     def subject(self) -> str:
@@ -45,6 +48,16 @@ class Context:
         """The authenticated caller, for methods that require one."""
         assert self.principal is not None, "method requires authentication"
         return self.principal
+
+
+def peer_host(peer: str) -> str:
+    """The host of a gRPC peer string: 'ipv4:127.0.0.1:5555' -> '127.0.0.1', 'ipv6:[::1]:5555' -> '::1'
+    (also percent-encoded, as newer gRPC cores write it); anything else (e.g. 'unix:/path') as given."""
+    peer = unquote(peer)
+    kind, _, rest = peer.partition(":")
+    if kind in ("ipv4", "ipv6") and ":" in rest:
+        return rest.rsplit(":", 1)[0].removeprefix("[").removesuffix("]")
+    return peer
 
 
 def rpc(full_name: str) -> Callable[[Handler], Handler]:

@@ -132,7 +132,8 @@ def on_emit(callback: Callable[[], None]) -> Callable[[], None]:
 
 @cache
 def _proto_names() -> dict[type, str]:
-    return {cls: name for name, cls in RECORDS.items()}
+    # v2beta1 messages share the v2 records: a record is named by its v2 message.
+    return {cls: name for name, cls in RECORDS.items() if ".v2beta1." not in name}
 
 
 def proto_name(record: Any) -> str:

@@ -26,7 +26,9 @@ if _version_not_supported:
 
 
 class AuthStub:
-    """Missing associated documentation comment in .proto file."""
+    """Register: the caller (our access token, or on first contact a trusted issuer's token, which registers its
+    user identity) redeems an invite. Same implementation as POST /auth/v1/register (src/platform_api/auth/sts.py).
+    """
 
     def __init__(self, channel):
         """Constructor.
@@ -42,7 +44,9 @@ class AuthStub:
 
 
 class AuthServicer:
-    """Missing associated documentation comment in .proto file."""
+    """Register: the caller (our access token, or on first contact a trusted issuer's token, which registers its
+    user identity) redeems an invite. Same implementation as POST /auth/v1/register (src/platform_api/auth/sts.py).
+    """
 
     def Register(self, request, context):
         """Missing associated documentation comment in .proto file."""
@@ -67,7 +71,9 @@ def add_AuthServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class Auth:
-    """Missing associated documentation comment in .proto file."""
+    """Register: the caller (our access token, or on first contact a trusted issuer's token, which registers its
+    user identity) redeems an invite. Same implementation as POST /auth/v1/register (src/platform_api/auth/sts.py).
+    """
 
     @staticmethod
     def Register(request,

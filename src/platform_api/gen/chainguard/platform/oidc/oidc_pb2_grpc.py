@@ -27,8 +27,10 @@ if _version_not_supported:
 
 class SecurityTokenServiceStub:
     """The token exchange: the caller presents an upstream OIDC token (or, for ExchangeRefreshToken, a refresh
-    token) as its bearer credential and receives our access token. Over HTTP the same implementation answers
-    /sts/exchange and /sts/exchange_refresh_token (query or form parameters).
+    token) as its bearer credential (`authorization: Bearer <token>` metadata over gRPC) and receives our
+    access token. Over HTTP the same implementation (src/platform_api/auth/sts.py) answers /sts/exchange and
+    /sts/exchange_refresh_token (query or form parameters). Both transports share one rate limit per client
+    address and per requested identity: over it, RESOURCE_EXHAUSTED with ErrorInfo RATE_LIMITED.
     """
 
     def __init__(self, channel):
@@ -51,8 +53,10 @@ class SecurityTokenServiceStub:
 
 class SecurityTokenServiceServicer:
     """The token exchange: the caller presents an upstream OIDC token (or, for ExchangeRefreshToken, a refresh
-    token) as its bearer credential and receives our access token. Over HTTP the same implementation answers
-    /sts/exchange and /sts/exchange_refresh_token (query or form parameters).
+    token) as its bearer credential (`authorization: Bearer <token>` metadata over gRPC) and receives our
+    access token. Over HTTP the same implementation (src/platform_api/auth/sts.py) answers /sts/exchange and
+    /sts/exchange_refresh_token (query or form parameters). Both transports share one rate limit per client
+    address and per requested identity: over it, RESOURCE_EXHAUSTED with ErrorInfo RATE_LIMITED.
     """
 
     def Exchange(self, request, context):
@@ -91,8 +95,10 @@ def add_SecurityTokenServiceServicer_to_server(servicer, server):
  # This class is part of an EXPERIMENTAL API.
 class SecurityTokenService:
     """The token exchange: the caller presents an upstream OIDC token (or, for ExchangeRefreshToken, a refresh
-    token) as its bearer credential and receives our access token. Over HTTP the same implementation answers
-    /sts/exchange and /sts/exchange_refresh_token (query or form parameters).
+    token) as its bearer credential (`authorization: Bearer <token>` metadata over gRPC) and receives our
+    access token. Over HTTP the same implementation (src/platform_api/auth/sts.py) answers /sts/exchange and
+    /sts/exchange_refresh_token (query or form parameters). Both transports share one rate limit per client
+    address and per requested identity: over it, RESOURCE_EXHAUSTED with ErrorInfo RATE_LIMITED.
     """
 
     @staticmethod
