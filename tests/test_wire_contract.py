@@ -173,30 +173,31 @@ def _message_problems(name: str, fact: wire_facts.Message, desc: Descriptor) -> 
     return problems
 
 
+def _served(kind: str, name: str, problems: list[str]) -> Descriptor | EnumDescriptor | None:
+    """Our descriptor of a contract type, or None (a problem unless the type is listed as omitted)."""
+    desc = _find(name)
+    if desc is None and name not in OMITTED_TYPES:
+        problems.append(f"{kind} {name} is missing and not listed as omitted")
+    if desc is not None and name in OMITTED_TYPES:
+        problems.append(f"{kind} {name} is listed as omitted but we define it")
+    return desc
+
+
 def test_every_contract_message_is_served_or_listed_as_omitted() -> None:
     problems: list[str] = []
     for name, fact in FACTS.messages.items():
-        desc = _find(name)
-        if desc is None:
-            if name not in OMITTED_TYPES:
-                problems.append(f"message {name} is missing and not listed as omitted")
-            continue
-        if name in OMITTED_TYPES:
-            problems.append(f"message {name} is listed as omitted but we define it")
-        assert isinstance(desc, Descriptor), name
-        problems += _message_problems(name, fact, desc)
+        desc = _served("message", name, problems)
+        if isinstance(desc, Descriptor):
+            problems += _message_problems(name, fact, desc)
     assert problems == []
 
 
 def test_every_contract_enum_has_the_same_values() -> None:
     problems: list[str] = []
     for name, values in FACTS.enums.items():
-        desc = _find(name)
-        if desc is None:
-            if name not in OMITTED_TYPES:
-                problems.append(f"enum {name} is missing and not listed as omitted")
+        desc = _served("enum", name, problems)
+        if not isinstance(desc, EnumDescriptor):
             continue
-        assert isinstance(desc, EnumDescriptor), name
         ours_ = {v.name: v.number for v in desc.values}
         if ours_ != values:
             missing = {k: v for k, v in values.items() if ours_.get(k) != v}
