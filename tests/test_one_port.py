@@ -237,6 +237,22 @@ def test_rate_limit_tells_clients_apart_through_the_front(tmp_path: Path) -> Non
         assert stop(f) == 0
 
 
+def test_connections_over_the_cap_are_closed(tmp_path: Path) -> None:
+    f = start(tmp_path, env={"PLATFORM_API_FRONT_MAX_CONNECTIONS": "3", "PLATFORM_API_FRONT_SNIFF_TIMEOUT": "30"})
+    held = [socket.create_connection(("127.0.0.1", f.port)) for _ in range(3)]  # undecided, held open
+    try:
+        time.sleep(0.3)
+        with socket.create_connection(("127.0.0.1", f.port)) as extra:
+            assert _closed_within(extra, 5) < 5
+        held.pop().close()
+        time.sleep(0.3)
+        assert httpx.get(f.url + "/ping/v2/ping", timeout=TIMEOUT).status_code == 200
+    finally:
+        for s in held:
+            s.close()
+        assert stop(f) == 0
+
+
 def test_explicit_ports_stay_direct_listeners(tmp_path: Path) -> None:
     http_port, grpc_port = free_port(), free_port()
     f = start(tmp_path, "--http-port", str(http_port), "--grpc-port", str(grpc_port))

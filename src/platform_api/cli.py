@@ -303,8 +303,9 @@ def _serve(settings: Settings, workers: int) -> None:
         factory=True,
         log_level=settings.log_level,  # type: ignore[arg-type]
     )
-    front = _start_front(settings, server) if settings.port else None
+    front = None
     try:
+        front = _start_front(settings, server) if settings.port else None
         server.serve()
     finally:
         if front is not None:
