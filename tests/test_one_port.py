@@ -183,7 +183,6 @@ def test_large_responses_arrive_intact_with_a_slow_reader(front: Front) -> None:
     n = 40
     request = b"GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n"
     with socket.create_connection(("127.0.0.1", front.port)) as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         s.sendall(request * (n - 1) + b"GET /openapi.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         time.sleep(1.5)  # many MB are waiting upstream by now
         s.settimeout(TIMEOUT)
@@ -290,3 +289,46 @@ def test_clean_shutdown(tmp_path: Path) -> None:
         if marker in cmdline and parent in cmdline:
             left.append(proc.name)
     assert left == []
+
+
+def test_back_pressure_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """api/front.py alone: a backend writing 20 MB to a client that does not read for a second makes the
+    front stop reading the backend (pause/resume), and every byte arrives."""
+    from platform_api.api import front as fr
+
+    calls = {"pause": 0, "resume": 0}
+    pause, resume = fr._Pipe.pause_writing, fr._Pipe.resume_writing
+
+    def counted_pause(self: fr._Pipe) -> None:
+        calls["pause"] += 1
+        pause(self)
+
+    def counted_resume(self: fr._Pipe) -> None:
+        calls["resume"] += 1
+        resume(self)
+
+    monkeypatch.setattr(fr._Pipe, "pause_writing", counted_pause)
+    monkeypatch.setattr(fr._Pipe, "resume_writing", counted_resume)
+    payload = os.urandom(1 << 20) * 20
+
+    async def go() -> bytes:
+        async def backend(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+            await r.readuntil(b"\r\n\r\n")
+            w.write(payload)
+            await w.drain()
+            w.close()
+
+        upstream = await asyncio.start_server(backend, "127.0.0.1", 0)
+        f = fr.Front(fr.Backend("127.0.0.1", upstream.sockets[0].getsockname()[1]), None, sniff_timeout=5)
+        public = await asyncio.get_running_loop().create_server(f.protocol, "127.0.0.1", 0)
+        r, w = await asyncio.open_connection(*public.sockets[0].getsockname()[:2])
+        w.write(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        await asyncio.sleep(1)
+        data = await asyncio.wait_for(r.read(), TIMEOUT)
+        w.close()
+        public.close()
+        upstream.close()
+        return data
+
+    assert asyncio.run(go()) == payload
+    assert calls["pause"] >= 1 and calls["resume"] >= 1

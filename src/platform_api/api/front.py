@@ -273,7 +273,10 @@ async def run(sock: socket.socket, front: Front) -> None:
         loop.add_signal_handler(sig, stop.set)
     server = await loop.create_server(front.protocol, sock=sock)
     await stop.wait()
-    server.close()  # no new connections; the open ones may finish while the backends stop
+    server.close()  # no new connections; the spliced ones may finish while the backends stop
+    for c in list(front.clients):
+        if c.deciding and c.transport is not None:
+            c.transport.abort()
     deadline = time.monotonic() + _GRACE
     while front.clients and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
