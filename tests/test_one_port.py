@@ -115,7 +115,8 @@ def test_http_and_grpc_on_one_port(front: Front) -> None:
             stub.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")]), timeout=TIMEOUT)
         )
         names = {s.name for s in answers[0].list_services_response.service}
-        assert {"grpc.health.v1.Health", "platform.registry.v2.ReposService"} <= names
+        assert "grpc.health.v1.Health" in names
+        assert any(n.endswith("registry.v2.ReposService") for n in names), names
 
 
 def test_one_line_says_what_listens_where(front: Front) -> None:
