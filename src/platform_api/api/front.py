@@ -16,7 +16,7 @@ The backends see the front as their TCP peer. So that per-client-address logic i
 routes' rate limit) still tells clients apart, the front connects to a loopback backend from a source
 address `127.x.y.z` derived from the client's address by a keyed hash (a fresh key per start): one client
 address always maps to the same source, different ones collide with probability about 1 in 16 million.
-The backends never learn the real address.
+The backends never learn the real address. (Linux only: elsewhere the backends see 127.0.0.1 for all.)
 
 It runs as its own process (`python -m platform_api.api.front`), started by `serve` with the listening
 socket already bound (so a busy port fails `serve` itself), stopped by `serve` at exit, and gone with it if
@@ -46,6 +46,8 @@ log = logging.getLogger("platform_api.front")
 
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 _IP_BIND_ADDRESS_NO_PORT = getattr(socket, "IP_BIND_ADDRESS_NO_PORT", 24)  # Linux; constant since 4.2
+# Only Linux routes all of 127.0.0.0/8 to the loopback interface (elsewhere only 127.0.0.1 is configured).
+_SOURCE_PER_CLIENT = sys.platform == "linux"
 _CONNECT_RETRY = 5.0  # seconds a refused backend connection is retried (backends starting or restarting)
 _GRACE = 5.0  # seconds spliced connections may finish after a stop signal
 
@@ -215,7 +217,7 @@ class _Client(_Pipe):
         client = self.transport
         assert client is not None
         source = None
-        if target.loopback:
+        if target.loopback and _SOURCE_PER_CLIENT:
             peer = client.get_extra_info("peername")
             source = self.front.source_for(str(peer[0]) if peer else "")
         deadline = time.monotonic() + _CONNECT_RETRY
