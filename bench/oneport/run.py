@@ -45,7 +45,7 @@ PONG = b'{"response":"pong"}'
 # `--app service` swaps the hello-world backend for the real `platform-api serve` (SQLite, its ping route)
 # in the mechanisms that front an unchanged backend (today, splice*, envoy*); set in main().
 APP = {"kind": "hello", "path": "/", "body": PONG, "db": ""}
-SERVICE_MECHANISMS = ("today", "grpcio-port", "splice", "splice-grpc", "envoy-l4", "envoy")
+SERVICE_MECHANISMS = ("today", "grpcio-port", "splice", "splice-grpc", "envoy-l4", "envoy", "serve-port")
 log = harness.log
 
 
@@ -124,6 +124,16 @@ def envoy(stamp: str) -> tuple[list[Any], int | None, int | None]:
             f"127.0.0.1:{g}",
         ],
     )
+
+
+def serve_port(stamp: str) -> tuple[list[Any], int | None, int | None]:
+    """The shipped front: `platform-api serve --port` (api/front.py), Granian and grpc.aio on loopback behind it."""
+    if APP["kind"] != "service":
+        raise SystemExit("serve-port runs with --app service only")
+    port = harness.free_port()
+    argv = [str(BIN / "platform-api"), "serve", "--database", str(APP["db"]), "--host", "127.0.0.1",
+            "--port", str(port), "--no-dispatcher"]  # fmt: skip
+    return [harness.Server(f"oneport-serve-port-{stamp}", argv, port, "/readyz")], port, port
 
 
 class _NoProbe:
@@ -214,6 +224,7 @@ MECHANISMS: dict[str, tuple[Callable[[str], tuple[list[Any], int | None, int | N
     "uvicorn-connect": (uvicorn_connect, "d: uvicorn zttp h2 + connectrpc", False, True),
     "pyvoy": (pyvoy, "d: pyvoy + in-app gRPC framing", True, True),
     "pyvoy-connect": (pyvoy_connect, "d: pyvoy + connectrpc", False, True),
+    "serve-port": (serve_port, "shipped: `platform-api serve --port` (api/front.py)", True, True),
 }
 
 

@@ -71,7 +71,7 @@ def create_app(settings: Settings | None = None) -> RestApp:
         await rt.access.start()
         rt.sts = sts.Exchange(rt)
         if settings.grpc_enabled:
-            state["grpc"] = await grpc_server.start(rt, schema.services(), settings.grpc_port)
+            state["grpc"] = await grpc_server.start(rt, schema.services(), settings.grpc_port, settings.grpc_host)
             log.info("gRPC listening on port %s", state["grpc"].bound_port)
         if settings.dispatcher:
             state["dispatcher"] = Dispatcher(rt.db, settings, rt.access.keys)

@@ -36,6 +36,12 @@ def main(argv: list[str] | None = None) -> None:
     _database(serve)
     _issuer(serve)
     serve.add_argument("--host", dest="http_host", help="listen address (default 0.0.0.0)")
+    serve.add_argument(
+        "--port",
+        type=int,
+        help="one public port for HTTP/1.1 JSON and gRPC (h2c), spliced per connection to the two listeners, "
+        "which then listen on loopback unless --http-port/--grpc-port are given; env PLATFORM_API_PORT",
+    )
     serve.add_argument("--http-port", type=int, help="HTTP/JSON port (default 8080)")
     serve.add_argument("--grpc-port", type=int, help="gRPC port (default 9090)")
     serve.add_argument("--workers", type=int, default=1, help="HTTP worker processes (default 1)")
@@ -111,8 +117,10 @@ def main(argv: list[str] | None = None) -> None:
     settings = Settings.from_env(**overrides)
     explicit_url = "public_url" in overrides or "PLATFORM_API_PUBLIC_URL" in os.environ
     if ns.command == "serve":
+        if settings.port:
+            _internal_listeners(settings, overrides)
         if not explicit_url:
-            settings.public_url = f"http://localhost:{settings.http_port}"
+            settings.public_url = f"http://localhost:{settings.port or settings.http_port}"
         _serve(settings, ns.workers)
     elif ns.command == "dispatch":
         _dispatch(settings, explicit_url)
@@ -193,6 +201,76 @@ def _dispatch(settings: Settings, explicit_url: bool) -> None:
     asyncio.run(dispatcher.run(settings, explicit_url))
 
 
+def _internal_listeners(settings: Settings, overrides: dict[str, Any]) -> None:
+    """With `--port`: the HTTP and gRPC listeners not asked for explicitly move to free loopback ports."""
+    settings.extra["public_host"] = settings.http_host  # --host: where the front listens
+    if "http_port" not in overrides and "PLATFORM_API_HTTP_PORT" not in os.environ:
+        settings.http_host, settings.http_port = "127.0.0.1", _free_loopback_port()
+    if "grpc_port" not in overrides and "PLATFORM_API_GRPC_PORT" not in os.environ:
+        settings.grpc_host, settings.grpc_port = "127.0.0.1", _free_loopback_port()
+
+
+def _free_loopback_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _start_front(settings: Settings, server: Any) -> Any:
+    """Binds the public port here (a busy port fails `serve` at once) and hands it to the front's process."""
+    import signal
+    import socket
+    import subprocess
+    import threading
+    import time
+
+    from platform_api.api import front
+
+    host = _public_host(settings)
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, settings.port))
+    except OSError as e:
+        sock.close()
+        sys.exit(f"platform-api serve: cannot listen on {host}:{settings.port}: {e.strerror}")
+    sock.listen(1024)
+    http = front.backend_of(settings.http_host, settings.http_port)
+    grpc = front.backend_of(settings.grpc_host, settings.grpc_port) if settings.grpc_enabled else None
+    argv = [sys.executable, "-m", "platform_api.api.front", "--fd", str(sock.fileno()), "--parent", str(os.getpid()),
+            "--http", f"{http.host}:{http.port}", "--grpc", f"{grpc.host}:{grpc.port}" if grpc else ""]  # fmt: skip
+    proc = subprocess.Popen(argv, pass_fds=[sock.fileno()])
+    sock.close()  # the front's process holds it; Granian's workers (forked from here) must not
+
+    def watch() -> None:  # the front gone while serving: stop everything (a supervisor restarts the service)
+        code = proc.wait()
+        time.sleep(0.5)  # a signal to the whole process group also reaches Granian: then it is a normal stop
+        if not getattr(proc, "stopping", False) and not getattr(server, "interrupt_signal", False):
+            print(f"platform-api: the front on port {settings.port} exited ({code}); stopping", file=sys.stderr)
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, name="front-watch", daemon=True).start()
+    return proc
+
+
+def _public_host(settings: Settings) -> str:
+    return settings.extra.get("public_host", settings.http_host).strip("[]")
+
+
+def _stop_front(proc: Any) -> None:
+    import subprocess
+
+    proc.stopping = True
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def _serve(settings: Settings, workers: int) -> None:
     from granian.constants import Interfaces, Loops
     from granian.server import Server
@@ -202,25 +280,36 @@ def _serve(settings: Settings, workers: int) -> None:
     # multiprocess mode); a fresh folder per start, so counters begin at zero and stale files never add up.
     metrics_dir = tempfile.mkdtemp(prefix="platform-api-metrics-")
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
+    grpc_at = f"{settings.grpc_host}:{settings.grpc_port}" if settings.grpc_enabled else "off"
+    if settings.port:
+        listeners = (
+            f"port {_public_host(settings)}:{settings.port} (HTTP/1.1 to HTTP {settings.http_host}:"
+            f"{settings.http_port}, HTTP/2 prior knowledge to gRPC {grpc_at})"
+        )
+    else:
+        listeners = f"HTTP on {settings.http_host}:{settings.http_port}, gRPC on {grpc_at}"
     print(
-        f"platform-api: HTTP on {settings.http_host}:{settings.http_port}, "
-        f"gRPC on {settings.grpc_port if settings.grpc_enabled else 'off'}, database {settings.database_url}, "
-        f"issuer {settings.issuer}"
+        f"platform-api: {listeners}, database {settings.database_url}, issuer {settings.issuer}"
         + (" (INSECURE loopback issuers/sinks allowed)" if settings.insecure_allow_loopback else ""),
         file=sys.stderr,
     )
+    server = Server(
+        "platform_api.app:app_from_env",
+        address=settings.http_host,
+        port=settings.http_port,
+        interface=Interfaces.ASGI,
+        workers=workers,
+        loop=Loops.uvloop,
+        factory=True,
+        log_level=settings.log_level,  # type: ignore[arg-type]
+    )
+    front = None
     try:
-        Server(
-            "platform_api.app:app_from_env",
-            address=settings.http_host,
-            port=settings.http_port,
-            interface=Interfaces.ASGI,
-            workers=workers,
-            loop=Loops.uvloop,
-            factory=True,
-            log_level=settings.log_level,  # type: ignore[arg-type]
-        ).serve()
+        front = _start_front(settings, server) if settings.port else None
+        server.serve()
     finally:
+        if front is not None:
+            _stop_front(front)
         shutil.rmtree(metrics_dir, ignore_errors=True)
 
 

@@ -16,6 +16,14 @@ class Settings:
     http_host: str = "0.0.0.0"
     http_port: int = 8080
     grpc_port: int = 9090
+    # gRPC listen address ("[::]": every address, as HTTP's default 0.0.0.0); `serve --port` sets loopback.
+    grpc_host: str = "[::]"
+    # The one public port (`serve --port`): HTTP/1.1 and gRPC spliced per connection (api/front.py); 0: off.
+    port: int = 0
+    # Seconds a connection to `port` may take to show its first bytes (HTTP/1.1 or the HTTP/2 preface).
+    front_sniff_timeout: float = 10.0
+    # Open connections on `port` beyond which new ones are closed at once (also capped by the fd limit).
+    front_max_connections: int = 10000
     database_url: str = "sqlite:///platform-api.db"
     public_url: str = "http://localhost:8080"
     # Base of ErrorInfo domains ("iam.<domain>") and event types.
