@@ -24,6 +24,10 @@ import pytest
 from conftest import free_port
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+from oidc_upstream import Upstream
+
+from platform_api.gen.chainguard.platform.iam.v2 import groups_pb2, groups_pb2_grpc
+from platform_api.gen.chainguard.platform.oidc import oidc_pb2, oidc_pb2_grpc
 
 SNIFF_TIMEOUT = 1.0
 TIMEOUT = 15
@@ -334,3 +338,35 @@ def test_back_pressure_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
 
     assert asyncio.run(go()) == payload
     assert calls["pause"] >= 1 and calls["resume"] >= 1
+
+
+def test_token_exchanged_over_grpc_at_the_public_url_works_there_for_grpc_and_http(
+    tmp_path: Path, upstream: Upstream
+) -> None:
+    """What the vendor's SDK does with one URL as issuer and API: exchange over gRPC, then call both ways."""
+    f = start(tmp_path, "--insecure-allow-loopback", "--trusted-issuer", upstream.issuer)
+    try:
+        boot = subprocess.run([sys.executable, "-m", "platform_api.cli", "bootstrap", "--database", f.database_url],
+                              capture_output=True, text=True, timeout=60, check=True)  # fmt: skip
+        owner = httpx.Client(base_url=f.url, headers={"authorization": f"Bearer {json.loads(boot.stdout)['token']}"})
+        org = json.loads(boot.stdout)["organization"]
+        robot = owner.post(f"/iam/v2/identities/{org}", json={
+            "name": "robot", "claimMatch": {"issuer": upstream.issuer, "subject": "ci"}}).json()["uid"]  # fmt: skip
+        viewer = "63921b2c44617e3f2603851537be0123af4a57d7"
+        assert owner.post(f"/iam/v2/roleBindings/{org}", json={"identityUid": robot, "roleUid": viewer}).is_success
+        with grpc.insecure_channel(f"127.0.0.1:{f.port}") as ch:
+            raw = oidc_pb2_grpc.SecurityTokenServiceStub(ch).Exchange(
+                oidc_pb2.ExchangeRequest(identity=robot),
+                metadata=[("authorization", f"Bearer {upstream.token('ci', 'localhost')}")], timeout=TIMEOUT,
+            )  # fmt: skip
+            mine = [("authorization", f"Bearer {raw.token}")]
+            got = groups_pb2_grpc.GroupsServiceStub(ch).GetGroup(groups_pb2.GetGroupRequest(uid=org), metadata=mine,
+                                                                 timeout=TIMEOUT)  # fmt: skip
+        assert got.uid == org
+        r = httpx.get(f"{f.url}/iam/v2/groups/{org}", headers={"authorization": f"Bearer {raw.token}"})
+        assert r.status_code == 200 and r.json()["uid"] == org
+        # The token's issuer is that same public URL.
+        assert httpx.get(f.url + "/.well-known/openid-configuration").json()["issuer"] == f"http://localhost:{f.port}"
+        owner.close()
+    finally:
+        stop(f)
