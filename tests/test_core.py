@@ -8,8 +8,9 @@ import pytest
 
 from platform_api.api import schema
 from platform_api.api.router import Router
-from platform_api.core import clock, errors, fieldmask, listing, pagetoken, uidp
+from platform_api.core import clock, errors, fieldmask, pagetoken, uidp
 from platform_api.gen.records.registry_v2 import Repo
+from platform_api.service import listing
 
 ORG = "a" * 40
 CHILD = ORG + "/" + "b" * 16

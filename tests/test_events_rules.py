@@ -26,6 +26,7 @@ from platform_api.gen.records.iam_v2 import (
     RegenerateScimTokenResponse,
     RoleBinding,
 )
+from platform_api.service import methods
 from platform_api.store import db as store
 from platform_api.store.migrate import migrate
 
@@ -109,7 +110,7 @@ def test_redaction() -> None:
     ],
 )
 def test_source_is_the_collection(template: str, collection: str) -> None:
-    assert outbox.collection_path(template) == collection
+    assert methods.collection_path(template) == collection
 
 
 def test_type_prefix() -> None:

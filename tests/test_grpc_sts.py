@@ -20,10 +20,10 @@ from google.protobuf import json_format
 from google.rpc import error_details_pb2, status_pb2
 from oidc_upstream import Upstream
 
-from platform_api.core.service import peer_host
 from platform_api.gen.chainguard.platform.auth import auth_pb2, auth_pb2_grpc
 from platform_api.gen.chainguard.platform.iam.v2 import groups_pb2, groups_pb2_grpc
 from platform_api.gen.chainguard.platform.oidc import oidc_pb2, oidc_pb2_grpc
+from platform_api.service.context import peer_host
 
 TIMEOUT = 30
 REFUSED = "Unauthenticated: token exchange refused"

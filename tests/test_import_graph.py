@@ -42,7 +42,9 @@ def _imports(path: Path) -> list[tuple[int, str]]:
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+                base = ".".join(
+                    package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else [])
+                )
             out += [(node.lineno, f"{base}.{a.name}" if a.name != "*" else base) for a in node.names]
     return [(n, m) for n, m in out if m.split(".")[0] == "platform_api"]
 

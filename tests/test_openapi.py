@@ -9,6 +9,7 @@ import pytest
 
 from platform_api.api import openapi, schema
 from platform_api.api.router import Router
+from platform_api.service import methods
 
 VERBS = {"get", "post", "put", "patch", "delete"}
 
@@ -191,7 +192,7 @@ def test_refs_resolve(doc: dict[str, Any]) -> None:
 def test_colliding_rules_are_rejected() -> None:
     m = schema.methods()["chainguard.platform.registry.v2.ReposService.GetRepo"]
     other = schema.methods()["chainguard.platform.registry.v2.ReposService.DeleteRepo"]
-    clash = schema.MethodInfo(**{**vars(other), "rules": [schema.HttpRule("GET", "/registry/v2/repos/{uid=*}", "")]})
+    clash = methods.MethodInfo(**{**vars(other), "rules": [methods.HttpRule("GET", "/registry/v2/repos/{uid=*}", "")]})
     with pytest.raises(ValueError, match="collides"):
         openapi.document([m, clash], "http://x")
 

@@ -18,10 +18,10 @@ from platform_api.api.rest import RestApp
 from platform_api.auth import bootstrap, discovery, keys, sts
 from platform_api.auth.access import Access
 from platform_api.core import errors
-from platform_api.core.runtime import Runtime
 from platform_api.core.settings import Settings
 from platform_api.events.dispatcher import Dispatcher
 from platform_api.iam import roles
+from platform_api.service.runtime import Runtime
 from platform_api.store import db as store
 from platform_api.store.migrate import migrate
 
@@ -67,14 +67,16 @@ def create_app(settings: Settings | None = None) -> RestApp:
         await keys.ensure(rt.db)
         await roles.seed_builtin(rt.db)
         await bootstrap.record_issuer(rt.db, settings.issuer)
-        rt.access = Access(rt.db, settings.issuer, settings.token_audience)
-        await rt.access.start()
-        rt.sts = sts.Exchange(rt)
+        access = Access(rt.db, settings.issuer, settings.token_audience)
+        rt.add(access)
+        rt.on_grants_changed.append(access.authorizer.invalidate)
+        await access.start()
+        rt.add(sts.Exchange(rt))
         if settings.grpc_enabled:
             state["grpc"] = await grpc_server.start(rt, schema.services(), settings.grpc_port, settings.grpc_host)
             log.info("gRPC listening on port %s", state["grpc"].bound_port)
         if settings.dispatcher:
-            state["dispatcher"] = Dispatcher(rt.db, settings, rt.access.keys)
+            state["dispatcher"] = Dispatcher(rt.db, settings, access.keys)
             await state["dispatcher"].start()
         try:
             yield
@@ -83,8 +85,8 @@ def create_app(settings: Settings | None = None) -> RestApp:
                 await state["grpc"].stop(grace=5)
             if "dispatcher" in state:
                 await state["dispatcher"].stop()
-            await rt.sts.close()
-            await rt.access.stop()
+            await rt.part(sts.Exchange).close()
+            await access.stop()
             await rt.db.close()
 
     async def healthz(_: Request) -> Response:
@@ -116,8 +118,9 @@ def create_app(settings: Settings | None = None) -> RestApp:
         return JSONResponse(discovery.document(settings))
 
     async def jwks(_: Request) -> Response:
-        await rt.access.keys.refresh_if_stale()
-        return JSONResponse(rt.access.keys.jwks(), headers={"cache-control": "public, max-age=300"})
+        keys = rt.part(Access).keys
+        await keys.refresh_if_stale()
+        return JSONResponse(keys.jwks(), headers={"cache-control": "public, max-age=300"})
 
     routes = [
         Route("/healthz", healthz),

@@ -8,10 +8,10 @@ import asyncio
 import time
 from typing import Any
 
-from platform_api.api.schema import MethodInfo
-from platform_api.auth.access import check_scope, scope_of
+from platform_api.auth.access import Access, check_scope, scope_of
 from platform_api.core import errors, metrics
-from platform_api.core.service import HANDLERS, Context
+from platform_api.service.context import HANDLERS, Context
+from platform_api.service.methods import MethodInfo
 
 
 async def call(method: MethodInfo, request: Any, ctx: Context) -> Any:
@@ -34,8 +34,9 @@ async def call(method: MethodInfo, request: Any, ctx: Context) -> Any:
 
 
 async def _call(method: MethodInfo, request: Any, ctx: Context) -> Any:
+    ctx.info = method
     if not method.auth_disabled:
-        ctx.principal = await ctx.rt.access.authenticate(ctx.authorization)
+        ctx.principal = await ctx.rt.part(Access).authenticate(ctx.authorization)
         if method.unscoped:
             ctx.required = method.required
         else:

@@ -20,10 +20,10 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from platform_api.api import dispatch, transcode
-from platform_api.api.schema import MethodInfo
 from platform_api.core import errors
-from platform_api.core.runtime import Runtime
-from platform_api.core.service import Context, peer_host
+from platform_api.service.context import Context, peer_host
+from platform_api.service.methods import MethodInfo
+from platform_api.service.runtime import Runtime
 
 log = logging.getLogger("platform_api.grpc")
 MAX_MESSAGE = 1 << 20

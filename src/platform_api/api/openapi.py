@@ -21,7 +21,7 @@ from typing import Any
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from platform_api.api import transcode
-from platform_api.api.schema import HttpRule, MethodInfo
+from platform_api.service.methods import HttpRule, MethodInfo
 
 _VAR = re.compile(r"\{([a-zA-Z0-9_.]+)(?:=([^}]*))?\}")
 UIDP_PATTERN = r"^[0-9a-f]{40}(/[0-9a-f]{16})*$"

@@ -17,10 +17,11 @@ import msgspec
 
 from platform_api.api import dispatch, transcode
 from platform_api.api.router import Match, Router
-from platform_api.api.schema import AREAS, MethodInfo
+from platform_api.api.schema import AREAS
 from platform_api.core import bodies, errors
-from platform_api.core.runtime import Runtime
-from platform_api.core.service import Context
+from platform_api.service.context import Context
+from platform_api.service.methods import MethodInfo
+from platform_api.service.runtime import Runtime
 
 log = logging.getLogger("platform_api.rest")
 

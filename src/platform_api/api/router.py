@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from platform_api.api.schema import HttpRule, MethodInfo
+from platform_api.service.methods import HttpRule, MethodInfo
 
 _VAR = re.compile(r"\{([a-zA-Z0-9_.]+)(?:=([^}]*))?\}")
 

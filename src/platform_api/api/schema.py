@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -21,48 +20,11 @@ from platform_api.auth import capabilities as caps
 from platform_api.gen.chainguard.capabilities import capabilities_pb2
 from platform_api.gen.platformapi import annotations_pb2 as ours
 from platform_api.gen.records import RECORDS
+from platform_api.service.methods import HttpRule, MethodInfo, collection_path
 
 # Spec 9.3: the earlier version segment, served by the v2 implementations.
 BETA = ".v2beta1"
 AREAS = ("iam", "registry", "vulnerabilities", "libraries", "advisory", "events", "ping")
-
-
-@dataclass(frozen=True)
-class HttpRule:
-    verb: str  # GET, POST, PATCH, DELETE, PUT
-    template: str
-    body: str  # "", "*", or a top-level request field name
-
-
-@dataclass
-class MethodInfo:
-    full_name: str  # chainguard.platform.registry.v2.ReposService.GetRepo
-    grpc_path: str  # /chainguard.platform.registry.v2.ReposService/GetRepo
-    service: str  # chainguard.platform.registry.v2.ReposService
-    name: str  # GetRepo
-    area: str  # registry
-    # The implementation's name: the v2 method for its v2beta1 alias, else full_name.
-    impl: str
-    input: Descriptor
-    output: Descriptor
-    input_record: type
-    output_record: type
-    input_pb: Any  # generated protobuf message classes
-    output_pb: Any
-    rules: list[HttpRule] = field(default_factory=list)
-    auth_disabled: bool = False
-    capabilities: tuple[str, ...] = ()
-    unscoped: bool = False
-    event_type: str = ""
-    event_subject: str = ""
-    # Path of the request field naming the authorization scope: "uid", "parent", "repo.uid" ...
-    scope_field: str = ""
-    # For Update RPCs: the resource field of the request whose body keys give the inferred mask.
-    mask_from_body: str = ""
-    # What the scope uid names, for NOT_FOUND when it is out of the caller's reach.
-    scope_resource: str = ""
-    # Capability mask of `capabilities`.
-    required: int = 0
 
 
 def _load_generated() -> None:
@@ -174,6 +136,9 @@ def methods() -> dict[str, MethodInfo]:
             for m in svc.methods:
                 info = _method(m)
                 out[info.full_name] = info
+    for info in out.values():  # a v2beta1 call emits the v2 method's event, from the v2 collection
+        v2 = out[info.impl]
+        info.event_source = collection_path(v2.rules[0].template) if v2.rules else ""
     return out
 
 

@@ -28,6 +28,7 @@ from typing import Any
 from platform_api.auth import capabilities as caps
 from platform_api.auth.tokens import AccessClaims
 from platform_api.core import errors, metrics, uidp
+from platform_api.service.context import Context
 
 log = logging.getLogger("platform_api.authz")
 CHANNEL = "platform_api_authz"
@@ -266,3 +267,9 @@ class Authorizer:
                     by_group[at] = by_group.get(at, 0) | await self.role_mask(role)
         limit = caps.mask(claims.cap_limit) if claims.cap_limit else -1
         return Principal(claims.subject, by_group, claims, claims.scopes, limit)
+
+
+def caller(ctx: Context) -> Principal:
+    """The authenticated caller of a method that requires one, with its authorization checks."""
+    assert isinstance(ctx.principal, Principal), "method requires authentication"
+    return ctx.principal

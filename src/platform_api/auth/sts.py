@@ -37,14 +37,15 @@ from starlette.responses import Response
 
 from platform_api.auth import capabilities as caps
 from platform_api.auth import matching, upstream
+from platform_api.auth.access import Access
 from platform_api.core import bodies, clock, errors, ratelimit, uidp, validate
-from platform_api.core.runtime import Runtime
-from platform_api.core.service import Context, rpc
 from platform_api.gen.records.auth import RegistrationRequest, Session
 from platform_api.gen.records.iam_v2 import Identity
 from platform_api.gen.records.iam_v2 import Identity_ClaimMatch as ClaimMatch
 from platform_api.gen.records.oidc import ExchangeRefreshTokenRequest, ExchangeRequest, RawToken, TokenPair
 from platform_api.iam import external_group_role_mappings, group_invites, identities, identity_providers, role_bindings
+from platform_api.service.context import Context, rpc
+from platform_api.service.runtime import Runtime
 from platform_api.store import rows
 
 log = logging.getLogger("platform_api.sts")
@@ -135,7 +136,7 @@ class Exchange:
             raise refused() from None
         await self.seen(chosen.uid)
         act = {k: claims[k] for k in ACT_CLAIMS if k in claims}
-        access, expiry = self.rt.access.tokens.mint(
+        access, expiry = self.rt.part(Access).tokens.mint(
             chosen.uid, audience=audience, scopes=scopes, cap_limit=cap_limit, grants=grants, act=act
         )
         out = RawToken(token=access, expiry=clock.from_epoch(expiry))
@@ -214,7 +215,7 @@ class Exchange:
         if created and idp.default_role:
             async with self.rt.db.transaction() as tx:
                 await role_bindings.insert(tx, uidp.parent(idp.uid), identity.uid, idp.default_role, clock.now())
-            self.rt.access.authorizer.invalidate()
+            self.rt.grants_changed()
         carried = claims.get(oidc.groups_claim) if oidc.groups_claim else None
         names = [g for g in carried if isinstance(g, str)] if isinstance(carried, list) else []
         grants = await external_group_role_mappings.grants_for(self.rt.db, idp.uid, names)
@@ -224,7 +225,7 @@ class Exchange:
         """Who presents `token`: one of our access tokens, or (first contact) a token of a trusted issuer,
         which registers the user identity."""
         try:
-            principal = await self.rt.access.authenticate("Bearer " + token)
+            principal = await self.rt.part(Access).authenticate("Bearer " + token)
             return await identities.fetch(self.rt.db, principal.subject)
         except errors.ApiError as e:
             if e.code != errors.UNAUTHENTICATED:
@@ -321,7 +322,7 @@ class Exchange:
             cap_limit = req_caps
         if await db.fetchval("SELECT 1 FROM identities WHERE uid = $1", identity) is None:
             raise refused()
-        access, expiry = self.rt.access.tokens.mint(
+        access, expiry = self.rt.part(Access).tokens.mint(
             identity, audience=audience, scopes=scopes, cap_limit=cap_limit, act=stored["act"]
         )
         new, new_expiry = await self._new_refresh(
@@ -351,9 +352,9 @@ def bearer(authorization: str) -> str:
 async def exchange(rt: Runtime, request: ExchangeRequest, authorization: str, peer: str) -> RawToken:
     """An upstream OIDC token (the bearer) for one of our access tokens (reference 10.4). `scope`, the
     contract's deprecated single scope, is added to `scopes`."""
-    rt.sts.throttle(peer, request.identity)
+    rt.part(Exchange).throttle(peer, request.identity)
     scopes = [*request.scopes, request.scope] if request.scope else request.scopes
-    return await rt.sts.exchange(
+    return await rt.part(Exchange).exchange(
         bearer(authorization), request.aud, request.identity, scopes, request.cap, request.identity_provider
     )
 
@@ -362,22 +363,22 @@ async def exchange_refresh_token(
     rt: Runtime, request: ExchangeRefreshTokenRequest, authorization: str, peer: str
 ) -> TokenPair:
     """A refresh token (the bearer) rotated: a new access token and a new refresh token of the same family."""
-    rt.sts.throttle(peer, "")
+    rt.part(Exchange).throttle(peer, "")
     scopes = [*request.scopes, request.scope] if request.scope else request.scopes
-    return await rt.sts.refresh(bearer(authorization), request.aud, scopes, request.cap)
+    return await rt.part(Exchange).refresh(bearer(authorization), request.aud, scopes, request.cap)
 
 
 async def register(rt: Runtime, request: RegistrationRequest, authorization: str, peer: str) -> Session:
     """The caller (our access token, or on first contact a trusted issuer's token, which registers the user)
     accepts the group invite `code`, if any, and receives its role (reference 6.7, 10.6). `identity_id`
     is only a rate-limit key: the session is always the caller's own identity."""
-    rt.sts.throttle(peer, request.identity_id)
-    identity = await rt.sts.caller_identity(bearer(authorization))
+    rt.part(Exchange).throttle(peer, request.identity_id)
+    identity = await rt.part(Exchange).caller_identity(bearer(authorization))
     group = ""
     if request.code:
         _, group = await group_invites.redeem(rt.db, request.code, identity.uid, identity.email)
-        rt.access.authorizer.invalidate()
-        await rt.sts.seen(identity.uid)  # it accepted the binding: members may now see who it is
+        rt.grants_changed()
+        await rt.part(Exchange).seen(identity.uid)  # it accepted the binding: members may now see who it is
     return Session(identity=identity.uid, group=group)
 
 

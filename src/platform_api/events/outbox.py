@@ -21,10 +21,11 @@ from typing import Any
 
 import msgspec
 
+from platform_api.auth.authz import Principal
 from platform_api.core import clock, uidp
-from platform_api.core.service import Context
 from platform_api.gen.records import RECORDS
 from platform_api.gen.records.events_v2 import Delivery
+from platform_api.service.context import Context
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
@@ -141,24 +142,6 @@ def proto_name(record: Any) -> str:
 
 
 @cache
-def _method_info(method: str) -> Any:
-    """The RPC's contract entry; for a v2beta1 call its v2 method's, so the event (source path included)
-    is the same whichever version segment the caller used."""
-    from platform_api.api import schema  # the contract loads after the domains that import us
-
-    info = schema.methods().get(method)
-    return schema.methods().get(info.impl) if info is not None else None
-
-
-def collection_path(template: str) -> str:
-    """The collection of a route: `/iam/v2/groups/{parent=**}` and `/iam/v2/groups:lookupGroup` -> `/iam/v2/groups`."""
-    path = template.split("{", 1)[0]
-    last = path.rsplit("/", 1)
-    if ":" in last[-1]:
-        path = last[0] + "/" + last[-1].split(":", 1)[0]
-    return path.rstrip("/")
-
-
 def group_of(type_suffix: str, subject: str) -> tuple[str, dict[str, str]]:
     """The `group` extension and any further extensions of an event, by the rules of reference 12.3."""
     rule = GROUP_RULES.get(_VERSION.sub("", type_suffix), PARENT)
@@ -210,7 +193,7 @@ async def emit(tx: Conn, ctx: Context, body: Any, *, subject: str = "", group: s
     `subject` and `group` override what the method's events option and the event-type rules derive.
     A method without an events option emits nothing.
     """
-    method = _method_info(ctx.method)
+    method = ctx.info
     if method is None or not method.event_type:
         return
     settings = ctx.rt.settings
@@ -220,7 +203,7 @@ async def emit(tx: Conn, ctx: Context, body: Any, *, subject: str = "", group: s
     group = group or derived
     data, body_name = payload(body)
     actor: dict[str, Any] = {"subject": ctx.subject}
-    claims = ctx.principal.claims if ctx.principal is not None else None
+    claims = ctx.principal.claims if isinstance(ctx.principal, Principal) else None
     if claims is not None and claims.act:
         actor["act"] = claims.act
     envelope: dict[str, Any] = {"actor": actor}
@@ -229,7 +212,7 @@ async def emit(tx: Conn, ctx: Context, body: Any, *, subject: str = "", group: s
     raw = _encode(envelope).decode()
     event_id = str(uuid.uuid4())
     event_type = f"{settings.event_type_prefix}.api.{suffix}"
-    source = settings.public_url.rstrip("/") + (collection_path(method.rules[0].template) if method.rules else "")
+    source = settings.public_url.rstrip("/") + method.event_source
     now = clock.now()
     await tx.execute(
         "INSERT INTO events (id, type, source, subject, grp, time, bodytype, extensions, data, create_time)"

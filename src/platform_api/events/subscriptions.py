@@ -13,8 +13,7 @@ import time
 
 import msgspec
 
-from platform_api.core import clock, errors, fieldmask, listing, uidp, validate
-from platform_api.core.service import Context, rpc
+from platform_api.core import clock, errors, fieldmask, uidp, validate
 from platform_api.events import outbox, sinks
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.events_v2 import (
@@ -32,6 +31,8 @@ from platform_api.gen.records.events_v2 import (
     UpdateSubscriptionRequest,
 )
 from platform_api.iam import groups
+from platform_api.service import listing
+from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
 

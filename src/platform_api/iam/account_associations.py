@@ -14,8 +14,7 @@ import re
 
 from msgspec import structs
 
-from platform_api.core import clock, errors, fieldmask, listing, uidp, validate
-from platform_api.core.service import Context, rpc
+from platform_api.core import clock, errors, fieldmask, uidp, validate
 from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.iam_v2 import (
@@ -30,6 +29,8 @@ from platform_api.gen.records.iam_v2 import (
     UpdateAccountAssociationRequest,
 )
 from platform_api.iam import groups
+from platform_api.service import listing
+from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
 

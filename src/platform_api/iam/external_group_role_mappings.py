@@ -9,8 +9,8 @@ capabilities they do not hold at its scope.
 
 from __future__ import annotations
 
-from platform_api.core import clock, errors, listing, uidp, validate
-from platform_api.core.service import Context, rpc
+from platform_api.auth import authz
+from platform_api.core import clock, errors, uidp, validate
 from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.iam_v2 import (
@@ -24,6 +24,8 @@ from platform_api.gen.records.iam_v2 import (
     ListExternalGroupRoleMappingsResponse,
 )
 from platform_api.iam import groups, identity_providers, roles
+from platform_api.service import listing
+from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
@@ -87,7 +89,7 @@ async def create_external_group_role_mapping(
             raise errors.invalid_argument("scope", "scope must be the identity provider's group or a group below it")
         await groups.require(tx, mapping.scope, "scope")
         role = await roles.usable_at(tx, mapping.role_uid, mapping.scope)
-        ctx.caller.check_grantable(roles.role_mask(role), mapping.scope)
+        authz.caller(ctx).check_grantable(roles.role_mask(role), mapping.scope)
         await rows.unique_write(
             tx, errors.already_exists(RESOURCE, "", "this identity provider already maps this group to this role"
                                       " at this scope"),

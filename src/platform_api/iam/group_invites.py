@@ -15,8 +15,8 @@ from typing import Any
 
 from msgspec import structs
 
-from platform_api.core import clock, errors, listing, uidp, validate
-from platform_api.core.service import Context, rpc
+from platform_api.auth import authz
+from platform_api.core import clock, errors, uidp, validate
 from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.iam_v2 import (
@@ -30,6 +30,8 @@ from platform_api.gen.records.iam_v2 import (
     Role,
 )
 from platform_api.iam import groups, role_bindings, roles
+from platform_api.service import listing
+from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn, Database
 
@@ -91,7 +93,7 @@ async def create_group_invite(req: CreateGroupInviteRequest, ctx: Context) -> Gr
     async with ctx.rt.db.transaction() as tx:
         await groups.require(tx, req.parent, "parent")
         role = await roles.usable_at(tx, stored.role_uid, req.parent)
-        ctx.caller.check_grantable(roles.role_mask(role), req.parent)
+        authz.caller(ctx).check_grantable(roles.role_mask(role), req.parent)
         await tx.execute(
             "INSERT INTO group_invites (uid, parent, role_uid, key_id, code_hash, email, expire_time, single_use,"
             " create_time, update_time, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",

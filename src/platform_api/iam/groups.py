@@ -4,9 +4,8 @@
 
 from __future__ import annotations
 
-from platform_api.auth import capabilities
-from platform_api.core import clock, errors, fieldmask, listing, uidp, validate
-from platform_api.core.service import Context, rpc
+from platform_api.auth import authz, capabilities
+from platform_api.core import clock, errors, fieldmask, uidp, validate
 from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.iam_v2 import (
@@ -18,6 +17,8 @@ from platform_api.gen.records.iam_v2 import (
     ListGroupsResponse,
     UpdateGroupRequest,
 )
+from platform_api.service import listing
+from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
@@ -72,7 +73,7 @@ async def _name_taken(conn: Conn, parent: str, name: str, uid: str) -> None:
 def _authorize_create(ctx: Context, parent: str) -> None:
     """CreateGroup is unscoped: a sub-group needs groups.create at its parent; a new organization needs
     groups.create somewhere, from an identity that is not confined to a group (it becomes the owner)."""
-    caller = ctx.caller
+    caller = authz.caller(ctx)
     if parent:
         validate.uid(parent, "parent")
         caller.require(ctx.required, parent, RESOURCE)
@@ -111,7 +112,7 @@ async def create_group(req: CreateGroupRequest, ctx: Context) -> Group:
             await role_bindings.insert(tx, group.uid, ctx.subject, capabilities.OWNER.uid, now)
         await outbox.emit(tx, ctx, group)
     if not req.parent:
-        ctx.rt.access.authorizer.invalidate()
+        ctx.rt.grants_changed()
     return group
 
 
@@ -170,5 +171,5 @@ async def delete_group(req: DeleteGroupRequest, ctx: Context) -> Empty:
             await tx.execute(f"DELETE FROM {table} WHERE {column} = $1", req.uid)
         await tx.execute("DELETE FROM groups WHERE uid = $1", req.uid)
         await outbox.emit(tx, ctx, req)
-    ctx.rt.access.authorizer.invalidate()
+    ctx.rt.grants_changed()
     return Empty()

@@ -11,8 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from platform_api.auth import authz, matching
-from platform_api.core import clock, errors, fieldmask, listing, uidp, validate
-from platform_api.core.service import Context, rpc
+from platform_api.core import clock, errors, fieldmask, uidp, validate
 from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.iam_v2 import (
@@ -29,6 +28,8 @@ from platform_api.gen.records.iam_v2 import (
     UpdateIdentityRequest,
 )
 from platform_api.iam import groups
+from platform_api.service import listing
+from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
@@ -156,7 +157,7 @@ async def update_identity(req: UpdateIdentityRequest, ctx: Context) -> Identity:
         if (identity.claim_match, identity.static_keys) != (current.claim_match, current.static_keys):
             # Changing who can act as an identity is acting as it: it needs everything the identity holds.
             held = await authz.load_grants(tx, identity.uid)
-            ctx.caller.check_obtainable(held, "changing how this identity logs in would hand over")
+            authz.caller(ctx).check_obtainable(held, "changing how this identity logs in would hand over")
         identity.update_time = clock.now()
         await tx.execute(
             "UPDATE identities SET name = $2, update_time = $3, body = $4, kind = $5, match_issuer = $6,"
@@ -180,7 +181,7 @@ async def delete_identity(req: DeleteIdentityRequest, ctx: Context) -> Empty:
             await tx.execute(f"DELETE FROM {table} WHERE {column} = $1", req.uid)
         await tx.execute("DELETE FROM identities WHERE uid = $1", req.uid)
         await outbox.emit(tx, ctx, req)
-    ctx.rt.access.authorizer.invalidate()
+    ctx.rt.grants_changed()
     return Empty()
 
 

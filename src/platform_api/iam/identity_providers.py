@@ -14,9 +14,8 @@ from typing import Any
 
 from msgspec import structs
 
-from platform_api.auth import capabilities, matching
-from platform_api.core import clock, errors, fieldmask, listing, uidp, validate
-from platform_api.core.service import Context, rpc
+from platform_api.auth import authz, capabilities, matching
+from platform_api.core import clock, errors, fieldmask, uidp, validate
 from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.iam_v2 import (
@@ -38,6 +37,8 @@ from platform_api.gen.records.iam_v2 import (
     UpdateIdentityProviderRequest,
 )
 from platform_api.iam import groups, roles
+from platform_api.service import listing
+from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
@@ -104,7 +105,7 @@ def _check(idp: IdentityProvider, ctx: Context) -> None:
 async def _check_default_role(tx: Conn, ctx: Context, idp: IdentityProvider, group: str) -> None:
     role = await roles.usable_at(tx, idp.default_role, group, "default_role")
     # The default role is a promise of role bindings: nobody promises more than they hold.
-    ctx.caller.check_grantable(roles.role_mask(role), group)
+    authz.caller(ctx).check_grantable(roles.role_mask(role), group)
 
 
 async def _obtainable(tx: Conn, idp: IdentityProvider) -> dict[str, int]:
@@ -209,7 +210,7 @@ async def update_identity_provider(req: UpdateIdentityProviderRequest, ctx: Cont
             await _check_default_role(tx, ctx, idp, group)
         if idp.oidc != current.oidc:
             # Whoever decides which tokens log in through the provider can log in with everything it hands out.
-            ctx.caller.check_obtainable(
+            authz.caller(ctx).check_obtainable(
                 await _obtainable(tx, idp), "changing how users log in through this identity provider would hand over"
             )
         idp.update_time = clock.now()

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from platform_api.auth import authz
 from platform_api.auth import capabilities as caps
-from platform_api.core import clock, errors, fieldmask, listing, uidp, validate
-from platform_api.core.service import Context, rpc
+from platform_api.core import clock, errors, fieldmask, uidp, validate
 from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.iam_v2 import (
@@ -33,6 +33,8 @@ from platform_api.gen.records.iam_v2 import (
     UpdateRoleBindingRequest,
 )
 from platform_api.iam import groups, identities, roles
+from platform_api.service import listing
+from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
@@ -61,7 +63,7 @@ async def _identity_bindable(conn: Conn, ctx: Context, identity_uid: str, group:
         return
     if (
         not uidp.is_ancestor_or_self(home, group)
-        or not ctx.caller.held_at(identity_uid)
+        or not authz.caller(ctx).held_at(identity_uid)
         or await conn.fetchval("SELECT 1 FROM identities WHERE uid = $1", identity_uid) is None
     ):
         raise errors.not_found(identities.RESOURCE, identity_uid)
@@ -70,7 +72,7 @@ async def _identity_bindable(conn: Conn, ctx: Context, identity_uid: str, group:
 async def _checked(tx: Conn, ctx: Context, group: str, identity_uid: str, role_uid: str) -> None:
     await _identity_bindable(tx, ctx, identity_uid, group)
     role = await roles.usable_at(tx, role_uid, group)
-    ctx.caller.check_grantable(roles.role_mask(role), group)
+    authz.caller(ctx).check_grantable(roles.role_mask(role), group)
 
 
 def _conflict() -> errors.ApiError:
@@ -96,7 +98,7 @@ def _known(ctx: Context, identity: Identity, binding: RoleBinding) -> bool:
     if identity.uid == ctx.subject:
         return True
     if uidp.parent(identity.uid):
-        return ctx.caller.holds(_SEE_IDENTITY, identity.uid)
+        return authz.caller(ctx).holds(_SEE_IDENTITY, identity.uid)
     # Logged in since it was bound (or the binding last changed): the user has come to use it.
     since = binding.update_time or binding.create_time
     return bool(since) and (identity.last_seen_time or "") >= (since or "")
@@ -159,7 +161,7 @@ async def create_role_binding(req: CreateRoleBindingRequest, ctx: Context) -> Ro
         rb = await insert(tx, req.parent, given.identity_uid, given.role_uid, clock.now())
         (result,) = await hydrate(tx, ctx, [rb])
         await outbox.emit(tx, ctx, result)
-    ctx.rt.access.authorizer.invalidate()
+    ctx.rt.grants_changed()
     return result
 
 
@@ -187,7 +189,7 @@ async def batch_create_role_bindings(
             created.append(await insert(tx, req.parent, identity_uid, role_uid, now))
         result = BatchCreateRoleBindingsResponse(role_bindings=await hydrate(tx, ctx, created))
         await outbox.emit(tx, ctx, result, subject=req.parent)
-    ctx.rt.access.authorizer.invalidate()
+    ctx.rt.grants_changed()
     return result
 
 
@@ -234,7 +236,7 @@ async def update_role_binding(req: UpdateRoleBindingRequest, ctx: Context) -> Ro
         (result,) = await hydrate(tx, ctx, [rb])
         if rb != current:
             await outbox.emit(tx, ctx, result)
-    ctx.rt.access.authorizer.invalidate()
+    ctx.rt.grants_changed()
     return result
 
 
@@ -245,5 +247,5 @@ async def delete_role_binding(req: DeleteRoleBindingRequest, ctx: Context) -> Em
         # Idempotent (AIP-135): deleting a binding that is already gone succeeds.
         if await tx.execute("DELETE FROM role_bindings WHERE uid = $1", req.uid):
             await outbox.emit(tx, ctx, req)
-    ctx.rt.access.authorizer.invalidate()
+    ctx.rt.grants_changed()
     return Empty()

@@ -5,9 +5,9 @@ and below. Nobody creates or widens a role beyond the capabilities they hold at 
 
 from __future__ import annotations
 
+from platform_api.auth import authz
 from platform_api.auth import capabilities as caps
-from platform_api.core import clock, errors, fieldmask, listing, uidp, validate
-from platform_api.core.service import Context, rpc
+from platform_api.core import clock, errors, fieldmask, uidp, validate
 from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.iam_v2 import (
@@ -20,6 +20,8 @@ from platform_api.gen.records.iam_v2 import (
     UpdateRoleRequest,
 )
 from platform_api.iam import groups
+from platform_api.service import listing
+from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
@@ -113,7 +115,7 @@ async def create_role(req: CreateRoleRequest, ctx: Context) -> Role:
         update_time=now,
     )
     _check(role)
-    ctx.caller.check_grantable(role_mask(role), req.parent)
+    authz.caller(ctx).check_grantable(role_mask(role), req.parent)
     async with ctx.rt.db.transaction() as tx:
         await groups.require(tx, req.parent, "parent")
         await rows.unique_write(
@@ -132,7 +134,7 @@ async def get_role(req: GetRoleRequest, ctx: Context) -> Role:
     parent = uidp.parent(req.uid)
     # Built-in roles are public facts; a custom role is visible where its group's roles may be listed.
     if parent:
-        ctx.caller.require(ctx.required, parent, RESOURCE, req.uid)
+        authz.caller(ctx).require(ctx.required, parent, RESOURCE, req.uid)
     return await fetch(ctx.rt.db, req.uid)
 
 
@@ -162,7 +164,7 @@ async def update_role(req: UpdateRoleRequest, ctx: Context) -> Role:
         if role == current:
             return current
         parent = uidp.parent(role.uid)
-        ctx.caller.check_grantable(role_mask(role) & ~role_mask(current), parent)
+        authz.caller(ctx).check_grantable(role_mask(role) & ~role_mask(current), parent)
         role.update_time = clock.now()
         await rows.unique_write(
             tx, _conflict(role.name),
@@ -170,7 +172,7 @@ async def update_role(req: UpdateRoleRequest, ctx: Context) -> Role:
             role.uid, role.name, role.update_time, rows.body(role), ",".join(role.capabilities),
         )  # fmt: skip
         await outbox.emit(tx, ctx, role)
-    ctx.rt.access.authorizer.invalidate()
+    ctx.rt.grants_changed()
     return role
 
 
@@ -185,5 +187,5 @@ async def delete_role(req: DeleteRoleRequest, ctx: Context) -> Empty:
                 )
         await tx.execute("DELETE FROM roles WHERE uid = $1", req.uid)
         await outbox.emit(tx, ctx, req)
-    ctx.rt.access.authorizer.invalidate()
+    ctx.rt.grants_changed()
     return Empty()

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from platform_api.core.service import Context, rpc
 from platform_api.gen.records.ping_v2 import PingRequest, PingResponse
+from platform_api.service.context import Context, rpc
 
 
 @rpc("chainguard.platform.ping.v2.PingService.Ping")

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from msgspec import UNSET
 
-from platform_api.core import clock, errors, fieldmask, listing, uidp, validate
-from platform_api.core.service import Context, rpc
+from platform_api.core import clock, errors, fieldmask, uidp, validate
 from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.registry_v2 import (
@@ -22,6 +21,8 @@ from platform_api.gen.records.registry_v2 import (
 )
 from platform_api.iam import groups
 from platform_api.registry import readme as readme_safety
+from platform_api.service import listing
+from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import re
 
-from platform_api.core import clock, errors, listing, uidp, validate
-from platform_api.core.service import Context, rpc
+from platform_api.core import clock, errors, uidp, validate
 from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.registry_v2 import (
@@ -17,6 +16,8 @@ from platform_api.gen.records.registry_v2 import (
     Tag,
 )
 from platform_api.registry import repos
+from platform_api.service import listing
+from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 
 SERVICE = "chainguard.platform.registry.v2.TagsService."

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
 
 from platform_api.core import clock
 from platform_api.core.settings import Settings
 from platform_api.store.db import PostgresDatabase, SqliteDatabase
 
-if TYPE_CHECKING:
-    from platform_api.auth.access import Access
-    from platform_api.auth.sts import Exchange
+T = TypeVar("T")
 
 
 @dataclass
@@ -22,10 +21,26 @@ class Runtime:
     db: SqliteDatabase | PostgresDatabase = None  # type: ignore[assignment]
     # HMAC key of page tokens; shared by every process on the same database.
     page_key: bytes = b""
-    # Our issuer's keys and tokens, and authorization (started in the app's lifespan).
-    access: Access = None  # type: ignore[assignment]
-    # Token exchange (upstream verification keeps an HTTP client).
-    sts: Exchange = None  # type: ignore[assignment]
+    # The long-lived parts of higher layers, by class (our issuer's keys, tokens and authorization; the
+    # token exchange): added in the app's lifespan, fetched typed with `part(Class)`, so this layer needs
+    # no import of theirs.
+    parts: dict[type, object] = field(default_factory=dict)
+    # Called after a write that changes who holds what (roles, bindings, identities): authorization caches.
+    on_grants_changed: list[Callable[[], None]] = field(default_factory=list)
+
+    def add(self, part: object) -> None:
+        self.parts[type(part)] = part
+
+    def part(self, cls: type[T]) -> T:
+        found = self.parts[cls]
+        assert isinstance(found, cls)
+        return found
+
+    def grants_changed(self) -> None:
+        """This process's authorization caches forget what they know (other processes see the
+        database's authorization version change on their next request)."""
+        for callback in self.on_grants_changed:
+            callback()
 
     async def load_secrets(self) -> None:
         self.page_key = await service_secret(self.db, "page_token_key")

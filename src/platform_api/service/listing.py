@@ -17,7 +17,7 @@ from typing import Any
 import msgspec
 
 from platform_api.core import errors, pagetoken, uidp
-from platform_api.core.service import Context
+from platform_api.service.context import Context
 from platform_api.store.db import Conn
 
 DEFAULT_PAGE_SIZE = 50

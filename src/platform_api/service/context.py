@@ -8,12 +8,22 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 from urllib.parse import unquote
 
-if TYPE_CHECKING:
-    from platform_api.auth.authz import Principal
-    from platform_api.core.runtime import Runtime
+from platform_api.service.methods import MethodInfo
+from platform_api.service.runtime import Runtime
+
+
+class Caller(Protocol):
+    """What this layer needs of an authenticated caller; `auth.authz.Principal` is the one there is, and
+    domains reach its authorization checks through `auth.authz.caller(ctx)`."""
+
+    @property
+    def subject(self) -> str: ...
+
+    def visible_roots(self, required: int) -> list[str]: ...
+
 
 Handler = Callable[[Any, "Context"], Awaitable[Any]]
 HANDLERS: dict[str, Handler] = {}
@@ -29,12 +39,14 @@ class Context:
     # The raw Authorization header (HTTP) or metadata (gRPC) value.
     authorization: str = ""
     # The authenticated caller; None for methods that need no token.
-    principal: Principal | None = None
+    principal: Caller | None = None
     # For unscoped methods: the capabilities a row's group must grant for the caller to see it.
     required: int = 0
     # For Update RPCs: the caller gave no update mask, so the transport derived it from the fields sent.
     mask_inferred: bool = False
     state: dict[str, Any] = field(default_factory=dict)
+    # The RPC being served (set by dispatch): what events and listings read of the contract.
+    info: MethodInfo | None = None
     # The client's address (host, no port): the TCP peer over HTTP, `context.peer()`'s host over gRPC.
     peer: str = ""
 
@@ -42,12 +54,6 @@ class Context:
     def subject(self) -> str:
         """The caller's identity uid ('' when unauthenticated)."""
         return self.principal.subject if self.principal is not None else ""
-
-    @property
-    def caller(self) -> Principal:
-        """The authenticated caller, for methods that require one."""
-        assert self.principal is not None, "method requires authentication"
-        return self.principal
 
 
 def peer_host(peer: str) -> str:
