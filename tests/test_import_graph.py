@@ -63,6 +63,23 @@ def test_imports_run_one_way() -> None:
     assert upward == [], "imports against the layering:\n" + "\n".join(upward)
 
 
+def test_no_import_inside_a_function_or_type_checking_block() -> None:
+    """Imports of our modules sit at module level: none deferred into a function or hidden behind
+    TYPE_CHECKING to dodge a cycle (the layering above is then the whole story)."""
+    hidden: list[str] = []
+    for path in _sources():
+        tree = ast.parse(path.read_text())
+        top = {id(n) for n in tree.body}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import | ast.ImportFrom) and id(node) not in top:
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+                if any(n.startswith("platform_api") for n in names) or (
+                    isinstance(node, ast.ImportFrom) and node.level
+                ):
+                    hidden.append(f"{path.relative_to(SRC)}:{node.lineno}")
+    assert hidden == [], "imports inside functions or conditional blocks:\n" + "\n".join(hidden)
+
+
 def test_no_module_over_600_lines() -> None:
     long = [f"{p.relative_to(SRC)}: {n}" for p in _sources() if (n := len(p.read_text().splitlines())) > MAX_LINES]
     assert long == []

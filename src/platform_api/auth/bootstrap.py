@@ -18,7 +18,7 @@ from platform_api.core import clock, errors, validate
 from platform_api.core.settings import Settings
 from platform_api.gen.records.iam_v2 import Group, Identity
 from platform_api.gen.records.iam_v2 import Identity_ClaimMatch as ClaimMatch
-from platform_api.iam import identities, role_bindings, roles
+from platform_api.iam import identities, queries, roles
 from platform_api.store import rows
 from platform_api.store.db import Conn, PostgresDatabase, SqliteDatabase
 
@@ -93,7 +93,7 @@ async def bootstrap(
                 org.uid, org.name, now, now, rows.body(org),
             )  # fmt: skip
             await identities.insert(tx, owner, "")
-            await role_bindings.insert(tx, org.uid, owner.uid, capabilities.OWNER.uid, now)
+            await queries.insert_role_binding(tx, org.uid, owner.uid, capabilities.OWNER.uid, now)
         found = (org.uid, owner.uid)
     org_uid, identity_uid = found
     token = await mint(db, issuer, audience, identity_uid, ttl)

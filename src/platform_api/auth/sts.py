@@ -43,7 +43,13 @@ from platform_api.gen.records.auth import RegistrationRequest, Session
 from platform_api.gen.records.iam_v2 import Identity
 from platform_api.gen.records.iam_v2 import Identity_ClaimMatch as ClaimMatch
 from platform_api.gen.records.oidc import ExchangeRefreshTokenRequest, ExchangeRequest, RawToken, TokenPair
-from platform_api.iam import external_group_role_mappings, group_invites, identities, identity_providers, role_bindings
+from platform_api.iam import (
+    external_group_role_mappings,
+    group_invites,
+    identities,
+    identity_providers,
+    queries,
+)
 from platform_api.service.context import Context, rpc
 from platform_api.service.runtime import Runtime
 from platform_api.store import rows
@@ -214,7 +220,7 @@ class Exchange:
         identity, created = await self.ensure_user(claims)
         if created and idp.default_role:
             async with self.rt.db.transaction() as tx:
-                await role_bindings.insert(tx, uidp.parent(idp.uid), identity.uid, idp.default_role, clock.now())
+                await queries.insert_role_binding(tx, uidp.parent(idp.uid), identity.uid, idp.default_role, clock.now())
             self.rt.grants_changed()
         carried = claims.get(oidc.groups_claim) if oidc.groups_claim else None
         names = [g for g in carried if isinstance(g, str)] if isinstance(carried, list) else []

@@ -29,7 +29,7 @@ from platform_api.gen.records.iam_v2 import (
     ListGroupInvitesResponse,
     Role,
 )
-from platform_api.iam import groups, role_bindings, roles
+from platform_api.iam import groups, queries, roles
 from platform_api.service import listing
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
@@ -171,7 +171,7 @@ async def redeem(db: Database, code: str, identity_uid: str, email: str) -> tupl
             group, identity_uid, role_uid,
         )  # fmt: skip
         if exists is None:
-            await role_bindings.insert(tx, group, identity_uid, role_uid, now)
+            await queries.insert_role_binding(tx, group, identity_uid, role_uid, now)
             if row[5]:
                 await tx.execute("UPDATE group_invites SET used_time = $2 WHERE uid = $1", uid, now)
     return identity_uid, group

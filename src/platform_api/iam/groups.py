@@ -17,6 +17,7 @@ from platform_api.gen.records.iam_v2 import (
     ListGroupsResponse,
     UpdateGroupRequest,
 )
+from platform_api.iam import queries
 from platform_api.service import listing
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
@@ -106,10 +107,8 @@ async def create_group(req: CreateGroupRequest, ctx: Context) -> Group:
             group.uid, req.parent, group.name, now, now, rows.body(group),
         )  # fmt: skip
         if not req.parent:
-            from platform_api.iam import role_bindings  # role bindings need groups first
-
             # The creator owns the new organization.
-            await role_bindings.insert(tx, group.uid, ctx.subject, capabilities.OWNER.uid, now)
+            await queries.insert_role_binding(tx, group.uid, ctx.subject, capabilities.OWNER.uid, now)
         await outbox.emit(tx, ctx, group)
     if not req.parent:
         ctx.rt.grants_changed()

@@ -32,7 +32,7 @@ from platform_api.gen.records.iam_v2 import (
     RoleBindingRole,
     UpdateRoleBindingRequest,
 )
-from platform_api.iam import groups, identities, roles
+from platform_api.iam import groups, identities, queries, roles
 from platform_api.service import listing
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
@@ -73,22 +73,6 @@ async def _checked(tx: Conn, ctx: Context, group: str, identity_uid: str, role_u
     await _identity_bindable(tx, ctx, identity_uid, group)
     role = await roles.usable_at(tx, role_uid, group)
     authz.caller(ctx).check_grantable(roles.role_mask(role), group)
-
-
-def _conflict() -> errors.ApiError:
-    return errors.already_exists(RESOURCE, "", "this identity already has this role at this group")
-
-
-async def insert(tx: Conn, group: str, identity_uid: str, role_uid: str, now: str) -> RoleBinding:
-    rb = RoleBinding(uid=uidp.new_child(group), identity_uid=identity_uid, role_uid=role_uid,
-                     create_time=now, update_time=now)  # fmt: skip
-    await rows.unique_write(
-        tx, _conflict(),
-        "INSERT INTO role_bindings (uid, parent, identity_uid, role_uid, create_time, update_time, body)"
-        " VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        rb.uid, group, identity_uid, role_uid, now, now, rows.body(rb),
-    )  # fmt: skip
-    return rb
 
 
 _SEE_IDENTITY = caps.mask(["CAP_IAM_IDENTITY_LIST"])
@@ -158,7 +142,7 @@ async def create_role_binding(req: CreateRoleBindingRequest, ctx: Context) -> Ro
     async with ctx.rt.db.transaction() as tx:
         await groups.require(tx, req.parent, "parent")
         await _checked(tx, ctx, req.parent, given.identity_uid, given.role_uid)
-        rb = await insert(tx, req.parent, given.identity_uid, given.role_uid, clock.now())
+        rb = await queries.insert_role_binding(tx, req.parent, given.identity_uid, given.role_uid, clock.now())
         (result,) = await hydrate(tx, ctx, [rb])
         await outbox.emit(tx, ctx, result)
     ctx.rt.grants_changed()
@@ -186,7 +170,7 @@ async def batch_create_role_bindings(
         created = []
         for identity_uid, role_uid in wanted:
             await _checked(tx, ctx, req.parent, identity_uid, role_uid)
-            created.append(await insert(tx, req.parent, identity_uid, role_uid, now))
+            created.append(await queries.insert_role_binding(tx, req.parent, identity_uid, role_uid, now))
         result = BatchCreateRoleBindingsResponse(role_bindings=await hydrate(tx, ctx, created))
         await outbox.emit(tx, ctx, result, subject=req.parent)
     ctx.rt.grants_changed()
@@ -229,7 +213,7 @@ async def update_role_binding(req: UpdateRoleBindingRequest, ctx: Context) -> Ro
             await _checked(tx, ctx, group, rb.identity_uid, rb.role_uid)
             rb.update_time = clock.now()
             await rows.unique_write(
-                tx, _conflict(),
+                tx, queries.binding_conflict(),
                 "UPDATE role_bindings SET identity_uid = $2, role_uid = $3, update_time = $4, body = $5 WHERE uid = $1",
                 rb.uid, rb.identity_uid, rb.role_uid, rb.update_time, rows.body(rb),
             )  # fmt: skip
