@@ -39,6 +39,7 @@ from platform_api.store.db import Conn
 SERVICE = "chainguard.platform.events.v2.SubscriptionsService."
 DELIVERIES = "chainguard.platform.events.v2.DeliveriesService."
 RESOURCE = "chainguard.platform.events.v2.Subscription"
+groups.register_child_table("subscriptions", "subscriptions")
 DELIVERY = "chainguard.platform.events.v2.Delivery"
 _ORDER = {"uid": "uid", "created_at": "create_time", "updated_at": "update_time"}
 TABLE = listing.Table("subscriptions", order_keys=_ORDER)

@@ -28,15 +28,22 @@ RESOURCE = "chainguard.platform.iam.v2.Group"
 TABLE = listing.Table("groups")
 UPDATABLE = frozenset({"name", "description"})
 # Tables whose rows live directly under a group (their `parent` column), with the word used in the
-# RESOURCE_NOT_EMPTY message. Domains that keep resources under groups add theirs here.
+# RESOURCE_NOT_EMPTY message. Other domains that keep resources under groups register theirs
+# (`register_child_table`), so this module names no table it does not own.
 CHILD_TABLES: list[tuple[str, str]] = [
     ("groups", "groups"),
-    ("repos", "repos"),
     ("identities", "identities"),
     ("roles", "roles"),
     ("identity_providers", "identity providers"),
-    ("subscriptions", "subscriptions"),
 ]
+
+
+def register_child_table(table: str, label: str) -> None:
+    """A group holding rows of `table` (by its `parent` column) cannot be deleted (RESOURCE_NOT_EMPTY)."""
+    if (table, label) not in CHILD_TABLES:
+        CHILD_TABLES.append((table, label))
+
+
 # Rows that belong to the group itself rather than being resources in it: deleted with the group
 # (table, column holding the group uid).
 ATTACHED_TABLES: list[tuple[str, str]] = [

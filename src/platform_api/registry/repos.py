@@ -28,6 +28,7 @@ from platform_api.store.db import Conn
 
 SERVICE = "chainguard.platform.registry.v2.ReposService."
 RESOURCE = "chainguard.platform.registry.v2.Repo"
+groups.register_child_table("repos", "repos")
 TABLE = listing.Table("repos")
 UPDATABLE = frozenset({"name", "description", "aliases", "active_tags"})
 MAX_README = 512 * 1024
