@@ -103,12 +103,7 @@ async def list_subscriptions(req: ListSubscriptionsRequest, ctx: Context) -> Lis
     where = listing.Where()
     listing.add_uidp_filter(where, req.uidp)
     page = await listing.page(ctx, TABLE, where, req)
-    return ListSubscriptionsResponse(
-        subscriptions=[rows.decode(Subscription, b) for b in page.bodies],
-        next_page_token=page.next_page_token,
-        total_count=str(page.total_count),
-        skipped=page.skipped,
-    )
+    return listing.response(ListSubscriptionsResponse, "subscriptions", Subscription, page)
 
 
 @rpc(SERVICE + "UpdateSubscription")
@@ -213,9 +208,4 @@ async def list_deliveries(req: ListDeliveriesRequest, ctx: Context) -> ListDeliv
     if req.state != "STATE_UNSPECIFIED":
         where.eq("state", outbox.STATE_CODES[req.state])
     page = await listing.page(ctx, DELIVERY_TABLE, where, req)
-    return ListDeliveriesResponse(
-        deliveries=[rows.decode(Delivery, b) for b in page.bodies],
-        next_page_token=page.next_page_token,
-        total_count=str(page.total_count),
-        skipped=page.skipped,
-    )
+    return listing.response(ListDeliveriesResponse, "deliveries", Delivery, page)

@@ -109,12 +109,7 @@ async def list_account_associations(
     if req.name:
         where.eq("name", req.name)
     page = await listing.page(ctx, TABLE, where, req)
-    return ListAccountAssociationsResponse(
-        account_associations=[rows.decode(AccountAssociation, b) for b in page.bodies],
-        next_page_token=page.next_page_token,
-        total_count=str(page.total_count),
-        skipped=page.skipped,
-    )
+    return listing.response(ListAccountAssociationsResponse, "account_associations", AccountAssociation, page)
 
 
 @rpc(SERVICE + "UpdateAccountAssociation")

@@ -118,11 +118,8 @@ async def list_external_group_role_mappings(
     if req.identity_provider_uid:
         where.eq("parent", req.identity_provider_uid)
     page = await listing.page(ctx, TABLE, where, req)
-    return ListExternalGroupRoleMappingsResponse(
-        external_group_role_mappings=[rows.decode(ExternalGroupRoleMapping, b) for b in page.bodies],
-        next_page_token=page.next_page_token,
-        total_count=str(page.total_count),
-        skipped=page.skipped,
+    return listing.response(
+        ListExternalGroupRoleMappingsResponse, "external_group_role_mappings", ExternalGroupRoleMapping, page
     )
 
 

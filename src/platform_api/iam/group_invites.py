@@ -119,12 +119,8 @@ async def list_group_invites(req: ListGroupInvitesRequest, ctx: Context) -> List
     if req.key_id:
         where.eq("key_id", req.key_id)
     page = await listing.page(ctx, TABLE, where, req)
-    return ListGroupInvitesResponse(
-        group_invites=await hydrate(ctx.rt.db, [rows.decode(GroupInvite, b) for b in page.bodies]),
-        next_page_token=page.next_page_token,
-        total_count=str(page.total_count),
-        skipped=page.skipped,
-    )
+    found = await hydrate(ctx.rt.db, [rows.decode(GroupInvite, b) for b in page.bodies])
+    return listing.response(ListGroupInvitesResponse, "group_invites", GroupInvite, page, found)
 
 
 @rpc(SERVICE + "DeleteGroupInvite")

@@ -134,12 +134,7 @@ async def list_groups(req: ListGroupsRequest, ctx: Context) -> ListGroupsRespons
     if req.name:
         where.eq("name", req.name)
     page = await listing.page(ctx, TABLE, where, req)
-    return ListGroupsResponse(
-        groups=[rows.decode(Group, b) for b in page.bodies],
-        next_page_token=page.next_page_token,
-        total_count=str(page.total_count),
-        skipped=page.skipped,
-    )
+    return listing.response(ListGroupsResponse, "groups", Group, page)
 
 
 @rpc(SERVICE + "UpdateGroup")

@@ -132,12 +132,7 @@ async def list_identities(req: ListIdentitiesRequest, ctx: Context) -> ListIdent
     if req.relationship_type in _KINDS:
         where.eq("kind", _KINDS[req.relationship_type])
     page = await listing.page(ctx, TABLE, where, req)
-    return ListIdentitiesResponse(
-        identities=[rows.decode(Identity, b) for b in page.bodies],
-        next_page_token=page.next_page_token,
-        total_count=str(page.total_count),
-        skipped=page.skipped,
-    )
+    return listing.response(ListIdentitiesResponse, "identities", Identity, page)
 
 
 @rpc(SERVICE + "UpdateIdentity")

@@ -170,12 +170,7 @@ async def list_identity_providers(req: ListIdentityProvidersRequest, ctx: Contex
     if req.name:
         where.eq("name", req.name)
     page = await listing.page(ctx, TABLE, where, req)
-    return ListIdentityProvidersResponse(
-        identity_providers=[rows.decode(IdentityProvider, b) for b in page.bodies],
-        next_page_token=page.next_page_token,
-        total_count=str(page.total_count),
-        skipped=page.skipped,
-    )
+    return listing.response(ListIdentityProvidersResponse, "identity_providers", IdentityProvider, page)
 
 
 def _same_rule(a: str, b: str) -> bool:

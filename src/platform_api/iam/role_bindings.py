@@ -194,12 +194,8 @@ async def list_role_bindings(req: ListRoleBindingsRequest, ctx: Context) -> List
     if req.role:
         where.eq("role_uid", req.role)
     page = await listing.page(ctx, TABLE, where, req)
-    return ListRoleBindingsResponse(
-        role_bindings=await hydrate(ctx.rt.db, ctx, [rows.decode(RoleBinding, b) for b in page.bodies]),
-        next_page_token=page.next_page_token,
-        total_count=str(page.total_count),
-        skipped=page.skipped,
-    )
+    found = await hydrate(ctx.rt.db, ctx, [rows.decode(RoleBinding, b) for b in page.bodies])
+    return listing.response(ListRoleBindingsResponse, "role_bindings", RoleBinding, page, found)
 
 
 @rpc(SERVICE + "UpdateRoleBinding")

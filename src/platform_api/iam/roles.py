@@ -145,12 +145,7 @@ async def list_roles(req: ListRolesRequest, ctx: Context) -> ListRolesResponse:
     if req.name:
         where.eq("name", req.name)
     page = await listing.page(ctx, TABLE, where, req)
-    return ListRolesResponse(
-        roles=[rows.decode(Role, b) for b in page.bodies],
-        next_page_token=page.next_page_token,
-        total_count=str(page.total_count),
-        skipped=page.skipped,
-    )
+    return listing.response(ListRolesResponse, "roles", Role, page)
 
 
 @rpc(SERVICE + "UpdateRole")

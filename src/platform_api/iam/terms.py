@@ -66,9 +66,4 @@ async def list_terms_acceptances(req: ListTermsAcceptancesRequest, ctx: Context)
     where = listing.Where()
     where.any_of("parent", uidp.ancestry(req.group))
     page = await listing.page(ctx, TABLE, where, req)
-    return ListTermsAcceptancesResponse(
-        terms_acceptances=[rows.decode(TermsAcceptance, b) for b in page.bodies],
-        next_page_token=page.next_page_token,
-        total_count=str(page.total_count),
-        skipped=page.skipped,
-    )
+    return listing.response(ListTermsAcceptancesResponse, "terms_acceptances", TermsAcceptance, page)

@@ -96,12 +96,7 @@ async def list_repos(req: ListReposRequest, ctx: Context) -> ListReposResponse:
     if req.name is not UNSET:
         where.eq("name", req.name)
     page = await listing.page(ctx, TABLE, where, req)
-    return ListReposResponse(
-        repos=[rows.decode(Repo, b) for b in page.bodies],
-        next_page_token=page.next_page_token,
-        total_count=str(page.total_count),
-        skipped=page.skipped,
-    )
+    return listing.response(ListReposResponse, "repos", Repo, page)
 
 
 @rpc(SERVICE + "UpdateRepo")

@@ -93,12 +93,7 @@ async def list_tags(req: ListTagsRequest, ctx: Context) -> ListTagsResponse:
     hidden = (0 if req.include_referrers else REFERRER) | (0 if req.include_dates else DATED)
     where.hide_kinds(hidden | (0 if req.include_epochs else EPOCH))
     page = await listing.page(ctx, TABLE, where, req)
-    return ListTagsResponse(
-        tags=[rows.decode(Tag, b) for b in page.bodies],
-        next_page_token=page.next_page_token,
-        total_count=str(page.total_count),
-        skipped=page.skipped,
-    )
+    return listing.response(ListTagsResponse, "tags", Tag, page)
 
 
 @rpc(SERVICE + "DeleteTag")

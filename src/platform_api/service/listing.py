@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
 from platform_api.core import errors, pagetoken, uidp
 from platform_api.service.context import Context
+from platform_api.store import rows
 from platform_api.store.db import Conn
 
 DEFAULT_PAGE_SIZE = 50
@@ -195,6 +196,16 @@ class Page:
 
 
 _enc = msgspec.json.Encoder()
+R = TypeVar("R")
+
+
+def response(cls: type[R], items: str, record: type[Any], page: Page, decoded: list[Any] | None = None) -> R:
+    """The List response `cls` for a page: `items` (e.g. "repos") holds the page's rows decoded as
+    `record` (or the records given), with the paging fields every List answers."""
+    rows_ = decoded if decoded is not None else [rows.decode(record, b) for b in page.bodies]
+    fields: dict[str, Any] = {items: rows_, "next_page_token": page.next_page_token}
+    fields |= {"total_count": str(page.total_count), "skipped": page.skipped}
+    return cls(**fields)
 
 
 def restrict_to_visible(where: Where, ctx: Context, table: Table) -> None:
