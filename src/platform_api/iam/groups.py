@@ -18,13 +18,14 @@ from platform_api.gen.records.iam_v2 import (
     UpdateGroupRequest,
 )
 from platform_api.iam import queries
-from platform_api.service import listing
+from platform_api.service import crud, listing
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
 SERVICE = "chainguard.platform.iam.v2.GroupsService."
 RESOURCE = "chainguard.platform.iam.v2.Group"
+NAMES = crud.UniqueName("groups", RESOURCE, "a group", "under this parent")
 TABLE = listing.Table("groups")
 UPDATABLE = frozenset({"name", "description"})
 # Tables whose rows live directly under a group (their `parent` column), with the word used in the
@@ -68,16 +69,6 @@ async def _fetch(conn: Conn, uid: str, lock: bool = False) -> Group:
     return await rows.get(conn, "groups", Group, RESOURCE, uid, lock=lock)
 
 
-def _conflict(name: str, other: str = "") -> errors.ApiError:
-    return errors.already_exists(RESOURCE, other, f"a group named {name!r} already exists under this parent")
-
-
-async def _name_taken(conn: Conn, parent: str, name: str, uid: str) -> None:
-    other = await conn.fetchval("SELECT uid FROM groups WHERE parent = $1 AND name = $2", parent, name)
-    if other is not None and other != uid:
-        raise _conflict(name, other)
-
-
 def _authorize_create(ctx: Context, parent: str) -> None:
     """CreateGroup is unscoped: a sub-group needs groups.create at its parent; a new organization needs
     groups.create somewhere, from an identity that is not confined to a group (it becomes the owner)."""
@@ -107,9 +98,9 @@ async def create_group(req: CreateGroupRequest, ctx: Context) -> Group:
     async with ctx.rt.db.transaction() as tx:
         if req.parent:
             await require(tx, req.parent, "parent")
-        await _name_taken(tx, req.parent, group.name, group.uid)
+        await NAMES.check(tx, req.parent, group.name, group.uid)
         await rows.unique_write(
-            tx, _conflict(group.name),
+            tx, NAMES.conflict(group.name),
             "INSERT INTO groups (uid, parent, name, create_time, update_time, body) VALUES ($1, $2, $3, $4, $5, $6)",
             group.uid, req.parent, group.name, now, now, rows.body(group),
         )  # fmt: skip
@@ -148,10 +139,10 @@ async def update_group(req: UpdateGroupRequest, ctx: Context) -> Group:
         if group == current:
             return current
         if group.name != current.name:
-            await _name_taken(tx, uidp.parent(group.uid), group.name, group.uid)
+            await NAMES.check(tx, uidp.parent(group.uid), group.name, group.uid)
         group.update_time = clock.now()
         await rows.unique_write(
-            tx, _conflict(group.name),
+            tx, NAMES.conflict(group.name),
             "UPDATE groups SET name = $2, update_time = $3, body = $4 WHERE uid = $1",
             group.uid, group.name, group.update_time, rows.body(group),
         )  # fmt: skip

@@ -37,13 +37,14 @@ from platform_api.gen.records.iam_v2 import (
     UpdateIdentityProviderRequest,
 )
 from platform_api.iam import groups, roles
-from platform_api.service import listing
+from platform_api.service import crud, listing
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
 SERVICE = "chainguard.platform.iam.v2.IdentityProvidersService."
 RESOURCE = "chainguard.platform.iam.v2.IdentityProvider"
+NAMES = crud.UniqueName("identity_providers", RESOURCE, "an identity provider", "in this group")
 TABLE = listing.Table("identity_providers")
 UPDATABLE = frozenset({"name", "description", "default_role", "oidc"})
 SECRET_PATH = ["oidc", "client_secret"]
@@ -123,10 +124,6 @@ async def _obtainable(tx: Conn, idp: IdentityProvider) -> dict[str, int]:
     return out
 
 
-def _conflict(name: str) -> errors.ApiError:
-    return errors.already_exists(RESOURCE, "", f"an identity provider named {name!r} already exists in this group")
-
-
 @rpc(SERVICE + "CreateIdentityProvider")
 async def create_identity_provider(req: CreateIdentityProviderRequest, ctx: Context) -> IdentityProvider:
     given = req.identity_provider or IdentityProvider()
@@ -149,7 +146,7 @@ async def create_identity_provider(req: CreateIdentityProviderRequest, ctx: Cont
         await groups.require(tx, req.parent, "parent")
         await _check_default_role(tx, ctx, idp, req.parent)
         await rows.unique_write(
-            tx, _conflict(idp.name),
+            tx, NAMES.conflict(idp.name),
             "INSERT INTO identity_providers (uid, parent, name, create_time, update_time, body, default_role,"
             " client_secret) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
             idp.uid, req.parent, idp.name, now, now, rows.body(stored), idp.default_role, _secret(idp),
@@ -211,7 +208,7 @@ async def update_identity_provider(req: UpdateIdentityProviderRequest, ctx: Cont
         idp.update_time = clock.now()
         stored = public(idp)
         await rows.unique_write(
-            tx, _conflict(idp.name),
+            tx, NAMES.conflict(idp.name),
             "UPDATE identity_providers SET name = $2, update_time = $3, body = $4, default_role = $5,"
             " client_secret = $6 WHERE uid = $1",
             idp.uid, idp.name, idp.update_time, rows.body(stored), idp.default_role, _secret(idp),

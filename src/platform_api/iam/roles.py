@@ -20,13 +20,14 @@ from platform_api.gen.records.iam_v2 import (
     UpdateRoleRequest,
 )
 from platform_api.iam import groups
-from platform_api.service import listing
+from platform_api.service import crud, listing
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
 SERVICE = "chainguard.platform.iam.v2.RolesService."
 RESOURCE = "chainguard.platform.iam.v2.Role"
+NAMES = crud.UniqueName("roles", RESOURCE, "a role", "in this group")
 TABLE = listing.Table("roles", public_root_rows=True)
 UPDATABLE = frozenset({"name", "description", "capabilities"})
 # Tables whose rows name a role; a role any of them still uses cannot be deleted.
@@ -98,10 +99,6 @@ def _check(role: Role) -> None:
         )
 
 
-def _conflict(name: str, other: str = "") -> errors.ApiError:
-    return errors.already_exists(RESOURCE, other, f"a role named {name!r} already exists in this group")
-
-
 @rpc(SERVICE + "CreateRole")
 async def create_role(req: CreateRoleRequest, ctx: Context) -> Role:
     given = req.role or Role()
@@ -119,7 +116,7 @@ async def create_role(req: CreateRoleRequest, ctx: Context) -> Role:
     async with ctx.rt.db.transaction() as tx:
         await groups.require(tx, req.parent, "parent")
         await rows.unique_write(
-            tx, _conflict(role.name),
+            tx, NAMES.conflict(role.name),
             "INSERT INTO roles (uid, parent, name, create_time, update_time, body, capabilities)"
             " VALUES ($1, $2, $3, $4, $5, $6, $7)",
             role.uid, req.parent, role.name, now, now, rows.body(role), ",".join(role.capabilities),
@@ -162,7 +159,7 @@ async def update_role(req: UpdateRoleRequest, ctx: Context) -> Role:
         authz.caller(ctx).check_grantable(role_mask(role) & ~role_mask(current), parent)
         role.update_time = clock.now()
         await rows.unique_write(
-            tx, _conflict(role.name),
+            tx, NAMES.conflict(role.name),
             "UPDATE roles SET name = $2, update_time = $3, body = $4, capabilities = $5 WHERE uid = $1",
             role.uid, role.name, role.update_time, rows.body(role), ",".join(role.capabilities),
         )  # fmt: skip

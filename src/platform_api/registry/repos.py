@@ -21,13 +21,14 @@ from platform_api.gen.records.registry_v2 import (
 )
 from platform_api.iam import groups
 from platform_api.registry import readme as readme_safety
-from platform_api.service import listing
+from platform_api.service import crud, listing
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
 SERVICE = "chainguard.platform.registry.v2.ReposService."
 RESOURCE = "chainguard.platform.registry.v2.Repo"
+NAMES = crud.UniqueName("repos", RESOURCE, "a repo", "in this group")
 groups.register_child_table("repos", "repos")
 TABLE = listing.Table("repos")
 UPDATABLE = frozenset({"name", "description", "aliases", "active_tags"})
@@ -47,16 +48,6 @@ async def fetch(conn: Conn, uid: str, lock: bool = False) -> Repo:
     return await rows.get(conn, "repos", Repo, RESOURCE, uid, lock=lock)
 
 
-def _conflict(name: str, other: str = "") -> errors.ApiError:
-    return errors.already_exists(RESOURCE, other, f"a repo named {name!r} already exists in this group")
-
-
-async def _name_taken(conn: Conn, parent: str, name: str, uid: str) -> None:
-    other = await conn.fetchval("SELECT uid FROM repos WHERE parent = $1 AND name = $2", parent, name)
-    if other is not None and other != uid:
-        raise _conflict(name, other)
-
-
 @rpc(SERVICE + "CreateRepo")
 async def create_repo(req: CreateRepoRequest, ctx: Context) -> Repo:
     validate.uid(req.parent, "parent")
@@ -74,9 +65,9 @@ async def create_repo(req: CreateRepoRequest, ctx: Context) -> Repo:
     _check(repo)
     async with ctx.rt.db.transaction() as tx:
         await groups.require(tx, req.parent, "parent")
-        await _name_taken(tx, req.parent, repo.name, repo.uid)
+        await NAMES.check(tx, req.parent, repo.name, repo.uid)
         await rows.unique_write(
-            tx, _conflict(repo.name),
+            tx, NAMES.conflict(repo.name),
             "INSERT INTO repos (uid, parent, name, create_time, update_time, body) VALUES ($1, $2, $3, $4, $5, $6)",
             repo.uid, req.parent, repo.name, now, now, rows.body(repo),
         )  # fmt: skip
@@ -110,11 +101,11 @@ async def update_repo(req: UpdateRepoRequest, ctx: Context) -> Repo:
             return current
         parent = uidp.parent(repo.uid)
         if repo.name != current.name:
-            await _name_taken(tx, parent, repo.name, repo.uid)
+            await NAMES.check(tx, parent, repo.name, repo.uid)
         now = clock.now()
         repo.update_time = now
         await rows.unique_write(
-            tx, _conflict(repo.name),
+            tx, NAMES.conflict(repo.name),
             "UPDATE repos SET name = $2, update_time = $3, body = $4 WHERE uid = $1",
             repo.uid, repo.name, now, rows.body(repo),
         )  # fmt: skip
