@@ -18,6 +18,7 @@ from platform_api.gen.records.iam_v2 import (
     ListGroupsResponse,
     UpdateGroupRequest,
 )
+from platform_api.service import storage
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
@@ -56,7 +57,7 @@ async def require(conn: Conn, uid: str, field: str = "uid") -> None:
 
 
 async def _fetch(conn: Conn, uid: str, lock: bool = False) -> Group:
-    return await rows.get(conn, "groups", Group, RESOURCE, uid, lock=lock)
+    return await storage.get(conn, "groups", Group, RESOURCE, uid, lock=lock)
 
 
 def _conflict(name: str, other: str = "") -> errors.ApiError:
@@ -99,7 +100,7 @@ async def create_group(req: CreateGroupRequest, ctx: Context) -> Group:
         if req.parent:
             await require(tx, req.parent, "parent")
         await _name_taken(tx, req.parent, group.name, group.uid)
-        await rows.unique_write(
+        await storage.unique_write(
             tx, _conflict(group.name),
             "INSERT INTO groups (uid, parent, name, create_time, update_time, body) VALUES ($1, $2, $3, $4, $5, $6)",
             group.uid, req.parent, group.name, now, now, rows.body(group),
@@ -148,7 +149,7 @@ async def update_group(req: UpdateGroupRequest, ctx: Context) -> Group:
         if group.name != current.name:
             await _name_taken(tx, uidp.parent(group.uid), group.name, group.uid)
         group.update_time = clock.now()
-        await rows.unique_write(
+        await storage.unique_write(
             tx, _conflict(group.name),
             "UPDATE groups SET name = $2, update_time = $3, body = $4 WHERE uid = $1",
             group.uid, group.name, group.update_time, rows.body(group),

@@ -33,6 +33,7 @@ from platform_api.gen.records.iam_v2 import (
     UpdateRoleBindingRequest,
 )
 from platform_api.iam import groups, identities, roles
+from platform_api.service import storage
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
@@ -80,7 +81,7 @@ def _conflict() -> errors.ApiError:
 async def insert(tx: Conn, group: str, identity_uid: str, role_uid: str, now: str) -> RoleBinding:
     rb = RoleBinding(uid=uidp.new_child(group), identity_uid=identity_uid, role_uid=role_uid,
                      create_time=now, update_time=now)  # fmt: skip
-    await rows.unique_write(
+    await storage.unique_write(
         tx, _conflict(),
         "INSERT INTO role_bindings (uid, parent, identity_uid, role_uid, create_time, update_time, body)"
         " VALUES ($1, $2, $3, $4, $5, $6, $7)",
@@ -147,7 +148,7 @@ async def hydrate(conn: Conn, ctx: Context, stored: list[RoleBinding]) -> list[R
 
 
 async def _fetch(conn: Conn, uid: str, lock: bool = False) -> RoleBinding:
-    return await rows.get(conn, "role_bindings", RoleBinding, RESOURCE, uid, lock=lock)
+    return await storage.get(conn, "role_bindings", RoleBinding, RESOURCE, uid, lock=lock)
 
 
 @rpc(SERVICE + "CreateRoleBinding")
@@ -226,7 +227,7 @@ async def update_role_binding(req: UpdateRoleBindingRequest, ctx: Context) -> Ro
             group = uidp.parent(rb.uid)
             await _checked(tx, ctx, group, rb.identity_uid, rb.role_uid)
             rb.update_time = clock.now()
-            await rows.unique_write(
+            await storage.unique_write(
                 tx, _conflict(),
                 "UPDATE role_bindings SET identity_uid = $2, role_uid = $3, update_time = $4, body = $5 WHERE uid = $1",
                 rb.uid, rb.identity_uid, rb.role_uid, rb.update_time, rows.body(rb),

@@ -20,6 +20,7 @@ from platform_api.gen.records.iam_v2 import (
     UpdateRoleRequest,
 )
 from platform_api.iam import groups
+from platform_api.service import storage
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
@@ -62,7 +63,7 @@ async def seed_builtin(db: Conn) -> None:
 
 
 async def fetch(conn: Conn, uid: str, lock: bool = False) -> Role:
-    return await rows.get(conn, "roles", Role, RESOURCE, uid, lock=lock)
+    return await storage.get(conn, "roles", Role, RESOURCE, uid, lock=lock)
 
 
 def role_mask(role: Role) -> int:
@@ -116,7 +117,7 @@ async def create_role(req: CreateRoleRequest, ctx: Context) -> Role:
     ctx.caller.check_grantable(role_mask(role), req.parent)
     async with ctx.rt.db.transaction() as tx:
         await groups.require(tx, req.parent, "parent")
-        await rows.unique_write(
+        await storage.unique_write(
             tx, _conflict(role.name),
             "INSERT INTO roles (uid, parent, name, create_time, update_time, body, capabilities)"
             " VALUES ($1, $2, $3, $4, $5, $6, $7)",
@@ -164,7 +165,7 @@ async def update_role(req: UpdateRoleRequest, ctx: Context) -> Role:
         parent = uidp.parent(role.uid)
         ctx.caller.check_grantable(role_mask(role) & ~role_mask(current), parent)
         role.update_time = clock.now()
-        await rows.unique_write(
+        await storage.unique_write(
             tx, _conflict(role.name),
             "UPDATE roles SET name = $2, update_time = $3, body = $4, capabilities = $5 WHERE uid = $1",
             role.uid, role.name, role.update_time, rows.body(role), ",".join(role.capabilities),

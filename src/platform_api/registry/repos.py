@@ -22,6 +22,7 @@ from platform_api.gen.records.registry_v2 import (
 )
 from platform_api.iam import groups
 from platform_api.registry import readme as readme_safety
+from platform_api.service import storage
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
@@ -42,7 +43,7 @@ def _check(repo: Repo) -> None:
 
 
 async def fetch(conn: Conn, uid: str, lock: bool = False) -> Repo:
-    return await rows.get(conn, "repos", Repo, RESOURCE, uid, lock=lock)
+    return await storage.get(conn, "repos", Repo, RESOURCE, uid, lock=lock)
 
 
 def _conflict(name: str, other: str = "") -> errors.ApiError:
@@ -73,7 +74,7 @@ async def create_repo(req: CreateRepoRequest, ctx: Context) -> Repo:
     async with ctx.rt.db.transaction() as tx:
         await groups.require(tx, req.parent, "parent")
         await _name_taken(tx, req.parent, repo.name, repo.uid)
-        await rows.unique_write(
+        await storage.unique_write(
             tx, _conflict(repo.name),
             "INSERT INTO repos (uid, parent, name, create_time, update_time, body) VALUES ($1, $2, $3, $4, $5, $6)",
             repo.uid, req.parent, repo.name, now, now, rows.body(repo),
@@ -116,7 +117,7 @@ async def update_repo(req: UpdateRepoRequest, ctx: Context) -> Repo:
             await _name_taken(tx, parent, repo.name, repo.uid)
         now = clock.now()
         repo.update_time = now
-        await rows.unique_write(
+        await storage.unique_write(
             tx, _conflict(repo.name),
             "UPDATE repos SET name = $2, update_time = $3, body = $4 WHERE uid = $1",
             repo.uid, repo.name, now, rows.body(repo),

@@ -1,0 +1,1 @@
+"""What every domain uses on top of the store."""
