@@ -18,9 +18,7 @@ apply from its home down, grants elsewhere not at all. Tokens may narrow further
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -157,46 +155,25 @@ class Authorizer:
         self._cache: dict[str, Grants] = {}
         self._roles: dict[str, int] = {}
         self._version: int | None = None
-        self._data_version: int | None = None
         self._stale = True
         # Incremented whenever cached grants are dropped: a Principal built at an older epoch is stale.
         self.epoch = 0
-        self._listener: Any = None
-        self._listener_retry = 0.0
-        self._listen_task: asyncio.Task[None] | None = None
+        self._listener: Any = None  # a store Listener on CHANNEL, from start()
 
     # ------------------------------------------------------------------ freshness
 
     async def start(self) -> None:
-        if self.db.dialect == "postgres":
-            await self._listen()
+        # Grants change in other processes: PostgreSQL notifies CHANNEL (a trigger on authz_version); on
+        # SQLite the listener reports any commit. While it is not connected, sync reads the version.
+        self._listener = await self.db.listen(CHANNEL, self._notified)
 
-    async def _listen(self) -> None:
-        try:
-            conn = await self.db.pool.acquire()
-            await conn.add_listener(CHANNEL, self._notified)
-            conn.add_termination_listener(lambda _c: self._lost())
-            self._listener = conn
-            self._stale = True
-        except Exception:  # the database is unreachable; requests read the version until it is back
-            log.warning("authorization change listener unavailable; reading the version per request")
-            self._listener = None
-
-    def _notified(self, *_: Any) -> None:
-        self._stale = True
-
-    def _lost(self) -> None:
-        self._listener = None
+    def _notified(self) -> None:
         self._stale = True
 
     async def stop(self) -> None:
         if self._listener is not None:
-            conn, self._listener = self._listener, None
-            try:
-                await conn.remove_listener(CHANNEL, self._notified)
-                await self.db.pool.release(conn)
-            except Exception:
-                log.debug("listener release failed", exc_info=True)
+            listener, self._listener = self._listener, None
+            await listener.close()
 
     def invalidate(self) -> None:
         """This process changed grants: forget them now, not when the notification arrives."""
@@ -210,17 +187,9 @@ class Authorizer:
 
     async def sync(self) -> None:
         """Make the cache as fresh as the database (cheap when nothing changed)."""
-        if self.db.dialect == "sqlite":
-            marker = await self.db.commit_marker()
-            if marker == self._data_version and not self._stale:
-                return
-            self._data_version = marker
-        elif self._listener is not None and not self._stale:
+        listener = self._listener
+        if listener is not None and not listener.changed() and not self._stale:
             return
-        elif self._listener is None and time.monotonic() > self._listener_retry:
-            self._listener_retry = time.monotonic() + 5
-            # Kept referenced: the loop holds tasks only weakly.
-            self._listen_task = asyncio.get_running_loop().create_task(self._listen())
         self._stale = False
         v = await self.db.fetchval("SELECT v FROM authz_version WHERE id = 1")
         if v != self._version:

@@ -49,7 +49,7 @@ from platform_api.core.settings import Settings
 from platform_api.events import outbox, sinks, webhook_http
 from platform_api.gen.records.events_v2 import Delivery, DeliveryAttempt, Subscription
 from platform_api.store import rows
-from platform_api.store.db import PostgresDatabase, SqliteDatabase
+from platform_api.store.db import Database
 
 log = logging.getLogger("platform_api.events")
 
@@ -60,7 +60,6 @@ MIN_SPAN = 24 * 3600.0
 MAX_RETRY_AFTER = 8 * 3600.0
 TOKEN_SECONDS = 300
 SQLITE_LEASE_SECONDS = 15.0
-SQLITE_CHANGE_POLL_SECONDS = 0.02
 PRUNE_EVERY_SECONDS = 600.0
 MAX_RESPONSE_READ = 64 * 1024
 MAX_ATTEMPTS_KEPT = 100
@@ -163,7 +162,7 @@ def _alive(holder: str) -> bool:
 
 
 class Dispatcher:
-    def __init__(self, db: SqliteDatabase | PostgresDatabase, settings: Settings, keys: KeySet, issuer: str = ""):
+    def __init__(self, db: Database, settings: Settings, keys: KeySet, issuer: str = ""):
         self.db = db
         self.settings = settings
         self.keys = keys
@@ -178,13 +177,11 @@ class Dispatcher:
         self.http = webhook_http.Client(
             settings.delivery_connect_timeout, settings.delivery_concurrency, MAX_RESPONSE_READ
         )
-        self._listener: Any = None
-        self._listen_retry = 0.0
-        self._leader = db.dialect == "postgres"
+        self._listener: Any = None  # a store Listener on outbox.CHANNEL, from start()
+        # Where claimers cannot skip each other's rows (SQLite), one dispatcher claims: the lease holder.
+        self._leader = not db.claims_need_lease
         self._lease_renew_at = 0.0
         self._pruned_at = time.monotonic()
-        self._unregister: Any = None
-        self._data_version: Any = None
         # Results of attempts, written in batches: one transaction (one commit) for all that finished meanwhile.
         self._results: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
         self._results_ready = asyncio.Event()
@@ -194,9 +191,7 @@ class Dispatcher:
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
-        self._unregister = outbox.on_emit(self.wake)
-        if self.db.dialect == "postgres":
-            await self._listen()
+        self._listener = await self.db.listen(outbox.CHANNEL, self.wake)
         self._writer = asyncio.get_running_loop().create_task(self._write_results())
         self._task = asyncio.get_running_loop().create_task(self._run())
 
@@ -213,15 +208,11 @@ class Dispatcher:
         self._results_ready.set()
         if self._writer is not None:
             await self._writer
-        if self._unregister is not None:
-            self._unregister()
         await self.http.close()
         if self._listener is not None:
-            conn, self._listener = self._listener, None
-            with contextlib.suppress(Exception):
-                await conn.remove_listener(outbox.CHANNEL, self._notified)
-                await self.db.pool.release(conn)  # type: ignore[union-attr]
-        if self.db.dialect == "sqlite" and self._leader:
+            listener, self._listener = self._listener, None
+            await listener.close()
+        if self.db.claims_need_lease and self._leader:
             with contextlib.suppress(Exception):
                 await self.db.execute("UPDATE dispatcher_lease SET until = 0 WHERE id = 1 AND holder = $1", self.id)
 
@@ -241,35 +232,23 @@ class Dispatcher:
             await asyncio.wait(self._inflight, timeout=self.settings.delivery_timeout + 5)
 
     async def _sleep(self, seconds: float) -> None:
-        """Until woken or `seconds` pass. SQLite also wakes when any process commits (PRAGMA data_version on
-        the read connection, checked every 20 ms: a `platform-api dispatch` process sees the server's writes)."""
-        deadline = time.monotonic() + max(seconds, 0.0)
-        while True:
-            remaining = deadline - time.monotonic()
-            slice_ = remaining if self.db.dialect != "sqlite" else min(remaining, SQLITE_CHANGE_POLL_SECONDS)
-            try:
-                await asyncio.wait_for(self._wake.wait(), timeout=max(slice_, 0.0))
-                return
-            except TimeoutError:
-                if slice_ >= remaining:
-                    return
-            if not isinstance(self.db, SqliteDatabase):
-                return  # PostgreSQL sleeps in one slice; NOTIFY wakes it
-            version = await self.db.commit_marker()
-            if version != self._data_version:
-                self._data_version = version
-                return
+        """Until woken (NOTIFY, this process's emits) or `seconds` pass. SQLite also wakes when any process
+        commits (the listener polls the commit counter every 20 ms: a `platform-api dispatch` process sees
+        the server's writes)."""
+        if self._listener is None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=max(seconds, 0.0))
+            return
+        await self._listener.wait(self._wake, seconds)
 
     # ------------------------------------------------------------------ the loop
 
     async def _step(self) -> None:
         self._wake.clear()
         now = time.time()
-        if self.db.dialect == "sqlite" and not await self._lease(now):
+        if self.db.claims_need_lease and not await self._lease(now):
             await self._sleep(SQLITE_LEASE_SECONDS / 3)
             return
-        if self.db.dialect == "postgres" and self._listener is None and time.monotonic() > self._listen_retry:
-            await self._listen()
         await self.keys.refresh_if_stale()
         if time.monotonic() - self._pruned_at > PRUNE_EVERY_SECONDS:
             self._pruned_at = time.monotonic()
@@ -288,7 +267,7 @@ class Dispatcher:
             )
             if due is not None:
                 wait = min(wait, float(due) - time.time())
-        if self.db.dialect == "sqlite":
+        if self.db.claims_need_lease:
             wait = min(wait, self._lease_renew_at - time.time())
         await self._sleep(wait)
 
@@ -315,43 +294,13 @@ class Dispatcher:
         self._lease_renew_at = now + SQLITE_LEASE_SECONDS / 3
         return leader
 
-    async def _listen(self) -> None:
-        assert isinstance(self.db, PostgresDatabase)
-        try:
-            conn = await self.db.pool.acquire()
-            await conn.add_listener(outbox.CHANNEL, self._notified)
-            conn.add_termination_listener(lambda _c: self._lost())
-            self._listener = conn
-        except Exception:
-            log.warning(
-                "event notification listener unavailable; polling every %ss", self.settings.delivery_poll_seconds
-            )
-            self._listener = None
-            self._listen_retry = time.monotonic() + 5
-
-    def _notified(self, *_: Any) -> None:
-        self._wake.set()
-
-    def _lost(self) -> None:
-        self._listener = None
-        self._listen_retry = time.monotonic() + 1
-
     async def _claim(self, limit: int, now: float) -> list[Claimed]:
         pick = "SELECT uid FROM deliveries WHERE state = 1 AND due <= $3 AND claimed_until <= $3 ORDER BY due LIMIT $4"
         sql = (
             "UPDATE deliveries SET claimed_until = $1, claim = $2 WHERE uid IN ({pick})"
             " RETURNING uid, parent, event_id, body, round_attempts, round_start"
         )
-        args = (now + self.claim_seconds, self.id, now, limit)
-        # SQLite: reads need no writer lock; take it only when something is due.
-        due_sql = pick.replace("$3", "$1").replace("$4", "1")
-        if isinstance(self.db, SqliteDatabase) and await self.db.fetchval(due_sql, now) is None:
-            return []
-        if isinstance(self.db, PostgresDatabase):
-            found = await self.db.fetch(sql.format(pick=pick + " FOR UPDATE SKIP LOCKED"), *args)
-        else:
-            async with self.db.transaction() as tx:
-                found = await tx.fetch(sql.format(pick=pick), *args)
+        found = await self.db.claim(sql, pick, now + self.claim_seconds, self.id, now, limit)
         return [Claimed(r[0], r[1], r[2], r[3], int(r[4]), float(r[5])) for r in found]
 
     async def _start_deliveries(self, claimed: list[Claimed]) -> None:
@@ -509,13 +458,8 @@ class Dispatcher:
             batch, self._results = self._results, []
             if batch:
                 try:
-                    if isinstance(self.db, PostgresDatabase):
-                        async with self.db.pool.acquire() as conn, conn.transaction():
-                            await conn.executemany(sql, [args for args, _ in batch])
-                    else:
-                        async with self.db.transaction() as tx:
-                            for args, _ in batch:
-                                await tx.execute(sql, *args)
+                    async with self.db.transaction() as tx:
+                        await tx.executemany(sql, [args for args, _ in batch])
                 except Exception as e:  # the claims lapse and the attempts are made again
                     log.exception("recording %d delivery results failed", len(batch))
                     for _, done in batch:
@@ -594,7 +538,7 @@ async def run(settings: Settings, explicit_issuer: bool = False) -> None:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
         await dispatcher.start()
-        log.info("event dispatcher %s running on %s", dispatcher.id, database.dialect)
+        log.info("event dispatcher %s running on %s", dispatcher.id, database.name)
         await stop.wait()
         await dispatcher.stop()
     finally:

@@ -120,15 +120,12 @@ REDACTIONS: dict[str, Callable[[dict[str, Any]], dict[str, Any] | None]] = {
 }
 
 _encode = msgspec.json.Encoder().encode
-# Called after an emit that queued deliveries (SQLite: this process's dispatcher wakes at once; the claim
-# waits for the writer, so it sees the commit). PostgreSQL wakes dispatchers with NOTIFY at commit.
-_listeners: list[Callable[[], None]] = []
 
 
-def on_emit(callback: Callable[[], None]) -> Callable[[], None]:
-    """Register a wake-up; returns the function that unregisters it."""
-    _listeners.append(callback)
-    return lambda: _listeners.remove(callback) if callback in _listeners else None
+async def wake(tx: Conn) -> None:
+    """Deliveries are due: wake the dispatchers listening on CHANNEL (this process's at once — on SQLite
+    its claim waits for the writer, so it sees the commit — and every process's when `tx` commits)."""
+    await tx.notify(CHANNEL)
 
 
 @cache
@@ -221,10 +218,7 @@ async def emit(tx: Conn, ctx: Context, body: Any, *, subject: str = "", group: s
         _encode(extensions).decode(), raw, now,
     )  # fmt: skip
     if await fan_out(tx, event_id, event_type, subject, group, now):
-        if tx.dialect == "postgres":
-            await tx.execute(f"SELECT pg_notify('{CHANNEL}', '')")
-        for wake in list(_listeners):
-            wake()
+        await wake(tx)
 
 
 async def fan_out(tx: Conn, event_id: str, event_type: str, subject: str, group: str, now: str) -> int:

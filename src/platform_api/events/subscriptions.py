@@ -31,7 +31,7 @@ from platform_api.gen.records.events_v2 import (
     UpdateSubscriptionRequest,
 )
 from platform_api.iam import groups
-from platform_api.service import listing
+from platform_api.service import listing, storage
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
@@ -69,7 +69,7 @@ def _check_types(types: list[str]) -> None:
 
 
 async def _fetch(conn: Conn, uid: str, lock: bool = False) -> Subscription:
-    return await rows.get(conn, "subscriptions", Subscription, RESOURCE, uid, lock=lock)
+    return await storage.get(conn, "subscriptions", Subscription, RESOURCE, uid, lock=lock)
 
 
 @rpc(SERVICE + "CreateSubscription")
@@ -183,10 +183,7 @@ async def redeliver_event(req: RedeliverEventRequest, ctx: Context) -> Delivery:
             " body = $5 WHERE uid = $1",
             d.uid, outbox.PENDING, due, now, rows.body(d),
         )  # fmt: skip
-        if tx.dialect == "postgres":
-            await tx.execute(f"SELECT pg_notify('{outbox.CHANNEL}', '')")
-    for wake in list(outbox._listeners):
-        wake()
+        await outbox.wake(tx)
     return d
 
 

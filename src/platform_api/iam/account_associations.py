@@ -29,7 +29,7 @@ from platform_api.gen.records.iam_v2 import (
     UpdateAccountAssociationRequest,
 )
 from platform_api.iam import groups
-from platform_api.service import listing
+from platform_api.service import listing, storage
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
@@ -74,7 +74,7 @@ def _check(a: AccountAssociation) -> None:
 
 
 async def _fetch(conn: Conn, uid: str, lock: bool = False) -> AccountAssociation:
-    return await rows.get(conn, "account_associations", AccountAssociation, RESOURCE, uid, lock=lock)
+    return await storage.get(conn, "account_associations", AccountAssociation, RESOURCE, uid, lock=lock)
 
 
 @rpc(SERVICE + "CreateAccountAssociation")
@@ -85,7 +85,7 @@ async def create_account_association(req: CreateAccountAssociationRequest, ctx: 
     _check(assoc)
     async with ctx.rt.db.transaction() as tx:
         await groups.require(tx, req.parent, "parent")
-        await rows.unique_write(
+        await storage.unique_write(
             tx, errors.already_exists(RESOURCE, req.parent, "this group already has an account association"),
             "INSERT INTO account_associations (uid, parent, name, create_time, update_time, body)"
             " VALUES ($1, $2, $3, $4, $5, $6)",

@@ -24,7 +24,7 @@ from platform_api.gen.records.iam_v2 import (
     ListExternalGroupRoleMappingsResponse,
 )
 from platform_api.iam import groups, identity_providers, roles
-from platform_api.service import listing
+from platform_api.service import listing, storage
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
@@ -59,7 +59,7 @@ async def grants_for(conn: Conn, idp_uid: str, external_groups: list[str]) -> li
 
 
 async def _fetch(conn: Conn, uid: str) -> ExternalGroupRoleMapping:
-    return await rows.get(conn, "external_group_role_mappings", ExternalGroupRoleMapping, RESOURCE, uid)
+    return await storage.get(conn, "external_group_role_mappings", ExternalGroupRoleMapping, RESOURCE, uid)
 
 
 @rpc(SERVICE + "CreateExternalGroupRoleMapping")
@@ -90,7 +90,7 @@ async def create_external_group_role_mapping(
         await groups.require(tx, mapping.scope, "scope")
         role = await roles.usable_at(tx, mapping.role_uid, mapping.scope)
         authz.caller(ctx).check_grantable(roles.role_mask(role), mapping.scope)
-        await rows.unique_write(
+        await storage.unique_write(
             tx, errors.already_exists(RESOURCE, "", "this identity provider already maps this group to this role"
                                       " at this scope"),
             "INSERT INTO external_group_role_mappings (uid, parent, external_group_id, role_uid, scope, create_time,"

@@ -30,7 +30,7 @@ from platform_api.gen.records.iam_v2 import (
     Role,
 )
 from platform_api.iam import groups, queries, roles
-from platform_api.service import listing
+from platform_api.service import listing, storage
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn, Database
@@ -69,7 +69,7 @@ async def hydrate(conn: Conn, stored: list[GroupInvite]) -> list[GroupInvite]:
 
 
 async def _fetch(conn: Conn, uid: str, lock: bool = False) -> GroupInvite:
-    return await rows.get(conn, "group_invites", GroupInvite, RESOURCE, uid, lock=lock)
+    return await storage.get(conn, "group_invites", GroupInvite, RESOURCE, uid, lock=lock)
 
 
 @rpc(SERVICE + "CreateGroupInvite")

@@ -18,7 +18,7 @@ from platform_api.gen.records.iam_v2 import (
     UpdateGroupRequest,
 )
 from platform_api.iam import queries
-from platform_api.service import crud, listing
+from platform_api.service import crud, listing, storage
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
@@ -66,7 +66,7 @@ async def require(conn: Conn, uid: str, field: str = "uid") -> None:
 
 
 async def _fetch(conn: Conn, uid: str, lock: bool = False) -> Group:
-    return await rows.get(conn, "groups", Group, RESOURCE, uid, lock=lock)
+    return await storage.get(conn, "groups", Group, RESOURCE, uid, lock=lock)
 
 
 def _authorize_create(ctx: Context, parent: str) -> None:
@@ -99,7 +99,7 @@ async def create_group(req: CreateGroupRequest, ctx: Context) -> Group:
         if req.parent:
             await require(tx, req.parent, "parent")
         await NAMES.check(tx, req.parent, group.name, group.uid)
-        await rows.unique_write(
+        await storage.unique_write(
             tx, NAMES.conflict(group.name),
             "INSERT INTO groups (uid, parent, name, create_time, update_time, body) VALUES ($1, $2, $3, $4, $5, $6)",
             group.uid, req.parent, group.name, now, now, rows.body(group),
@@ -141,7 +141,7 @@ async def update_group(req: UpdateGroupRequest, ctx: Context) -> Group:
         if group.name != current.name:
             await NAMES.check(tx, uidp.parent(group.uid), group.name, group.uid)
         group.update_time = clock.now()
-        await rows.unique_write(
+        await storage.unique_write(
             tx, NAMES.conflict(group.name),
             "UPDATE groups SET name = $2, update_time = $3, body = $4 WHERE uid = $1",
             group.uid, group.name, group.update_time, rows.body(group),

@@ -28,7 +28,7 @@ from platform_api.gen.records.iam_v2 import (
     UpdateIdentityRequest,
 )
 from platform_api.iam import groups
-from platform_api.service import listing
+from platform_api.service import listing, storage
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
@@ -71,7 +71,7 @@ def check(identity: Identity, ctx: Context) -> Identity:
 
 
 async def fetch(conn: Conn, uid: str, lock: bool = False) -> Identity:
-    return await rows.get(conn, "identities", Identity, RESOURCE, uid, lock=lock)
+    return await storage.get(conn, "identities", Identity, RESOURCE, uid, lock=lock)
 
 
 def match_keys(identity: Identity) -> tuple[str, str]:
@@ -86,7 +86,7 @@ def match_keys(identity: Identity) -> tuple[str, str]:
 
 
 async def insert(conn: Conn, identity: Identity, parent: str) -> None:
-    await rows.unique_write(
+    await storage.unique_write(
         conn, errors.already_exists(RESOURCE, identity.uid, "the identity already exists"),
         "INSERT INTO identities (uid, parent, name, create_time, update_time, body, kind, match_issuer, match_subject)"
         " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",

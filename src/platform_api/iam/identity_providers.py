@@ -37,7 +37,7 @@ from platform_api.gen.records.iam_v2 import (
     UpdateIdentityProviderRequest,
 )
 from platform_api.iam import groups, roles
-from platform_api.service import crud, listing
+from platform_api.service import crud, listing, storage
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
@@ -145,7 +145,7 @@ async def create_identity_provider(req: CreateIdentityProviderRequest, ctx: Cont
     async with ctx.rt.db.transaction() as tx:
         await groups.require(tx, req.parent, "parent")
         await _check_default_role(tx, ctx, idp, req.parent)
-        await rows.unique_write(
+        await storage.unique_write(
             tx, NAMES.conflict(idp.name),
             "INSERT INTO identity_providers (uid, parent, name, create_time, update_time, body, default_role,"
             " client_secret) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
@@ -207,7 +207,7 @@ async def update_identity_provider(req: UpdateIdentityProviderRequest, ctx: Cont
             )
         idp.update_time = clock.now()
         stored = public(idp)
-        await rows.unique_write(
+        await storage.unique_write(
             tx, NAMES.conflict(idp.name),
             "UPDATE identity_providers SET name = $2, update_time = $3, body = $4, default_role = $5,"
             " client_secret = $6 WHERE uid = $1",

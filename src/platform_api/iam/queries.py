@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from platform_api.core import errors, uidp
 from platform_api.gen.records.iam_v2 import RoleBinding
+from platform_api.service import storage
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
@@ -19,7 +20,7 @@ async def insert_role_binding(tx: Conn, group: str, identity_uid: str, role_uid:
     CreateRoleBinding)."""
     rb = RoleBinding(uid=uidp.new_child(group), identity_uid=identity_uid, role_uid=role_uid,
                      create_time=now, update_time=now)  # fmt: skip
-    await rows.unique_write(
+    await storage.unique_write(
         tx, binding_conflict(),
         "INSERT INTO role_bindings (uid, parent, identity_uid, role_uid, create_time, update_time, body)"
         " VALUES ($1, $2, $3, $4, $5, $6, $7)",

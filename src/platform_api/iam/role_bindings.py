@@ -33,7 +33,7 @@ from platform_api.gen.records.iam_v2 import (
     UpdateRoleBindingRequest,
 )
 from platform_api.iam import groups, identities, queries, roles
-from platform_api.service import listing
+from platform_api.service import listing, storage
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
@@ -133,7 +133,7 @@ async def hydrate(conn: Conn, ctx: Context, stored: list[RoleBinding]) -> list[R
 
 
 async def _fetch(conn: Conn, uid: str, lock: bool = False) -> RoleBinding:
-    return await rows.get(conn, "role_bindings", RoleBinding, RESOURCE, uid, lock=lock)
+    return await storage.get(conn, "role_bindings", RoleBinding, RESOURCE, uid, lock=lock)
 
 
 @rpc(SERVICE + "CreateRoleBinding")
@@ -208,7 +208,7 @@ async def update_role_binding(req: UpdateRoleBindingRequest, ctx: Context) -> Ro
             group = uidp.parent(rb.uid)
             await _checked(tx, ctx, group, rb.identity_uid, rb.role_uid)
             rb.update_time = clock.now()
-            await rows.unique_write(
+            await storage.unique_write(
                 tx, queries.binding_conflict(),
                 "UPDATE role_bindings SET identity_uid = $2, role_uid = $3, update_time = $4, body = $5 WHERE uid = $1",
                 rb.uid, rb.identity_uid, rb.role_uid, rb.update_time, rows.body(rb),

@@ -20,7 +20,7 @@ from platform_api.gen.records.iam_v2 import (
     UpdateRoleRequest,
 )
 from platform_api.iam import groups
-from platform_api.service import crud, listing
+from platform_api.service import crud, listing, storage
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
@@ -65,7 +65,7 @@ async def seed_builtin(db: Conn) -> None:
 
 
 async def fetch(conn: Conn, uid: str, lock: bool = False) -> Role:
-    return await rows.get(conn, "roles", Role, RESOURCE, uid, lock=lock)
+    return await storage.get(conn, "roles", Role, RESOURCE, uid, lock=lock)
 
 
 def role_mask(role: Role) -> int:
@@ -115,7 +115,7 @@ async def create_role(req: CreateRoleRequest, ctx: Context) -> Role:
     authz.caller(ctx).check_grantable(role_mask(role), req.parent)
     async with ctx.rt.db.transaction() as tx:
         await groups.require(tx, req.parent, "parent")
-        await rows.unique_write(
+        await storage.unique_write(
             tx, NAMES.conflict(role.name),
             "INSERT INTO roles (uid, parent, name, create_time, update_time, body, capabilities)"
             " VALUES ($1, $2, $3, $4, $5, $6, $7)",
@@ -158,7 +158,7 @@ async def update_role(req: UpdateRoleRequest, ctx: Context) -> Role:
         parent = uidp.parent(role.uid)
         authz.caller(ctx).check_grantable(role_mask(role) & ~role_mask(current), parent)
         role.update_time = clock.now()
-        await rows.unique_write(
+        await storage.unique_write(
             tx, NAMES.conflict(role.name),
             "UPDATE roles SET name = $2, update_time = $3, body = $4, capabilities = $5 WHERE uid = $1",
             role.uid, role.name, role.update_time, rows.body(role), ",".join(role.capabilities),

@@ -21,7 +21,7 @@ from platform_api.gen.records.registry_v2 import (
 )
 from platform_api.iam import groups
 from platform_api.registry import readme as readme_safety
-from platform_api.service import crud, listing
+from platform_api.service import crud, listing, storage
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
@@ -45,7 +45,7 @@ def _check(repo: Repo) -> None:
 
 
 async def fetch(conn: Conn, uid: str, lock: bool = False) -> Repo:
-    return await rows.get(conn, "repos", Repo, RESOURCE, uid, lock=lock)
+    return await storage.get(conn, "repos", Repo, RESOURCE, uid, lock=lock)
 
 
 @rpc(SERVICE + "CreateRepo")
@@ -66,7 +66,7 @@ async def create_repo(req: CreateRepoRequest, ctx: Context) -> Repo:
     async with ctx.rt.db.transaction() as tx:
         await groups.require(tx, req.parent, "parent")
         await NAMES.check(tx, req.parent, repo.name, repo.uid)
-        await rows.unique_write(
+        await storage.unique_write(
             tx, NAMES.conflict(repo.name),
             "INSERT INTO repos (uid, parent, name, create_time, update_time, body) VALUES ($1, $2, $3, $4, $5, $6)",
             repo.uid, req.parent, repo.name, now, now, rows.body(repo),
@@ -104,7 +104,7 @@ async def update_repo(req: UpdateRepoRequest, ctx: Context) -> Repo:
             await NAMES.check(tx, parent, repo.name, repo.uid)
         now = clock.now()
         repo.update_time = now
-        await rows.unique_write(
+        await storage.unique_write(
             tx, NAMES.conflict(repo.name),
             "UPDATE repos SET name = $2, update_time = $3, body = $4 WHERE uid = $1",
             repo.uid, repo.name, now, rows.body(repo),

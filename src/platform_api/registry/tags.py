@@ -16,7 +16,7 @@ from platform_api.gen.records.registry_v2 import (
     Tag,
 )
 from platform_api.registry import repos
-from platform_api.service import listing
+from platform_api.service import listing, storage
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 
@@ -77,7 +77,7 @@ async def create_tag(req: CreateTagRequest, ctx: Context) -> Tag:
 
 @rpc(SERVICE + "GetTag")
 async def get_tag(req: GetTagRequest, ctx: Context) -> Tag:
-    return await rows.get(ctx.rt.db, "tags", Tag, RESOURCE, req.uid)
+    return await storage.get(ctx.rt.db, "tags", Tag, RESOURCE, req.uid)
 
 
 @rpc(SERVICE + "ListTags")

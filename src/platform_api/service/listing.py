@@ -179,7 +179,7 @@ async def _walk_order_index(db: Conn, table: Table, where: Where, order: list[tu
     (name, uid) index and filtering is far cheaper; for a small subtree the range and a sort win.
     The counters tell which case this is. PostgreSQL's planner has statistics and decides itself.
     """
-    if db.dialect != "sqlite" or order[0][0] == "uid" or total < 1000 or not where.structure:
+    if not db.index_hints or order[0][0] == "uid" or total < 1000 or not where.structure:
         return False
     if where.structure[0][0] != "descendants":
         return False

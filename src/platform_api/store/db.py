@@ -3,6 +3,10 @@
 SQL is written once with PostgreSQL-style numbered placeholders ($1, $2, ...); SQLite gets them as
 ?1, ?2 (it supports numbered parameters natively). Rows are tuples (asyncpg Records index the same).
 
+Everything that differs between the two lives here (and in `rows`, `migrate`): placeholders, row locks
+(`lock_suffix`), batch writes (`executemany`), claiming rows among concurrent workers (`claim`), and
+notifications between processes (`notify` / `listen`). Code outside `store` never asks which one it has.
+
 SQLite runs in-process on the event loop: a primary-key read costs ~10 µs, far less than handing it to
 a thread. Writes go through one connection under a lock, one transaction at a time (SQLite allows a
 single writer anyway); reads use a second connection, which in WAL mode sees only committed data.
@@ -11,9 +15,12 @@ single writer anyway); reads use a second connection, which in WAL mode sees onl
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+import time
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Protocol
@@ -21,29 +28,79 @@ from urllib.parse import urlparse
 
 Row = Sequence[Any]
 _PLACEHOLDER = re.compile(r"\$(\d+)")
+log = logging.getLogger("platform_api.store")
+
+# SQLite has no notifications between processes: a listener there polls the commit counter this often.
+SQLITE_CHANGE_POLL_SECONDS = 0.02
+LISTEN_RETRY_SECONDS = 5.0  # after a failed LISTEN
+LISTEN_LOST_RETRY_SECONDS = 1.0  # after the listening connection was lost
 
 
 class Conn(Protocol):
     """What domain queries use: the database, or a transaction on it."""
 
-    dialect: str
+    # Appended to a SELECT to hold its rows until the transaction ends (empty where the single writer
+    # already serializes read-modify-write).
+    lock_suffix: str
+    # True when the planner has no statistics and listing must pick the access path (SQLite without STAT4).
+    index_hints: bool
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]: ...
     async def fetchrow(self, sql: str, *args: Any) -> Row | None: ...
     async def fetchval(self, sql: str, *args: Any) -> Any: ...
     async def execute(self, sql: str, *args: Any) -> int: ...
+    async def executemany(self, sql: str, args: Iterable[Sequence[Any]]) -> None: ...
+    async def notify(self, channel: str) -> None:
+        """Wake the listeners of `channel`: this process's at once, other processes' at commit."""
+
+
+class Listener(Protocol):
+    """This process listening on a channel (see `Database.listen`)."""
+
+    def changed(self) -> bool:
+        """Whether a notification (SQLite: any commit) may have come since the last call; True while the
+        listener is not connected, so a caller never trusts a stale state."""
+
+    async def wait(self, event: asyncio.Event, seconds: float) -> None:
+        """Until `event` is set (the callback given to `listen` may set it), any commit becomes visible
+        (SQLite, polled) or `seconds` pass."""
+
+    async def close(self) -> None: ...
 
 
 class Database(Conn, Protocol):
+    # True when concurrent claimers cannot skip each other's rows (SQLite): one process at a time claims,
+    # holding a lease.
+    claims_need_lease: bool
+    name: str  # for messages
+
     def transaction(self) -> Any: ...  # async context manager yielding a Conn
+    async def claim(self, sql: str, pick: str, *args: Any) -> list[Row]: ...
+    async def listen(self, channel: str, callback: Callable[[], None]) -> Listener: ...
     async def close(self) -> None: ...
+
+
+class _Notifiable(Protocol):
+    def _notified(self, *_: Any) -> None: ...
+
+
+# This process's listeners per channel, shared by a database and its transactions.
+_Local = dict[str, list[_Notifiable]]
+
+
+def _wake_local(local: _Local, channel: str) -> None:
+    for listener in list(local.get(channel, ())):
+        listener._notified()
 
 
 class _SqliteConn:
     dialect = "sqlite"
+    lock_suffix = ""
+    index_hints = True
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, local: _Local) -> None:
         self._conn = conn
+        self._local = local
         self._sql: dict[str, str] = {}
 
     def _q(self, sql: str) -> str:
@@ -66,15 +123,69 @@ class _SqliteConn:
     async def execute(self, sql: str, *args: Any) -> int:
         return self._conn.execute(self._q(sql), args).rowcount
 
+    async def executemany(self, sql: str, args: Iterable[Sequence[Any]]) -> None:
+        self._conn.executemany(self._q(sql), args)
+
+    async def notify(self, channel: str) -> None:
+        # Other processes see the commit itself (their listeners poll the commit counter).
+        _wake_local(self._local, channel)
+
+
+class _SqliteListener:
+    def __init__(self, db: SqliteDatabase, channel: str, callback: Callable[[], None]) -> None:
+        self._db = db
+        self._channel = channel
+        self._callback = callback
+        self._dirty = False
+        self._marker: int | None = None  # as of the last changed()
+        self._wait_marker: int | None = None  # as of the last wait()
+        db._local.setdefault(channel, []).append(self)
+
+    def _notified(self, *_: Any) -> None:
+        self._dirty = True
+        self._callback()
+
+    def changed(self) -> bool:
+        marker = self._db.commit_marker_now()
+        if marker == self._marker and not self._dirty:
+            return False
+        self._marker, self._dirty = marker, False
+        return True
+
+    async def wait(self, event: asyncio.Event, seconds: float) -> None:
+        deadline = time.monotonic() + max(seconds, 0.0)
+        while True:
+            remaining = deadline - time.monotonic()
+            slice_ = min(remaining, SQLITE_CHANGE_POLL_SECONDS)
+            try:
+                await asyncio.wait_for(event.wait(), timeout=max(slice_, 0.0))
+                return
+            except TimeoutError:
+                if slice_ >= remaining:
+                    return
+            marker = self._db.commit_marker_now()
+            if marker != self._wait_marker:
+                self._wait_marker = marker
+                return
+
+    async def close(self) -> None:
+        listeners = self._db._local.get(self._channel, [])
+        if self in listeners:
+            listeners.remove(self)
+
 
 class SqliteDatabase(_SqliteConn):
+    claims_need_lease = True
+    name = "sqlite"
+
     def __init__(self, path: str, synchronous: str = "FULL") -> None:
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         writer = self._open(path, synchronous)
-        super().__init__(self._open(path, synchronous) if path != ":memory:" else writer)
-        self._writer = _SqliteConn(writer)
+        local: _Local = {}
+        super().__init__(self._open(path, synchronous) if path != ":memory:" else writer, local)
+        self._writer = _SqliteConn(writer, local)
         self._lock = asyncio.Lock()
 
     @staticmethod
@@ -109,9 +220,31 @@ class SqliteDatabase(_SqliteConn):
         async with self._lock:
             return await self._writer.execute(sql, *args)
 
+    async def executemany(self, sql: str, args: Iterable[Sequence[Any]]) -> None:
+        async with self._lock:
+            await self._writer.executemany(sql, args)
+
+    async def claim(self, sql: str, pick: str, *args: Any) -> list[Row]:
+        """Run `sql`, an UPDATE of the rows `pick` selects (`{pick}` in it) that marks them claimed,
+        returning them. The single writer serializes claimers; it is taken only when `pick` finds a row
+        (reads need no writer lock)."""
+        if self._conn.execute(self._q(f"SELECT EXISTS ({pick})"), args).fetchone()[0] == 0:
+            return []
+        async with self.transaction() as tx:
+            return await tx.fetch(sql.format(pick=pick), *args)
+
+    async def listen(self, channel: str, callback: Callable[[], None]) -> Listener:
+        """`callback` runs on this process's notifies of `channel`; other processes' commits show in
+        `changed()` / `wait()` (SQLite has no notifications between processes)."""
+        return _SqliteListener(self, channel, callback)
+
     async def executescript(self, script: str) -> None:
         async with self._lock:
             self._writer._conn.executescript(script)
+
+    def commit_marker_now(self) -> int:
+        """`commit_marker` without the await (a PRAGMA on the read connection)."""
+        return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
 
     async def commit_marker(self) -> int:
         """A value that changes whenever another connection (of this process or another) commits a write.
@@ -131,9 +264,12 @@ class SqliteDatabase(_SqliteConn):
 
 class _PgConn:
     dialect = "postgres"
+    lock_suffix = " FOR UPDATE"
+    index_hints = False
 
-    def __init__(self, conn: Any) -> None:
+    def __init__(self, conn: Any, local: _Local) -> None:
         self._c = conn
+        self._local = local
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
         rows: list[Row] = await self._c.fetch(sql, *args)
@@ -151,10 +287,100 @@ class _PgConn:
         tail = status.rsplit(" ", 1)[-1]
         return int(tail) if tail.isdigit() else 0
 
+    async def executemany(self, sql: str, args: Iterable[Sequence[Any]]) -> None:
+        await self._c.executemany(sql, args)
+
+    async def notify(self, channel: str) -> None:
+        # Delivered to every listener (this process's included) when the transaction commits; this
+        # process's are woken at once as well, so they need not wait for the round trip.
+        await self._c.execute("SELECT pg_notify($1, '')", channel)
+        _wake_local(self._local, channel)
+
+
+class _PgListener:
+    """LISTEN on a connection of its own, taken from the pool; reconnects by itself when it fails."""
+
+    def __init__(self, db: PostgresDatabase, channel: str, callback: Callable[[], None]) -> None:
+        self._db = db
+        self._channel = channel
+        self._callback = callback
+        self._conn: Any = None
+        self._dirty = True
+        self._closed = False
+        self._retry: asyncio.Task[None] | None = None
+        db._local.setdefault(channel, []).append(self)
+
+    async def _connect(self) -> bool:
+        conn = None
+        try:
+            conn = await self._db.pool.acquire()
+            await conn.add_listener(self._channel, self._notified)
+            conn.add_termination_listener(self._lost)
+        except Exception:  # the database is unreachable: callers poll until it is back
+            log.warning("LISTEN %s unavailable; retrying every %ss", self._channel, LISTEN_RETRY_SECONDS)
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    await self._db.pool.release(conn)
+            return False
+        self._conn, self._dirty = conn, True
+        return True
+
+    async def _reconnect(self, delay: float) -> None:
+        while not self._closed:
+            await asyncio.sleep(delay)
+            if self._closed or await self._connect():
+                return
+            delay = LISTEN_RETRY_SECONDS
+
+    def _schedule(self, delay: float) -> None:
+        if not self._closed and (self._retry is None or self._retry.done()):
+            # Kept referenced: the loop holds tasks only weakly.
+            self._retry = asyncio.get_running_loop().create_task(self._reconnect(delay))
+
+    def _notified(self, *_: Any) -> None:
+        self._dirty = True
+        self._callback()
+
+    def _lost(self, *_: Any) -> None:
+        self._conn = None
+        self._dirty = True
+        self._schedule(LISTEN_LOST_RETRY_SECONDS)
+        self._callback()
+
+    def changed(self) -> bool:
+        if self._conn is None:
+            return True
+        dirty, self._dirty = self._dirty, False
+        return dirty
+
+    async def wait(self, event: asyncio.Event, seconds: float) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), timeout=max(seconds, 0.0))
+
+    async def close(self) -> None:
+        self._closed = True
+        listeners = self._db._local.get(self._channel, [])
+        if self in listeners:
+            listeners.remove(self)
+        if self._retry is not None:
+            self._retry.cancel()
+            with contextlib.suppress(BaseException):
+                await self._retry
+        if self._conn is not None:
+            conn, self._conn = self._conn, None
+            try:
+                await conn.remove_listener(self._channel, self._notified)
+                await self._db.pool.release(conn)
+            except Exception:
+                log.debug("listener release failed", exc_info=True)
+
 
 class PostgresDatabase(_PgConn):
+    claims_need_lease = False
+    name = "postgres"
+
     def __init__(self, pool: Any) -> None:
-        super().__init__(pool)
+        super().__init__(pool, {})
         self.pool = pool
 
     @classmethod
@@ -167,7 +393,29 @@ class PostgresDatabase(_PgConn):
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Conn]:
         async with self.pool.acquire() as conn, conn.transaction():
-            yield _PgConn(conn)
+            yield _PgConn(conn, self._local)
+
+    async def claim(self, sql: str, pick: str, *args: Any) -> list[Row]:
+        """Run `sql`, an UPDATE of the rows `pick` selects (`{pick}` in it) that marks them claimed,
+        returning them: picked FOR UPDATE SKIP LOCKED, so concurrent claimers never take the same row."""
+        return await self.fetch(sql.format(pick=pick + " FOR UPDATE SKIP LOCKED"), *args)
+
+    async def listen(self, channel: str, callback: Callable[[], None]) -> Listener:
+        """LISTEN on `channel`: `callback` runs on each notification (and when the connection is lost)."""
+        listener = _PgListener(self, channel, callback)
+        if not await listener._connect():
+            listener._schedule(LISTEN_RETRY_SECONDS)
+        return listener
+
+    @asynccontextmanager
+    async def advisory_lock(self, key: int) -> AsyncIterator[None]:
+        """A session-level advisory lock held on a connection of its own."""
+        async with self.pool.acquire() as conn:
+            await conn.execute("SELECT pg_advisory_lock($1)", key)
+            try:
+                yield
+            finally:
+                await conn.execute("SELECT pg_advisory_unlock($1)", key)
 
     async def executescript(self, script: str) -> None:
         async with self.pool.acquire() as conn:

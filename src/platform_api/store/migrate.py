@@ -30,12 +30,8 @@ def migrations(dialect: str) -> list[tuple[int, str, str]]:
 async def migrate(db: SqliteDatabase | PostgresDatabase) -> list[str]:
     """Apply pending migrations; returns the names applied."""
     if isinstance(db, PostgresDatabase):
-        async with db.pool.acquire() as conn:
-            await conn.execute("SELECT pg_advisory_lock($1)", _LOCK_ID)
-            try:
-                return await _apply(db)
-            finally:
-                await conn.execute("SELECT pg_advisory_unlock($1)", _LOCK_ID)
+        async with db.advisory_lock(_LOCK_ID):
+            return await _apply(db)
     return await _apply(db)
 
 

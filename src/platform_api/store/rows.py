@@ -1,4 +1,4 @@
-"""Row helpers shared by the domains' queries: JSON bodies, dialect differences, conflicts."""
+"""Row helpers shared by the domains' queries: JSON bodies, row locks, missing rows, unique conflicts."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from platform_api.core import errors, validate
 from platform_api.store.db import Conn
+from platform_api.store.errors import Conflict, NotFound
 
 T = TypeVar("T")
 encode = msgspec.json.Encoder().encode
@@ -29,28 +29,27 @@ def body(record: Any) -> str:
     return encode(record).decode()
 
 
-async def get(conn: Conn, table: str, record: type[T], resource: str, uid: str, *, lock: bool = False) -> T:
-    """The record stored under `uid` in `table`; NOT_FOUND naming `resource` when there is none. `lock` holds
-    the row until the transaction ends (read-modify-write)."""
-    validate.uid(uid)
-    body = await conn.fetchval(f"SELECT body FROM {table} WHERE uid = $1" + (for_update(conn) if lock else ""), uid)
+async def get(conn: Conn, table: str, record: type[T], uid: str, *, lock: bool = False) -> T:
+    """The record stored under `uid` in `table`; `NotFound` when there is none. `lock` holds the row until
+    the transaction ends (read-modify-write)."""
+    body = await conn.fetchval(f"SELECT body FROM {table} WHERE uid = $1" + (conn.lock_suffix if lock else ""), uid)
     if body is None:
-        raise errors.not_found(resource, uid)
+        raise NotFound(table, uid)
     return decode(record, body)
 
 
 def for_update(conn: Conn) -> str:
     """Row lock suffix for read-modify-write (SQLite's single writer already serializes)."""
-    return " FOR UPDATE" if conn.dialect == "postgres" else ""
+    return conn.lock_suffix
 
 
-async def unique_write(conn: Conn, conflict: Exception, sql: str, *args: Any) -> int:
-    """Execute a write that a unique constraint guards; a violation raises `conflict` instead."""
+async def unique_write(conn: Conn, sql: str, *args: Any) -> int:
+    """Execute a write that a unique constraint guards; a violation raises `Conflict`."""
     try:
         return await conn.execute(sql, *args)
     except Exception as e:
         if is_unique_violation(e):
-            raise conflict from None
+            raise Conflict() from None
         raise
 
 
