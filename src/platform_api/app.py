@@ -15,12 +15,12 @@ from starlette.routing import Route
 
 from platform_api.api import grpc_server, metrics, openapi, schema
 from platform_api.api.rest import RestApp
-from platform_api.auth import bootstrap, discovery, keys, sts
+from platform_api.auth import discovery, keys, sts
 from platform_api.auth.access import Access
 from platform_api.core import errors
 from platform_api.core.settings import Settings
 from platform_api.events.dispatcher import Dispatcher
-from platform_api.iam import roles
+from platform_api.iam import bootstrap, roles
 from platform_api.service.runtime import Runtime
 from platform_api.store import db as store
 from platform_api.store.migrate import migrate

@@ -166,7 +166,7 @@ async def _migrate(db: Any) -> None:  # marker: _run returns the applied migrati
 
 
 async def _bootstrap(db: Any, settings: Settings, ns: argparse.Namespace, explicit_url: bool) -> dict[str, Any]:
-    from platform_api.auth import bootstrap
+    from platform_api.iam import bootstrap
 
     issuer = await bootstrap.issuer_of(db, settings, explicit_url)
     audience = settings.audience or issuer
@@ -174,8 +174,8 @@ async def _bootstrap(db: Any, settings: Settings, ns: argparse.Namespace, explic
 
 
 async def _token(db: Any, settings: Settings, ns: argparse.Namespace, explicit_url: bool) -> str:
-    from platform_api.auth import bootstrap
     from platform_api.core import errors
+    from platform_api.iam import bootstrap
 
     if await db.fetchval("SELECT 1 FROM identities WHERE uid = $1", ns.identity) is None:
         raise errors.not_found("chainguard.platform.iam.v2.Identity", ns.identity)

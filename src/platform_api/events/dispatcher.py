@@ -35,6 +35,7 @@ import logging
 import os
 import random
 import secrets
+import signal
 import socket
 import time
 from dataclasses import dataclass
@@ -43,13 +44,17 @@ from typing import Any
 
 import msgspec
 
+from platform_api.auth import keys
 from platform_api.auth.keys import KeySet
 from platform_api.core import clock, metrics, uidp
 from platform_api.core.settings import Settings
 from platform_api.events import outbox, sinks, webhook_http
 from platform_api.gen.records.events_v2 import Delivery, DeliveryAttempt, Subscription
+from platform_api.iam import bootstrap
+from platform_api.store import db as store
 from platform_api.store import rows
 from platform_api.store.db import Database
+from platform_api.store.migrate import migrate
 
 log = logging.getLogger("platform_api.events")
 
@@ -472,8 +477,6 @@ class Dispatcher:
 
     async def _gone(self, c: Claimed, attempt: DeliveryAttempt, n: int, start: float) -> None:
         """410 Gone: this delivery ends, the subscription is disabled, its other pending deliveries end."""
-        from platform_api.events.subscriptions import cancel_pending
-
         d, now = self._updated(c, attempt, outbox.DISABLED, 0.0)
         async with self.db.transaction() as tx:
             await tx.execute(
@@ -493,7 +496,7 @@ class Dispatcher:
                         sub.uid, now, rows.body(sub),
                     )  # fmt: skip
                     log.warning("subscription %s disabled: its sink answered 410 Gone", sub.uid)
-            await cancel_pending(tx, c.subscription, now)
+            await outbox.cancel_pending(tx, c.subscription, now)
 
     # ------------------------------------------------------------------ retention
 
@@ -518,12 +521,6 @@ def _duration(seconds: float) -> str:
 
 async def run(settings: Settings, explicit_issuer: bool = False) -> None:
     """`platform-api dispatch`: the dispatcher alone, until SIGINT/SIGTERM."""
-    import signal
-
-    from platform_api.auth import bootstrap, keys
-    from platform_api.store import db as store
-    from platform_api.store.migrate import migrate
-
     database = await store.connect(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
     try:
         await migrate(database)

@@ -255,3 +255,16 @@ async def insert_delivery(
 async def pending_count(db: Any) -> int:
     """Deliveries still to be made (due or scheduled): the dispatcher's queue depth (a partial index)."""
     return int(await db.fetchval("SELECT COUNT(*) FROM deliveries WHERE state = 1") or 0)
+
+
+async def cancel_pending(tx: Conn, subscription: str, now: str) -> None:
+    """A disabled subscription's pending deliveries end as DISABLED."""
+    pending = await tx.fetch("SELECT uid, body FROM deliveries WHERE parent = $1 AND state = $2", subscription, PENDING)
+    for uid, body in pending:
+        d = rows.decode(Delivery, body)
+        d.state, d.next_attempt_time, d.update_time = "STATE_DISABLED", None, now
+        await tx.execute(
+            "UPDATE deliveries SET state = $2, update_time = $3, body = $4, claimed_until = 0, claim = ''"
+            " WHERE uid = $1",
+            uid, DISABLED, now, rows.body(d),
+        )  # fmt: skip

@@ -125,24 +125,9 @@ async def update_subscription(req: UpdateSubscriptionRequest, ctx: Context) -> S
             sub.uid, sub.update_time, rows.body(sub), sub.sink, rows.body(sub.types), int(sub.disabled),
         )  # fmt: skip
         if sub.disabled and not current.disabled:
-            await cancel_pending(tx, sub.uid, sub.update_time)
+            await outbox.cancel_pending(tx, sub.uid, sub.update_time)
         await outbox.emit(tx, ctx, sub)
     return sub
-
-
-async def cancel_pending(tx: Conn, subscription: str, now: str) -> None:
-    """A disabled subscription's pending deliveries end as DISABLED."""
-    pending = await tx.fetch(
-        "SELECT uid, body FROM deliveries WHERE parent = $1 AND state = $2", subscription, outbox.PENDING
-    )
-    for uid, body in pending:
-        d = rows.decode(Delivery, body)
-        d.state, d.next_attempt_time, d.update_time = "STATE_DISABLED", None, now
-        await tx.execute(
-            "UPDATE deliveries SET state = $2, update_time = $3, body = $4, claimed_until = 0, claim = ''"
-            " WHERE uid = $1",
-            uid, outbox.DISABLED, now, rows.body(d),
-        )  # fmt: skip
 
 
 @rpc(SERVICE + "DeleteSubscription")
