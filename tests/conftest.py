@@ -64,7 +64,7 @@ class Server:
         """An access token for `identity`, signed with the server's stored keys (what `platform-api token` does)."""
         import asyncio
 
-        from platform_api.auth import bootstrap
+        from platform_api.iam import bootstrap
         from platform_api.store import db
 
         async def go() -> str:
