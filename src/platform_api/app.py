@@ -21,6 +21,7 @@ from platform_api.core import errors
 from platform_api.core.settings import Settings
 from platform_api.events.dispatcher import Dispatcher
 from platform_api.iam import bootstrap, roles
+from platform_api.service.methods import MethodInfo
 from platform_api.service.runtime import Runtime
 from platform_api.store import db as store
 from platform_api.store.migrate import migrate
@@ -46,19 +47,24 @@ DOMAINS = (
 
 
 def load_domains() -> None:
+    """Imports every domain module, which registers its RPC implementations."""
     for name in DOMAINS:
         importlib.import_module(name)
 
 
-def create_app(settings: Settings | None = None) -> RestApp:
-    settings = settings or Settings.from_env()
-    load_domains()
-    methods = schema.methods()
-    rt = Runtime(settings=settings)
-    state: dict[str, Any] = {}
+class Service:
+    """The runtime one process serves from, and the listeners its lifespan starts and stops."""
 
-    @contextlib.asynccontextmanager
-    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+    def __init__(self, settings: Settings, methods: list[MethodInfo]) -> None:
+        self.settings = settings
+        self.rt = Runtime(settings=settings)
+        self.openapi = openapi.document(methods, settings.public_url)
+        self.grpc: Any = None
+        self.dispatcher: Dispatcher | None = None
+
+    async def start(self) -> None:
+        """Storage (migrated), keys, built-in roles, token checks, then the gRPC listener and the dispatcher."""
+        rt, settings = self.rt, self.settings
         rt.db = await store.connect(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
         applied = await migrate(rt.db)
         if applied:
@@ -73,68 +79,100 @@ def create_app(settings: Settings | None = None) -> RestApp:
         await access.start()
         rt.add(sts.Exchange(rt))
         if settings.grpc_enabled:
-            state["grpc"] = await grpc_server.start(rt, schema.services(), settings.grpc_port, settings.grpc_host)
-            log.info("gRPC listening on port %s", state["grpc"].bound_port)
+            self.grpc = await grpc_server.start(rt, schema.services(), settings.grpc_port, settings.grpc_host)
+            log.info("gRPC listening on port %s", self.grpc.bound_port)
         if settings.dispatcher:
-            state["dispatcher"] = Dispatcher(rt.db, settings, access.keys)
-            await state["dispatcher"].start()
-        try:
-            yield
-        finally:
-            if "grpc" in state:
-                await state["grpc"].stop(grace=5)
-            if "dispatcher" in state:
-                await state["dispatcher"].stop()
-            await rt.part(sts.Exchange).close()
-            await access.stop()
-            await rt.db.close()
+            self.dispatcher = Dispatcher(rt.db, settings, access.keys)
+            await self.dispatcher.start()
 
-    async def healthz(_: Request) -> Response:
-        return JSONResponse({"status": "ok"})
+    async def stop(self) -> None:
+        """The reverse of `start`: listeners first (gRPC drains for up to 5 s), storage last."""
+        if self.grpc is not None:
+            await self.grpc.stop(grace=5)
+        if self.dispatcher is not None:
+            await self.dispatcher.stop()
+        await self.rt.part(sts.Exchange).close()
+        await self.rt.part(Access).stop()
+        await self.rt.db.close()
 
-    async def readyz(_: Request) -> Response:
-        try:
-            await rt.db.fetchval("SELECT 1")
-        except Exception:  # any storage failure means not ready
-            return JSONResponse({"status": "unavailable"}, status_code=503)
-        return JSONResponse({"status": "ok"})
 
-    document = openapi.document(list(methods.values()), settings.public_url)
+def _service(request: Request) -> Service:
+    """The Service behind a route of the fallback app (set by `create_app`)."""
+    service: Service = request.app.state.service
+    return service
 
-    async def openapi_json(_: Request) -> Response:
-        return JSONResponse(document)
 
-    async def routing_error(request: Request, exc: Exception) -> Response:
-        # The same structured errors as unknown API routes: 404 code 5, wrong method 501 code 12.
-        status = getattr(exc, "status_code", 404)
-        e = (
-            errors.ApiError(errors.UNIMPLEMENTED, "Method Not Allowed")
-            if status == 405
-            else errors.ApiError(errors.NOT_FOUND, "Not Found")
-        )
-        return JSONResponse(e.body(f"api.{settings.error_domain_base}"), status_code=e.status())
+@contextlib.asynccontextmanager
+async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    """Starts the app's Service before the first request and stops it at shutdown."""
+    service: Service = app.state.service
+    await service.start()
+    try:
+        yield
+    finally:
+        await service.stop()
 
-    async def openid_configuration(_: Request) -> Response:
-        return JSONResponse(discovery.document(settings))
 
-    async def jwks(_: Request) -> Response:
-        keys = rt.part(Access).keys
-        await keys.refresh_if_stale()
-        return JSONResponse(keys.jwks(), headers={"cache-control": "public, max-age=300"})
+async def healthz(_: Request) -> Response:
+    """Liveness: the process answers."""
+    return JSONResponse({"status": "ok"})
 
+
+async def readyz(request: Request) -> Response:
+    """Readiness: the database answers too."""
+    try:
+        await _service(request).rt.db.fetchval("SELECT 1")
+    except Exception:  # any storage failure means not ready
+        return JSONResponse({"status": "unavailable"}, status_code=503)
+    return JSONResponse({"status": "ok"})
+
+
+async def openapi_json(request: Request) -> Response:
+    """The OpenAPI document of the HTTP/JSON API (built once per process)."""
+    return JSONResponse(_service(request).openapi)
+
+
+async def openid_configuration(request: Request) -> Response:
+    """OIDC discovery for our issuer, so relying parties find the JWKS."""
+    return JSONResponse(discovery.document(_service(request).settings))
+
+
+async def jwks(request: Request) -> Response:
+    """Our public signing keys (refreshed when stale, so a rotation elsewhere shows within minutes)."""
+    keyset = _service(request).rt.part(Access).keys
+    await keyset.refresh_if_stale()
+    return JSONResponse(keyset.jwks(), headers={"cache-control": "public, max-age=300"})
+
+
+async def routing_error(request: Request, exc: Exception) -> Response:
+    """Unknown non-API paths answer like unknown API routes: 404 code 5, wrong method 501 code 12."""
+    status = getattr(exc, "status_code", 404)
+    e = (
+        errors.ApiError(errors.UNIMPLEMENTED, "Method Not Allowed")
+        if status == 405
+        else errors.ApiError(errors.NOT_FOUND, "Not Found")
+    )
+    return JSONResponse(e.body(f"api.{_service(request).settings.error_domain_base}"), status_code=e.status())
+
+
+def create_app(settings: Settings | None = None) -> RestApp:
+    """The ASGI app: the API router in front of a Starlette app for health, discovery, token exchange, metrics."""
+    settings = settings or Settings.from_env()
+    load_domains()
+    methods = list(schema.methods().values())
+    service = Service(settings, methods)
     routes = [
         Route("/healthz", healthz),
         Route("/readyz", readyz),
         Route("/openapi.json", openapi_json),
         Route("/.well-known/openid-configuration", openid_configuration),
         Route(discovery.JWKS_PATH, jwks),
-        *sts.routes(rt),
-        metrics.route(rt),
+        *sts.routes(service.rt),
+        metrics.route(service.rt),
     ]
     fallback = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: routing_error, 405: routing_error})
-    app = RestApp(rt, list(methods.values()), fallback, {r.path for r in routes})
-    app.state = state  # type: ignore[attr-defined]
-    return app
+    fallback.state.service = service
+    return RestApp(service.rt, methods, fallback, {r.path for r in routes})
 
 
 def app_from_env() -> RestApp:

@@ -5,17 +5,35 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 import os
 import shutil
+import signal
+import socket
+import subprocess
 import sys
 import tempfile
+import threading
+import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
+from platform_api.api import front
+from platform_api.auth import keys
+from platform_api.core import errors
+from platform_api.core.errors import ApiError
 from platform_api.core.settings import Settings
+from platform_api.events import dispatcher
+from platform_api.iam import bootstrap
+from platform_api.store import db
+from platform_api.store.migrate import migrate
+
+T = TypeVar("T")
 
 
 def _database(p: argparse.ArgumentParser) -> None:
+    """--database, which every command takes."""
     p.add_argument(
         "--database",
         dest="database_url",
@@ -24,15 +42,18 @@ def _database(p: argparse.ArgumentParser) -> None:
 
 
 def _issuer(p: argparse.ArgumentParser) -> None:
+    """--public-url and --audience, for the commands that issue or check tokens."""
     p.add_argument("--public-url", help="external base URL of this service, the issuer of its tokens")
     p.add_argument("--audience", help="audience of access tokens (default: the public URL)")
 
 
-def main(argv: list[str] | None = None) -> None:
+def _parser() -> argparse.ArgumentParser:
+    """Every command's options; each subparser names the function that runs it (`run`)."""
     parser = argparse.ArgumentParser(prog="platform-api", description="Platform Management API v2 server")
     sub = parser.add_subparsers(dest="command", required=True)
 
     serve = sub.add_parser("serve", help="run the HTTP/JSON and gRPC server")
+    serve.set_defaults(run=serve_command)
     _database(serve)
     _issuer(serve)
     serve.add_argument("--host", dest="http_host", help="listen address (default 0.0.0.0)")
@@ -75,6 +96,7 @@ def main(argv: list[str] | None = None) -> None:
     )
 
     disp = sub.add_parser("dispatch", help="deliver outbox events to subscriptions (the dispatcher alone)")
+    disp.set_defaults(run=dispatch_command)
     _database(disp)
     _issuer(disp)
     disp.add_argument(
@@ -85,9 +107,11 @@ def main(argv: list[str] | None = None) -> None:
     )
 
     mig = sub.add_parser("migrate", help="apply pending database migrations and exit")
+    mig.set_defaults(run=migrate_command)
     _database(mig)
 
     boot = sub.add_parser("bootstrap", help="create the first organization and owner; print a token for it")
+    boot.set_defaults(run=bootstrap_command)
     _database(boot)
     _issuer(boot)
     boot.add_argument("--org-name", default="my-org", help="name of the first organization (default my-org)")
@@ -97,108 +121,138 @@ def main(argv: list[str] | None = None) -> None:
                       help="json (default) or env: ORG=... ME=... TOKEN=... lines for a shell's eval")  # fmt: skip
 
     tok = sub.add_parser("token", help="mint an access token for an identity, from the stored signing keys")
+    tok.set_defaults(run=token_command)
     _database(tok)
     _issuer(tok)
     tok.add_argument("--identity", required=True, help="identity uid (the token's subject)")
     tok.add_argument("--ttl", type=int, default=3600, help="lifetime in seconds (default 3600)")
 
     keys = sub.add_parser("keys", help="manage the issuer's signing keys")
+    keys.set_defaults(run=keys_command)
     _database(keys)
     keys.add_argument("action", choices=["rotate", "list"], help="rotate: new signing key, old ones keep verifying")
+    return parser
 
-    ns = parser.parse_args(argv)
+
+@dataclass
+class Invocation:
+    """What every command starts from: its parsed arguments and the settings they and the environment give."""
+
+    args: argparse.Namespace
+    settings: Settings
+    overrides: dict[str, Any]  # the settings given as flags (serve's --port keeps these listeners where asked)
+    explicit_url: bool  # --public-url or PLATFORM_API_PUBLIC_URL given, rather than the recorded issuer
+
+
+def _invocation(ns: argparse.Namespace) -> Invocation:
+    """Settings from the environment, overridden by the flags given (unset flags leave the environment's)."""
     overrides = {k: v for k, v in vars(ns).items() if k in Settings.__dataclass_fields__ and v is not None}
     if getattr(ns, "trusted_issuer_list", None):
         overrides["trusted_issuers"] = ",".join(ns.trusted_issuer_list)
-    if ns.command == "serve" and ns.no_grpc:
+    if getattr(ns, "no_grpc", False):
         overrides["grpc_enabled"] = False
-    if ns.command == "serve" and ns.no_dispatcher:
+    if getattr(ns, "no_dispatcher", False):
         overrides["dispatcher"] = False
     settings = Settings.from_env(**overrides)
     explicit_url = "public_url" in overrides or "PLATFORM_API_PUBLIC_URL" in os.environ
-    if ns.command == "serve":
-        if settings.port:
-            _internal_listeners(settings, overrides)
-        if not explicit_url:
-            settings.public_url = f"http://localhost:{settings.port or settings.http_port}"
-        _serve(settings, ns.workers)
-    elif ns.command == "dispatch":
-        _dispatch(settings, explicit_url)
-    elif ns.command == "migrate":
-        print(json.dumps({"applied": _run(settings, _migrate)}))
-    elif ns.command == "bootstrap":
-        out = _run(settings, lambda db: _bootstrap(db, settings, ns, explicit_url))
-        print(("created" if out.pop("created") else "already bootstrapped; existing") + " owner", file=sys.stderr)
-        if ns.format == "env":
-            print(f"ORG={out['organization']}\nME={out['identity']}\nTOKEN={out['token']}")
-        else:
-            print(json.dumps(out))
-    elif ns.command == "token":
-        print(_run(settings, lambda db: _token(db, settings, ns, explicit_url)))
-    elif ns.command == "keys":
-        print(json.dumps(_run(settings, lambda db: _keys(db, ns.action))))
+    return Invocation(ns, settings, overrides, explicit_url)
 
 
-def _run(settings: Settings, fn: Callable[[Any], Awaitable[Any]]) -> Any:
-    from platform_api.store import db
-    from platform_api.store.migrate import migrate
+def main(argv: list[str] | None = None) -> None:
+    """Entry point (`platform-api`): parses the command line and runs the chosen command's function."""
+    ns = _parser().parse_args(argv)
+    ns.run(_invocation(ns))
 
-    async def go() -> Any:
+
+def serve_command(inv: Invocation) -> None:
+    """`serve`: both listeners (and with --port the one public port in front), the dispatcher, migrations first."""
+    settings = inv.settings
+    if settings.port:
+        _internal_listeners(settings, inv.overrides)
+    if not inv.explicit_url:
+        settings.public_url = f"http://localhost:{settings.port or settings.http_port}"
+    _serve(settings, inv.args.workers)
+
+
+def dispatch_command(inv: Invocation) -> None:
+    """`dispatch`: delivers outbox events alone, until stopped."""
+    settings = inv.settings
+    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    asyncio.run(dispatcher.run(settings, inv.explicit_url))
+
+
+def migrate_command(inv: Invocation) -> None:
+    """`migrate`: applies pending migrations and prints their names as JSON."""
+
+    async def applied_only(db: Any, applied: list[str]) -> list[str]:
+        """Nothing to do beyond the migrations `_with_database` applies."""
+        return applied
+
+    print(json.dumps({"applied": _with_database(inv.settings, applied_only)}))
+
+
+def bootstrap_command(inv: Invocation) -> None:
+    """`bootstrap`: the first organization and its owner (or the existing owner), with a fresh token."""
+    out = _with_database(inv.settings, lambda db, _: _bootstrap(db, inv))
+    print(("created" if out.pop("created") else "already bootstrapped; existing") + " owner", file=sys.stderr)
+    if inv.args.format == "env":
+        print(f"ORG={out['organization']}\nME={out['identity']}\nTOKEN={out['token']}")
+    else:
+        print(json.dumps(out))
+
+
+def token_command(inv: Invocation) -> None:
+    """`token`: prints an access token for an identity, signed with the stored keys."""
+    print(_with_database(inv.settings, lambda db, _: _token(db, inv)))
+
+
+def keys_command(inv: Invocation) -> None:
+    """`keys rotate|list`: starts signing with a new key, or lists the keys, as JSON."""
+    print(json.dumps(_with_database(inv.settings, lambda db, _: _keys(db, inv.args.action))))
+
+
+def _with_database(settings: Settings, work: Callable[[Any, list[str]], Awaitable[T]]) -> T:
+    """Connects, applies pending migrations, runs `work(db, applied)`, closes; an API error exits with its message."""
+
+    async def go() -> T:
         database = await db.connect(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
         try:
             applied = await migrate(database)
-            return applied if fn is _migrate else await fn(database)
+            return await work(database, applied)
         finally:
             await database.close()
 
     try:
         return asyncio.run(go())
     except Exception as e:
-        from platform_api.core.errors import ApiError
-
         if isinstance(e, ApiError):
             sys.exit(f"platform-api {sys.argv[1:2]}: {e.message}")
         raise
 
 
-async def _migrate(db: Any) -> None:  # marker: _run returns the applied migrations
-    return None
-
-
-async def _bootstrap(db: Any, settings: Settings, ns: argparse.Namespace, explicit_url: bool) -> dict[str, Any]:
-    from platform_api.iam import bootstrap
-
-    issuer = await bootstrap.issuer_of(db, settings, explicit_url)
-    audience = settings.audience or issuer
+async def _bootstrap(db: Any, inv: Invocation) -> dict[str, Any]:
+    """Creates (or finds) the owner under the issuer the server last started with, unless one is given."""
+    ns = inv.args
+    issuer = await bootstrap.issuer_of(db, inv.settings, inv.explicit_url)
+    audience = inv.settings.audience or issuer
     return await bootstrap.bootstrap(db, issuer, audience, ns.org_name, ns.upstream_issuer, ns.upstream_subject)
 
 
-async def _token(db: Any, settings: Settings, ns: argparse.Namespace, explicit_url: bool) -> str:
-    from platform_api.core import errors
-    from platform_api.iam import bootstrap
-
+async def _token(db: Any, inv: Invocation) -> str:
+    """Mints a token for an existing identity (an unknown one is a not-found error)."""
+    ns = inv.args
     if await db.fetchval("SELECT 1 FROM identities WHERE uid = $1", ns.identity) is None:
         raise errors.not_found("chainguard.platform.iam.v2.Identity", ns.identity)
-    issuer = await bootstrap.issuer_of(db, settings, explicit_url)
-    return await bootstrap.mint(db, issuer, settings.audience or issuer, ns.identity, ns.ttl)
+    issuer = await bootstrap.issuer_of(db, inv.settings, inv.explicit_url)
+    return await bootstrap.mint(db, issuer, inv.settings.audience or issuer, ns.identity, ns.ttl)
 
 
 async def _keys(db: Any, action: str) -> Any:
-    from platform_api.auth import keys
-
+    """rotate: the new signing key's id; list: every key with its creation and retirement times."""
     if action == "rotate":
         return {"signing": await keys.create(db)}
     rows = await db.fetch("SELECT kid, create_time, retire_time FROM signing_keys ORDER BY create_time")
     return [{"kid": r[0], "createTime": r[1], "retireTime": r[2] or None} for r in rows]
-
-
-def _dispatch(settings: Settings, explicit_url: bool) -> None:
-    import logging
-
-    from platform_api.events import dispatcher
-
-    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    asyncio.run(dispatcher.run(settings, explicit_url))
 
 
 def _internal_listeners(settings: Settings, overrides: dict[str, Any]) -> None:
@@ -211,8 +265,6 @@ def _internal_listeners(settings: Settings, overrides: dict[str, Any]) -> None:
 
 
 def _free_loopback_port() -> int:
-    import socket
-
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
@@ -220,14 +272,6 @@ def _free_loopback_port() -> int:
 
 def _start_front(settings: Settings, server: Any) -> Any:
     """Binds the public port here (a busy port fails `serve` at once) and hands it to the front's process."""
-    import signal
-    import socket
-    import subprocess
-    import threading
-    import time
-
-    from platform_api.api import front
-
     host = _public_host(settings)
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -260,8 +304,6 @@ def _public_host(settings: Settings) -> str:
 
 
 def _stop_front(proc: Any) -> None:
-    import subprocess
-
     proc.stopping = True
     proc.terminate()
     try:
