@@ -168,3 +168,62 @@ def test_tls_checks_the_sink_name_on_the_pinned_address(tmp_path: Path, monkeypa
         server.close()
 
     run(go)
+
+
+@pytest.mark.parametrize(
+    ("answer", "status", "reused"),
+    [
+        (b"HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\nhello", 200, True),
+        (
+            b"HTTP/1.1 201 Created\r\ntransfer-encoding: chunked\r\n\r\n2;x=1\r\nab\r\n1\r\nc\r\n0\r\nx-t: 1\r\n\r\n",
+            201,
+            True,
+        ),
+        (b"HTTP/1.1 410 Gone\r\nX-Twice: 1\r\nx-twice: 2\r\ncontent-length: 0\r\n\r\n", 410, True),
+        # Bodies over max_body (16 bytes here) are not read: the connection is dropped instead.
+        (b"HTTP/1.1 200 OK\r\ncontent-length: 17\r\n\r\n" + b"x" * 17, 200, False),
+        (b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n11\r\n" + b"x" * 17 + b"\r\n0\r\n\r\n", 200, False),
+    ],
+)
+def test_bodies_and_their_limits(answer: bytes, status: int, reused: bool) -> None:
+    async def go() -> None:
+        server, port, conns = await serve(lambda n, h: answer)
+        client = webhook_http.Client(1.0, max_body=16)
+        for _ in range(3):
+            r = await client.post(target(port), {"ce-id": "x"}, b"{}")
+            assert r.status == status
+        if status == 410:
+            assert r.headers["x-twice"] == "2"  # lower-case names, the last value of a repeated header
+        assert len(conns) == (1 if reused else 3)
+        await client.close()
+        server.close()
+
+    run(go)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        b"HTTP/1.1 abc OK\r\ncontent-length: 0\r\n\r\n",
+        b"HTTP/2 200\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\nbroken header line\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\ncontent-length: 4\r\n\r\nab",  # closed inside the body
+        b"HTTP/1.1 200 OK\r\nx-big: " + b"a" * (70 * 1024) + b"\r\n\r\n",
+    ],
+)
+def test_malformed_answers_are_protocol_errors(answer: bytes) -> None:
+    async def go() -> None:
+        async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            await reader.readuntil(b"\r\n\r\n")
+            writer.write(answer)
+            await writer.drain()
+            writer.close()
+
+        closing = await asyncio.start_server(handle, "127.0.0.1", 0)
+        client = webhook_http.Client(1.0)
+        with pytest.raises(webhook_http.ProtocolError):
+            await client.post(target(closing.sockets[0].getsockname()[1]), {}, b"")
+        await client.close()
+        closing.close()
+
+    run(go)

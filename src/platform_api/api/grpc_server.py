@@ -2,7 +2,7 @@
 
 Requests are converted to the same canonical JSON form as HTTP requests (MessageToDict, then the same
 normalization) and handed to the same dispatch; records come back as protobuf messages. Errors carry
-google.rpc.Status details in the `grpc-status-details-bin` trailer, as grpcio-status clients expect.
+google.rpc.Status details in the `grpc-status-details-bin` trailer, put there by grpcio-status.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from google.protobuf.message import DecodeError, Message
 from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
+from grpc_status import rpc_status
 
 from platform_api.api import dispatch, transcode
 from platform_api.core import errors
@@ -105,31 +106,14 @@ def _handler(rt: Runtime, m: MethodInfo) -> Any:
             result = await dispatch.call(m, req, ctx)
             return json_format.Parse(_encode(result), m.output_pb(), ignore_unknown_fields=False)
         except errors.ApiError as e:
-            st = status_proto(e, domain)
-            await context.abort(
-                _code(e.code),
-                e.message,
-                trailing_metadata=(("grpc-status-details-bin", st.SerializeToString()),),
-            )
+            await context.abort_with_status(rpc_status.to_status(status_proto(e, domain)))
         except Exception:
             log.exception("rpc %s failed (request id %s)", m.grpc_path, ctx.request_id)
-            failure = errors.internal()
-            await context.abort(
-                grpc.StatusCode.INTERNAL,
-                failure.message,
-                trailing_metadata=(("grpc-status-details-bin", status_proto(failure, domain).SerializeToString()),),
-            )
+            await context.abort_with_status(rpc_status.to_status(status_proto(errors.internal(), domain)))
 
     return grpc.unary_unary_rpc_method_handler(
         handle, request_deserializer=_deserializer(m.input_pb), response_serializer=m.output_pb.SerializeToString
     )
-
-
-_STATUS_CODES = {sc.value[0]: sc for sc in grpc.StatusCode}
-
-
-def _code(code: int) -> grpc.StatusCode:
-    return _STATUS_CODES.get(code, grpc.StatusCode.UNKNOWN)
 
 
 async def start(rt: Runtime, services: dict[str, list[MethodInfo]], port: int, host: str = "[::]") -> Any:

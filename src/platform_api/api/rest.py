@@ -15,7 +15,7 @@ from urllib.parse import parse_qsl
 
 import msgspec
 
-from platform_api.api import dispatch, transcode
+from platform_api.api import dispatch, http_errors, transcode
 from platform_api.api.router import Match, Router
 from platform_api.api.schema import AREAS
 from platform_api.core import bodies, errors
@@ -71,15 +71,13 @@ class RestApp:
             result = await dispatch.call(match.route.method, request, ctx)
             await self._send(send, 200, _encode(result), request_id)
         except errors.ApiError as e:
-            await self._error(send, e, area, request_id)
+            await self._error(scope, receive, send, e, area, request_id)
         except Exception:
             log.exception("request %s %s failed (request id %s)", scope["method"], path, request_id)
-            await self._error(send, errors.internal(), area, request_id)
+            await self._error(scope, receive, send, errors.internal(), area, request_id)
 
     def _no_route(self, verb: str, path: str) -> errors.ApiError:
-        if self.router.allowed(path):
-            return errors.ApiError(errors.UNIMPLEMENTED, "Method Not Allowed")
-        return errors.ApiError(errors.NOT_FOUND, "Not Found")
+        return http_errors.no_route(bool(self.router.allowed(path)))
 
     async def _request(self, match: Match, scope: dict[str, Any], receive: Any, ctx: Context) -> Any:
         method, rule = match.route.method, match.route.rule
@@ -118,16 +116,13 @@ class RestApp:
                 ctx.mask_inferred = True
         return transcode.to_record(method.input_record, data)
 
-    async def _send(self, send: Any, status: int, body: bytes, request_id: str, extra: list[Any] | None = None) -> None:
+    async def _send(self, send: Any, status: int, body: bytes, request_id: str) -> None:
         headers = [*_JSON, (b"content-length", str(len(body)).encode()), (b"x-request-id", request_id.encode())]
-        if extra:
-            headers.extend(extra)
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
-    async def _error(self, send: Any, e: errors.ApiError, area: str, request_id: str) -> None:
+    async def _error(
+        self, scope: dict[str, Any], receive: Any, send: Any, e: errors.ApiError, area: str, request_id: str
+    ) -> None:
         domain = f"{area if area in AREAS else 'api'}.{self.rt.settings.error_domain_base}"
-        extra = None
-        if e.code == errors.UNAUTHENTICATED:
-            extra = [(b"www-authenticate", f'Bearer error="invalid_token", error_description="{e.message}"'.encode())]
-        await self._send(send, e.status(), _encode(e.body(domain)), request_id, extra)
+        await http_errors.render(e, domain, request_id)(scope, receive, send)

@@ -35,6 +35,7 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
+from platform_api.api import http_errors
 from platform_api.auth import capabilities as caps
 from platform_api.auth import matching, upstream
 from platform_api.auth.access import Access
@@ -437,13 +438,6 @@ def _peer(request: Request) -> str:
     return request.client.host if request.client else ""
 
 
-def _error(e: errors.ApiError, domain: str) -> Response:
-    headers = {"www-authenticate": 'Bearer error="invalid_token"'} if e.code == errors.UNAUTHENTICATED else None
-    if e.headers:
-        headers = {**(headers or {}), **e.headers}
-    return Response(msgspec.json.encode(e.body(domain)), e.status(), headers, media_type="application/json")
-
-
 def routes(rt: Runtime) -> list[Any]:
     from starlette.routing import Route
 
@@ -456,10 +450,10 @@ def routes(rt: Runtime) -> list[Any]:
             try:
                 result = await run(request)
             except errors.ApiError as e:
-                return _error(e, domain)
+                return http_errors.render(e, domain)
             except Exception:
                 log.exception("%s failed", request.url.path)
-                return _error(errors.internal(), domain)
+                return http_errors.render(errors.internal(), domain)
             return Response(msgspec.json.encode(result), media_type="application/json")
 
         return handle

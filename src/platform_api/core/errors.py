@@ -9,64 +9,48 @@ from __future__ import annotations
 
 from typing import Any
 
-# gRPC status codes (google.rpc.Code).
-OK = 0
-CANCELLED = 1
-UNKNOWN = 2
-INVALID_ARGUMENT = 3
-DEADLINE_EXCEEDED = 4
-NOT_FOUND = 5
-ALREADY_EXISTS = 6
-PERMISSION_DENIED = 7
-RESOURCE_EXHAUSTED = 8
-FAILED_PRECONDITION = 9
-ABORTED = 10
-OUT_OF_RANGE = 11
-UNIMPLEMENTED = 12
-INTERNAL = 13
-UNAVAILABLE = 14
-DATA_LOSS = 15
-UNAUTHENTICATED = 16
+from google.rpc import code_pb2
 
-CODE_NAMES = {
-    0: "OK",
-    1: "CANCELLED",
-    2: "UNKNOWN",
-    3: "INVALID_ARGUMENT",
-    4: "DEADLINE_EXCEEDED",
-    5: "NOT_FOUND",
-    6: "ALREADY_EXISTS",
-    7: "PERMISSION_DENIED",
-    8: "RESOURCE_EXHAUSTED",
-    9: "FAILED_PRECONDITION",
-    10: "ABORTED",
-    11: "OUT_OF_RANGE",
-    12: "UNIMPLEMENTED",
-    13: "INTERNAL",
-    14: "UNAVAILABLE",
-    15: "DATA_LOSS",
-    16: "UNAUTHENTICATED",
-}
+# gRPC status codes: the numbers and names of google.rpc.Code, re-exported for short use.
+OK: int = code_pb2.OK
+CANCELLED: int = code_pb2.CANCELLED
+UNKNOWN: int = code_pb2.UNKNOWN
+INVALID_ARGUMENT: int = code_pb2.INVALID_ARGUMENT
+DEADLINE_EXCEEDED: int = code_pb2.DEADLINE_EXCEEDED
+NOT_FOUND: int = code_pb2.NOT_FOUND
+ALREADY_EXISTS: int = code_pb2.ALREADY_EXISTS
+PERMISSION_DENIED: int = code_pb2.PERMISSION_DENIED
+RESOURCE_EXHAUSTED: int = code_pb2.RESOURCE_EXHAUSTED
+FAILED_PRECONDITION: int = code_pb2.FAILED_PRECONDITION
+ABORTED: int = code_pb2.ABORTED
+OUT_OF_RANGE: int = code_pb2.OUT_OF_RANGE
+UNIMPLEMENTED: int = code_pb2.UNIMPLEMENTED
+INTERNAL: int = code_pb2.INTERNAL
+UNAVAILABLE: int = code_pb2.UNAVAILABLE
+DATA_LOSS: int = code_pb2.DATA_LOSS
+UNAUTHENTICATED: int = code_pb2.UNAUTHENTICATED
 
-# grpc-gateway v2 HTTPStatusFromCode (FAILED_PRECONDITION is 400, not 412).
+CODE_NAMES: dict[int, str] = {number: name for name, number in code_pb2.Code.items()}
+
+# Ours: grpc-gateway v2 HTTPStatusFromCode (FAILED_PRECONDITION is 400, not 412).
 HTTP_STATUS = {
-    0: 200,
-    1: 499,
-    2: 500,
-    3: 400,
-    4: 504,
-    5: 404,
-    6: 409,
-    7: 403,
-    8: 429,
-    9: 400,
-    10: 409,
-    11: 400,
-    12: 501,
-    13: 500,
-    14: 503,
-    15: 500,
-    16: 401,
+    OK: 200,
+    CANCELLED: 499,
+    UNKNOWN: 500,
+    INVALID_ARGUMENT: 400,
+    DEADLINE_EXCEEDED: 504,
+    NOT_FOUND: 404,
+    ALREADY_EXISTS: 409,
+    PERMISSION_DENIED: 403,
+    RESOURCE_EXHAUSTED: 429,
+    FAILED_PRECONDITION: 400,
+    ABORTED: 409,
+    OUT_OF_RANGE: 400,
+    UNIMPLEMENTED: 501,
+    INTERNAL: 500,
+    UNAVAILABLE: 503,
+    DATA_LOSS: 500,
+    UNAUTHENTICATED: 401,
 }
 
 TYPE_PREFIX = "type.googleapis.com/google.rpc."

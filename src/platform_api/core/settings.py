@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field, fields
 
@@ -9,6 +10,30 @@ from dataclasses import dataclass, field, fields
 # makes the service emit them for clients that match on them.
 REFERENCE_DOMAIN = "chainguard.dev"
 REFERENCE_TERMS_DOCUMENTS = frozenset({"guardener-tos.v1", "sfdpa.v1", "skills-tos.v1"})
+
+TRUE = frozenset({"1", "true", "yes", "on"})
+FALSE = frozenset({"0", "false", "no", "off"})
+PORTS = frozenset({"http_port", "grpc_port", "port"})
+# Numbers that must be above zero (the others may be zero, which for a rate or a port means off).
+POSITIVE = frozenset({
+    "front_sniff_timeout", "front_max_connections", "delivery_max_attempts", "delivery_connect_timeout",
+    "delivery_timeout", "delivery_concurrency", "delivery_poll_seconds",
+})  # fmt: skip
+CHOICES = {
+    "compat_strings": ("", "reference"),
+    "sqlite_synchronous": ("OFF", "NORMAL", "FULL", "EXTRA"),
+    "log_level": ("debug", "info", "warning", "error", "critical"),
+}
+
+
+class InvalidSetting(SystemExit):
+    """A setting with a value it cannot take: the start stops, the message names the variable and the value.
+    A SystemExit, so that any command stops with the message (exit status 1) rather than a traceback."""
+
+    def __init__(self, source: str, value: object, expected: str) -> None:
+        super().__init__(f"platform-api: invalid setting {source}={value!s}: expected {expected}")
+        self.source = source
+        self.value = value
 
 
 @dataclass
@@ -89,22 +114,25 @@ class Settings:
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
+        """Settings from PLATFORM_API_* variables, then `overrides` (command-line flags); InvalidSetting on a
+        value that does not parse or lies outside its range."""
         s = cls()
         for f in fields(cls):
             if f.name == "extra":
                 continue
-            env = os.environ.get("PLATFORM_API_" + f.name.upper())
+            name = env_name(f.name)
+            env = os.environ.get(name)
             if env is not None:
-                setattr(s, f.name, _coerce(getattr(s, f.name), env))
+                setattr(s, f.name, _check(f.name, name, _coerce(name, getattr(s, f.name), env), env))
         for k, v in overrides.items():
             if v is not None:
-                setattr(s, k, v)
+                setattr(s, k, _check(k, "--" + k.replace("_", "-"), v))
         return s
 
     def to_env(self) -> dict[str, str]:
         """For worker processes started by the server, which rebuild settings from the environment."""
         return {
-            "PLATFORM_API_" + f.name.upper(): str(getattr(self, f.name)).lower()
+            env_name(f.name): str(getattr(self, f.name)).lower()
             if isinstance(getattr(self, f.name), bool)
             else str(getattr(self, f.name))
             for f in fields(self)
@@ -112,11 +140,38 @@ class Settings:
         }
 
 
-def _coerce(default: object, text: str) -> object:
+def env_name(name: str) -> str:
+    return "PLATFORM_API_" + name.upper()
+
+
+def _coerce(source: str, default: object, text: str) -> object:
+    """`text` as the type of the field's default."""
     if isinstance(default, bool):
-        return text.lower() in ("1", "true", "yes", "on")
-    if isinstance(default, float):
-        return float(text)
-    if isinstance(default, int):
-        return int(text)
+        word = text.strip().lower()
+        if word not in TRUE | FALSE:
+            raise InvalidSetting(source, text, "a boolean (1/0, true/false, yes/no, on/off)")
+        return word in TRUE
+    try:
+        if isinstance(default, float):
+            return float(text)
+        if isinstance(default, int):
+            return int(text)
+    except ValueError:
+        raise InvalidSetting(source, text, "a number" if isinstance(default, float) else "an integer") from None
     return text
+
+
+def _check(name: str, source: str, value: object, text: str | None = None) -> object:
+    """`value` if the field `name` may take it (bool is not a number here); `text`: as written, for the message."""
+    shown = value if text is None else text
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if not math.isfinite(value) or value < 0:
+            raise InvalidSetting(source, shown, "a finite number, not negative")
+        if name in POSITIVE and value <= 0:
+            raise InvalidSetting(source, shown, "a number above zero")
+        if name in PORTS and value > 65535:
+            raise InvalidSetting(source, shown, "a port number (0-65535)")
+    choices = CHOICES.get(name)
+    if choices is not None and str(value).lower() not in {c.lower() for c in choices}:
+        raise InvalidSetting(source, shown, "one of " + ", ".join(repr(c) for c in choices))
+    return value

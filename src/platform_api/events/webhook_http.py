@@ -5,6 +5,7 @@ Why not httpx here: its connection pool does work proportional to connections x 
 every request (profiled: over half the dispatcher's CPU at 64 concurrent deliveries), and pinning the
 address needs workarounds (Host header, SNI extension). A webhook POST needs little: send one request,
 read the status and headers, read (at most a little of) the body, keep the connection when allowed.
+The HTTP/1.1 framing (status line, headers, chunked / length / close-delimited bodies, keep-alive) is h11's.
 """
 
 from __future__ import annotations
@@ -14,14 +15,18 @@ import contextlib
 import ssl
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
+
+import certifi
+import h11
 
 from platform_api.events.sinks import Target
 
 IDLE_SECONDS = 5.0  # an idle connection is not reused after this (servers close idle ones)
 MAX_TARGETS = 256
 MAX_HEADER_BYTES = 64 * 1024
+READ_BYTES = 16 * 1024
 
 
 class ProtocolError(Exception):
@@ -30,8 +35,6 @@ class ProtocolError(Exception):
 
 @cache
 def _tls() -> ssl.SSLContext:
-    import certifi
-
     return ssl.create_default_context(cafile=certifi.where())
 
 
@@ -40,6 +43,7 @@ class _Conn:
     reader: asyncio.StreamReader
     writer: asyncio.StreamWriter
     idle_since: float = 0.0
+    http: h11.Connection = field(default_factory=lambda: h11.Connection(h11.CLIENT, MAX_HEADER_BYTES))
 
     def usable(self) -> bool:
         return (
@@ -108,89 +112,79 @@ class Client:
         return _Conn(reader, writer)
 
     async def post(self, t: Target, headers: dict[str, str], body: bytes) -> Response:
-        head = [f"POST {t.path} HTTP/1.1", f"host: {t.host_header}", f"content-length: {len(body)}"]
+        fields = [("host", t.host_header), ("content-length", str(len(body)))]
         for k, v in headers.items():
             if "\r" in v or "\n" in v or "\r" in k or "\n" in k:
                 raise ValueError(f"header {k!r} holds a line break")
-            head.append(f"{k}: {v}")
-        request = ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
+            fields.append((k, v))
+        request = h11.Request(method="POST", target=t.path, headers=fields)
         conn = self._take(t)
         if conn is not None:
             try:
-                return await self._exchange(t, conn, request)
-            except (ConnectionError, asyncio.IncompleteReadError, _Closed):
+                return await self._exchange(t, conn, request, body)
+            except (ConnectionError, _Closed):
                 conn.close()  # the server closed the idle connection first: try once on a new one
-        return await self._exchange(t, await self._connect(t), request)
+        return await self._exchange(t, await self._connect(t), request, body)
 
-    async def _exchange(self, t: Target, conn: _Conn, request: bytes) -> Response:
+    async def _exchange(self, t: Target, conn: _Conn, request: h11.Request, body: bytes) -> Response:
         try:
-            conn.writer.write(request)
+            try:
+                out = conn.http.send(request) or b""
+            except h11.LocalProtocolError as e:  # a header name or value HTTP does not allow
+                raise ValueError(f"request not sendable: {e}") from None
+            out += (conn.http.send(h11.Data(data=body)) or b"") + (conn.http.send(h11.EndOfMessage()) or b"")
+            conn.writer.write(out)
             await conn.writer.drain()
-            response, keep = await self._read(conn.reader)
+            response, keep = await self._read(conn)
         except BaseException:
             conn.close()
             raise
         if keep:
+            conn.http.start_next_cycle()
             self._give(t, conn)
         else:
             conn.close()
         return response
 
-    async def _read(self, reader: asyncio.StreamReader) -> tuple[Response, bool]:
+    async def _read(self, conn: _Conn) -> tuple[Response, bool]:
+        """The answer's status and headers; its body skipped, up to `max_body` bytes (beyond, the connection
+        is dropped rather than read). Informational answers are skipped. Keep: the connection may be reused."""
+        http, received = conn.http, 0
+        response: Response | None = None
+        skipped = 0
         while True:
-            line = await reader.readline()
-            if not line:
-                raise _Closed()
-            parts = line.decode("latin-1").split(None, 2)
-            if len(parts) < 2 or not parts[0].startswith("HTTP/1.") or not parts[1].isdigit():
-                raise ProtocolError(f"not an HTTP/1.x status line: {line[:80]!r}")
-            version, status = parts[0], int(parts[1])
-            headers: dict[str, str] = {}
-            size = 0
-            while True:
-                h = await reader.readline()
-                size += len(h)
-                if size > MAX_HEADER_BYTES:
+            try:
+                event = http.next_event()
+            except h11.RemoteProtocolError as e:
+                raise ProtocolError(f"not an HTTP/1.x answer: {e}") from None
+            if event is h11.NEED_DATA:
+                if response is None and received >= MAX_HEADER_BYTES:
                     raise ProtocolError("response headers too large")
-                if h in (b"\r\n", b"\n"):
-                    break
-                if not h:
-                    raise ProtocolError("connection closed inside the response headers")
-                name, _, value = h.decode("latin-1").partition(":")
-                headers[name.strip().lower()] = value.strip()
-            if 100 <= status < 200:
-                continue  # informational: the real answer follows
-            break
-        conn_header = headers.get("connection", "").lower()
-        keep = ("close" not in conn_header) if version == "HTTP/1.1" else ("keep-alive" in conn_header)
-        if status in (204, 304):
-            return Response(status, headers), keep
-        if "chunked" in headers.get("transfer-encoding", "").lower():
-            keep = await self._read_chunked(reader) and keep
-        elif "content-length" in headers:
-            length = int(headers["content-length"])
-            if length > self.max_body:
-                return Response(status, headers), False  # not worth reading: drop the connection
-            await reader.readexactly(length)
-        else:
-            await reader.read(self.max_body)  # until the server closes (or enough)
-            keep = False
-        return Response(status, headers), keep
-
-    async def _read_chunked(self, reader: asyncio.StreamReader) -> bool:
-        """Skip a chunked body; False when it was too long to bother (the connection is then dropped)."""
-        total = 0
-        while True:
-            size_line = await reader.readline()
-            size = int(size_line.split(b";", 1)[0].strip() or b"0", 16)
-            if size == 0:
-                while (await reader.readline()) not in (b"\r\n", b"\n", b""):
-                    pass  # trailers
-                return True
-            total += size
-            if total > self.max_body:
-                return False
-            await reader.readexactly(size + 2)
+                data = await conn.reader.read(READ_BYTES)
+                if not data and not received:
+                    raise _Closed()
+                received += len(data)
+                http.receive_data(data)
+            elif isinstance(event, h11.Response):
+                headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in event.headers}
+                response = Response(event.status_code, headers)
+                length = headers.get("content-length", "")
+                if length.isdigit() and int(length) > self.max_body:
+                    return response, False  # not worth reading: drop the connection
+                chunked = "chunked" in headers.get("transfer-encoding", "").lower()
+                if not length and not chunked and event.status_code not in (204, 304):
+                    return response, False  # the body lasts until the server closes: not waited for
+            elif isinstance(event, h11.Data):
+                skipped += len(event.data)
+                if skipped > self.max_body:
+                    assert response is not None
+                    return response, False
+            elif isinstance(event, h11.EndOfMessage):
+                assert response is not None
+                return response, http.our_state is h11.DONE and http.their_state is h11.DONE
+            elif isinstance(event, h11.ConnectionClosed):
+                raise ProtocolError("connection closed inside the response")
+            # h11.InformationalResponse (1xx): the real answer follows
 
 
 class _Closed(Exception):
