@@ -13,14 +13,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from platform_api.api import grpc_server, metrics, openapi, schema
+from platform_api.api import grpc_server, http_errors, metrics, openapi, schema, sts_routes
 from platform_api.api.rest import RestApp
-from platform_api.auth import discovery, keys, sts
+from platform_api.auth import discovery, keys
 from platform_api.auth.access import Access
-from platform_api.core import errors
 from platform_api.core.settings import Settings
 from platform_api.events.dispatcher import Dispatcher
-from platform_api.iam import bootstrap, roles
+from platform_api.iam import bootstrap, roles, sts
 from platform_api.service.methods import MethodInfo
 from platform_api.service.runtime import Runtime
 from platform_api.store import db as store
@@ -146,13 +145,8 @@ async def jwks(request: Request) -> Response:
 
 async def routing_error(request: Request, exc: Exception) -> Response:
     """Unknown non-API paths answer like unknown API routes: 404 code 5, wrong method 501 code 12."""
-    status = getattr(exc, "status_code", 404)
-    e = (
-        errors.ApiError(errors.UNIMPLEMENTED, "Method Not Allowed")
-        if status == 405
-        else errors.ApiError(errors.NOT_FOUND, "Not Found")
-    )
-    return JSONResponse(e.body(f"api.{_service(request).settings.error_domain_base}"), status_code=e.status())
+    e = http_errors.no_route(getattr(exc, "status_code", 404) == 405)
+    return http_errors.render(e, f"api.{_service(request).settings.error_domain_base}")
 
 
 def create_app(settings: Settings | None = None) -> RestApp:
@@ -167,7 +161,7 @@ def create_app(settings: Settings | None = None) -> RestApp:
         Route("/openapi.json", openapi_json),
         Route("/.well-known/openid-configuration", openid_configuration),
         Route(discovery.JWKS_PATH, jwks),
-        *sts.routes(service.rt),
+        *sts_routes.routes(service.rt),
         metrics.route(service.rt),
     ]
     fallback = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: routing_error, 405: routing_error})

@@ -51,7 +51,7 @@ _ERRORS = {
         "retryAfterSeconds); `Retry-After` says when to retry.",
     ),
 }
-# The token routes (src/platform_api/auth/sts.py): Starlette routes served before the API router, sharing
+# The token routes (src/platform_api/api/sts_routes.py): Starlette routes served before the API router, sharing
 # their implementation with gRPC. Not transcoded: parameters come from the query string or, for the STS
 # routes, a form body; the bearer is not the API's access token (so no `bearerAuth`) but what the value
 # here names; every attempt is rate limited; no NOT_FOUND for the route itself.

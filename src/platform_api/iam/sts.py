@@ -27,19 +27,15 @@ import hashlib
 import logging
 import re
 import secrets
-from collections.abc import Awaitable, Callable
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import urlsplit
 
 import msgspec
-from starlette.requests import Request
-from starlette.responses import Response
 
-from platform_api.api import http_errors
 from platform_api.auth import capabilities as caps
 from platform_api.auth import matching, upstream
 from platform_api.auth.access import Access
-from platform_api.core import bodies, clock, errors, ratelimit, uidp, validate
+from platform_api.core import clock, errors, ratelimit, uidp, validate
 from platform_api.gen.records.auth import RegistrationRequest, Session
 from platform_api.gen.records.iam_v2 import Identity
 from platform_api.gen.records.iam_v2 import Identity_ClaimMatch as ClaimMatch
@@ -405,90 +401,3 @@ async def rpc_exchange_refresh_token(request: ExchangeRefreshTokenRequest, ctx: 
 @rpc("chainguard.platform.auth.Auth.Register")
 async def rpc_register(request: RegistrationRequest, ctx: Context) -> Session:
     return await register(ctx.rt, request, ctx.authorization, ctx.peer)
-
-
-# ---------------------------------------------------------------------- HTTP routes
-
-
-async def _params(request: Request) -> dict[str, list[str]]:
-    """Query parameters plus form parameters (the SDK's HTTP/1 fallback POSTs them form-encoded)."""
-    out: dict[str, list[str]] = {}
-    pairs = list(request.query_params.multi_items())
-    if request.method == "POST" and request.headers.get("content-type", "").startswith(
-        "application/x-www-form-urlencoded"
-    ):
-        body = await bodies.read(request.scope, request.receive, bodies.MAX_FORM)
-        pairs += parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=False)
-    for k, v in pairs:
-        out.setdefault(k, []).append(v)
-    return out
-
-
-def _one(params: dict[str, list[str]], *names: str) -> str:
-    return next((params[n][0] for n in names if params.get(n)), "")
-
-
-def _authorization(request: Request) -> str:
-    if len(request.headers.getlist("authorization")) > 1:
-        raise errors.duplicate_authorization()
-    return request.headers.get("authorization", "")
-
-
-def _peer(request: Request) -> str:
-    return request.client.host if request.client else ""
-
-
-def routes(rt: Runtime) -> list[Any]:
-    from starlette.routing import Route
-
-    domain = f"iam.{rt.settings.error_domain_base}"
-
-    def endpoint(run: Callable[[Request], Awaitable[Any]]) -> Any:
-        """A JSON route answering google.rpc.Status errors, never a stack trace."""
-
-        async def handle(request: Request) -> Response:
-            try:
-                result = await run(request)
-            except errors.ApiError as e:
-                return http_errors.render(e, domain)
-            except Exception:
-                log.exception("%s failed", request.url.path)
-                return http_errors.render(errors.internal(), domain)
-            return Response(msgspec.json.encode(result), media_type="application/json")
-
-        return handle
-
-    async def http_exchange(request: Request) -> RawToken:
-        """Repeated `scope` values all count (the union with `scopes`), as they always have over HTTP."""
-        p = await _params(request)
-        req = ExchangeRequest(
-            aud=p.get("aud", []), identity=_one(p, "identity"), scopes=p.get("scopes", []) + p.get("scope", []),
-            cap=p.get("cap", []), identity_provider=_one(p, "identity_provider", "identityProvider"),
-        )  # fmt: skip
-        return await exchange(rt, req, _authorization(request), _peer(request))
-
-    async def http_refresh(request: Request) -> TokenPair:
-        p = await _params(request)
-        req = ExchangeRefreshTokenRequest(
-            aud=p.get("aud", []), scopes=p.get("scopes", []) + p.get("scope", []), cap=p.get("cap", [])
-        )
-        return await exchange_refresh_token(rt, req, _authorization(request), _peer(request))
-
-    async def http_register(request: Request) -> dict[str, Any]:
-        """POST /auth/v1/register {"code": "<invite code>", "identityId": ...}: answers {"identity": <uid>,
-        "group": <group uid or "">} (the group always present, as this route has always answered)."""
-        raw = await bodies.read(request.scope, request.receive, bodies.MAX_FORM)
-        body = bodies.decode_json(raw) if raw.strip() else {}
-        code = body.get("code", "") if isinstance(body, dict) else None
-        if not isinstance(code, str):
-            raise errors.invalid_argument("code", "code must be a string")
-        identity_id = next((body[k] for k in ("identityId", "identity_id") if isinstance(body.get(k), str)), "")
-        req = RegistrationRequest(code=code, identity_id=identity_id)
-        session = await register(rt, req, _authorization(request), _peer(request))
-        return {"identity": session.identity, "group": session.group}
-
-    return [
-        Route("/sts/exchange", endpoint(http_exchange), methods=["GET", "POST"]),
-        Route("/sts/exchange_refresh_token", endpoint(http_refresh), methods=["GET", "POST"]),
-        Route(REGISTER_PATH, endpoint(http_register), methods=["POST"]),
-    ]
