@@ -15,35 +15,62 @@ from __future__ import annotations
 import asyncio
 from bisect import bisect_left
 
-from prometheus_client import Counter, Histogram
+from prometheus_client import Counter, Histogram, values
 
-RPC_REQUESTS = Counter(
-    "platform_api_rpc_requests", "RPCs answered, by method (full RPC name) and gRPC code name", ["method", "code"]
-)
 BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
-RPC_DURATION = Histogram(
-    "platform_api_rpc_duration_seconds",
-    "Time in the RPC (authorization and implementation), by method and gRPC code name",
-    ["method", "code"],
-    buckets=BUCKETS,
-)
-DELIVERIES = Counter(
-    "platform_api_event_deliveries",
-    "Webhook delivery attempts by outcome: delivered, retry (will be retried), failed (last attempt), "
-    "gone (410: subscription disabled), dropped (subscription deleted or disabled, event pruned)",
-    ["outcome"],
-)
-AUTH_CACHE = Counter(
-    "platform_api_auth_cache_lookups",
-    "Authorization cache lookups: cache principal (caller by token) or grants (identity's role bindings); "
-    "result hit or miss",
-    ["cache", "result"],
-)
+# Counter keys of `count`: (metric, labels).
+PRINCIPAL_HIT = ("auth_cache", ("principal", "hit"))
+PRINCIPAL_MISS = ("auth_cache", ("principal", "miss"))
+GRANTS_HIT = ("auth_cache", ("grants", "hit"))
+GRANTS_MISS = ("auth_cache", ("grants", "miss"))
 
-PRINCIPAL_HIT = AUTH_CACHE.labels("principal", "hit")
-PRINCIPAL_MISS = AUTH_CACHE.labels("principal", "miss")
-GRANTS_HIT = AUTH_CACHE.labels("grants", "hit")
-GRANTS_MISS = AUTH_CACHE.labels("grants", "miss")
+
+def delivery(outcome: str) -> tuple[str, tuple[str, ...]]:
+    """The counter key of a webhook delivery outcome (delivered, retry, failed, gone, dropped)."""
+    return ("deliveries", (outcome,))
+
+
+class _Exported:
+    """The Prometheus metrics, created at the first flush in the process that exports them: `serve` sets
+    PROMETHEUS_MULTIPROC_DIR after this module is imported (its workers are forked from it), and
+    prometheus-client picks its value storage (files or memory) when a metric is created."""
+
+    def __init__(self) -> None:
+        values.ValueClass = values.get_value_class()  # type: ignore[no-untyped-call]
+        self.rpc_requests = Counter(
+            "platform_api_rpc_requests", "RPCs answered, by method (full RPC name) and gRPC code name",
+            ["method", "code"],
+        )  # fmt: skip
+        self.rpc_duration = Histogram(
+            "platform_api_rpc_duration_seconds",
+            "Time in the RPC (authorization and implementation), by method and gRPC code name",
+            ["method", "code"],
+            buckets=BUCKETS,
+        )
+        deliveries = Counter(
+            "platform_api_event_deliveries",
+            "Webhook delivery attempts by outcome: delivered, retry (will be retried), failed (last attempt), "
+            "gone (410: subscription disabled), dropped (subscription deleted or disabled, event pruned)",
+            ["outcome"],
+        )
+        auth_cache = Counter(
+            "platform_api_auth_cache_lookups",
+            "Authorization cache lookups: cache principal (caller by token) or grants (identity's role "
+            "bindings); result hit or miss",
+            ["cache", "result"],
+        )
+        self.counters = {"deliveries": deliveries, "auth_cache": auth_cache}
+
+
+_exported: _Exported | None = None
+
+
+def exported() -> _Exported:
+    global _exported
+    if _exported is None:
+        _exported = _Exported()
+    return _exported
+
 
 FLUSH_SECONDS = 1.0
 
@@ -58,7 +85,7 @@ class _Tally:
 
 
 _rpcs: dict[tuple[str, str], _Tally] = {}
-_counts: dict[Counter, int] = {}
+_counts: dict[tuple[str, tuple[str, ...]], int] = {}
 _flush_armed = False
 
 
@@ -72,9 +99,9 @@ def observe_rpc(method: str, code: str, seconds: float) -> None:
     _arm()
 
 
-def count(child: Counter) -> None:
-    """Adds one to a labelled counter (e.g. PRINCIPAL_HIT), exported with the next flush."""
-    _counts[child] = _counts.get(child, 0) + 1
+def count(key: tuple[str, tuple[str, ...]]) -> None:
+    """Adds one to a labelled counter (e.g. PRINCIPAL_HIT, delivery("retry")), exported with the next flush."""
+    _counts[key] = _counts.get(key, 0) + 1
     _arm()
 
 
@@ -94,13 +121,14 @@ def flush() -> None:
     """Moves the tallies into the exported metrics."""
     global _rpcs, _counts, _flush_armed
     rpcs, counts, _rpcs, _counts, _flush_armed = _rpcs, _counts, {}, {}, False
+    out = exported()
     for (method, code), tally in rpcs.items():
-        RPC_REQUESTS.labels(method, code).inc(tally.n)
-        h = RPC_DURATION.labels(method, code)
+        out.rpc_requests.labels(method, code).inc(tally.n)
+        h = out.rpc_duration.labels(method, code)
         # prometheus-client has no bulk observe: add to the histogram's own values (what observe() does).
         h._sum.inc(tally.total)  # type: ignore[attr-defined]
         for i, k in enumerate(tally.buckets):
             if k:
                 h._buckets[i].inc(k)  # type: ignore[attr-defined]
-    for child, k in counts.items():
-        child.inc(k)
+    for (metric, labels), k in counts.items():
+        out.counters[metric].labels(*labels).inc(k)

@@ -398,14 +398,14 @@ class Dispatcher:
     async def _deliver(self, c: Claimed, ev: Event | None, sink: Sink | None) -> None:
         if sink is None or ev is None:
             # The subscription was deleted (its deliveries with it) or the event pruned: nothing to do.
-            metrics.DELIVERIES.labels("dropped").inc()
+            metrics.count(metrics.delivery("dropped"))
             await self.db.execute(
                 "UPDATE deliveries SET claimed_until = 0, claim = '', state = $3 WHERE uid = $1 AND claim = $2",
                 c.uid, self.id, outbox.FAILED,
             )  # fmt: skip
             return
         if sink.disabled:
-            metrics.DELIVERIES.labels("dropped").inc()
+            metrics.count(metrics.delivery("dropped"))
             await self._finish(c, None, outbox.DISABLED, 0.0)
             return
         started = time.time()
@@ -418,16 +418,16 @@ class Dispatcher:
         round_start = c.round_start or started
         now = time.time()
         if 200 <= status < 300:
-            metrics.DELIVERIES.labels("delivered").inc()
+            metrics.count(metrics.delivery("delivered"))
             await self._finish(c, attempt, outbox.DELIVERED, 0.0, n, round_start)
         elif status == 410:
-            metrics.DELIVERIES.labels("gone").inc()
+            metrics.count(metrics.delivery("gone"))
             await self._gone(c, attempt, n, round_start)
         elif n >= self.settings.delivery_max_attempts:
-            metrics.DELIVERIES.labels("failed").inc()
+            metrics.count(metrics.delivery("failed"))
             await self._finish(c, attempt, outbox.FAILED, 0.0, n, round_start)
         else:
-            metrics.DELIVERIES.labels("retry").inc()
+            metrics.count(metrics.delivery("retry"))
             due = next_due(n, round_start, now, self.settings, retry_after)
             await self._finish(c, attempt, outbox.PENDING, due, n, round_start)
 
