@@ -26,7 +26,7 @@ from platform_api.auth import capabilities, keys
 from platform_api.auth.access import Access
 from platform_api.core import clock, errors, uidp
 from platform_api.gen.records.iam_v2 import Group, Identity
-from platform_api.iam import identities, role_bindings, roles
+from platform_api.iam import identities, queries, roles
 from platform_api.store import db as store
 from platform_api.store import rows
 from platform_api.store.migrate import migrate
@@ -80,7 +80,7 @@ async def main(args: argparse.Namespace) -> None:
             key = (random.choice(groups), random.choice(ids), random.choice(builtin))
             if key not in seen:
                 seen.add(key)
-                await role_bindings.insert(tx, key[0], key[1], key[2], now)
+                await queries.insert_role_binding(tx, key[0], key[1], key[2], now)
     access = Access(database, "https://bench.example", "https://bench.example")
     await access.start()
     tokens = {i: access.tokens.mint(i)[0] for i in ids}

@@ -21,7 +21,7 @@ from platform_api.auth import capabilities
 from platform_api.core import clock, uidp
 from platform_api.gen.records.iam_v2 import Group, Identity
 from platform_api.gen.records.registry_v2 import Repo
-from platform_api.iam import identities, role_bindings, roles
+from platform_api.iam import identities, queries, roles
 from platform_api.store import db as store
 from platform_api.store import rows
 from platform_api.store.migrate import migrate
@@ -103,7 +103,7 @@ async def load(url: str, repos: int = 100_000, groups: int = 100) -> Dataset:
         owner = Identity(uid=ds.owner, name="bench-owner", create_time=now, update_time=now, last_seen_time=now)
         async with database.transaction() as tx:
             await identities.insert(tx, owner, "")
-            await role_bindings.insert(tx, ds.org, ds.owner, capabilities.OWNER.uid, now)
+            await queries.insert_role_binding(tx, ds.org, ds.owner, capabilities.OWNER.uid, now)
 
         parents = [ds.org] * (repos // 10 if groups else repos)
         if groups:
