@@ -93,9 +93,7 @@ def _method(m: MethodDescriptor) -> MethodInfo:
         name=m.name,
         # The token exchange and registration are IAM's (their HTTP routes answer errors in that domain).
         area={"oidc": "iam", "auth": "iam"}.get(package.split(".")[2], package.split(".")[2]),
-        impl=f"{service}.{m.name}".replace(f"{package}.", f"{package.removesuffix(BETA)}.v2.", 1)
-        if package.endswith(BETA)
-        else f"{service}.{m.name}",
+        impl=f"{service}.{m.name}".replace(f"{BETA}.", ".v2.", 1),
         input=m.input_type,
         output=m.output_type,
         input_record=RECORDS[m.input_type.full_name],
