@@ -299,3 +299,8 @@ def test_v2beta1_is_v2_under_another_name(service: ServiceDescriptor) -> None:
             ours_.CopyToProto(a)
             theirs.CopyToProto(c)
             assert str(c).replace(".v2beta1.", ".v2.") == str(a)
+
+
+@pytest.mark.skipif(not wire_facts.SHARED.exists(), reason="no ../shared/reference beside this clone")
+def test_the_kept_copy_is_the_reference() -> None:
+    assert wire_facts.WIRE.read_text() == wire_facts.SHARED.read_text()
