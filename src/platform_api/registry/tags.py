@@ -19,6 +19,7 @@ from platform_api.registry import repos
 from platform_api.service import listing, storage
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
+from platform_api.store.db import Conn
 
 SERVICE = "chainguard.platform.registry.v2.TagsService."
 RESOURCE = "chainguard.platform.registry.v2.Tag"
@@ -46,33 +47,41 @@ async def create_tag(req: CreateTagRequest, ctx: Context) -> Tag:
     given = req.tag or Tag()
     validate.tag_name(given.name)
     validate.digest(given.digest)
-    now = clock.now()
     async with ctx.rt.db.transaction() as tx:
         # Locking the repo serializes writers of its tags: the upsert below cannot race.
         await repos.fetch(tx, req.parent, lock=True)
-        row = await tx.fetchrow(
-            "SELECT body FROM tags WHERE parent = $1 AND name = $2" + rows.for_update(tx), req.parent, given.name
-        )
-        if row is None:
-            tag = Tag(uid=uidp.new_child(req.parent), name=given.name, digest=given.digest,
-                      deprecated=given.deprecated, create_time=now, update_time=now)  # fmt: skip
-            await tx.execute(
-                "INSERT INTO tags (uid, parent, name, digest, kind, create_time, update_time, body)"
-                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                tag.uid, req.parent, tag.name, tag.digest, kind(tag.name), now, now, rows.body(tag),
-            )  # fmt: skip
-            await outbox.emit(tx, ctx, tag)
-            return tag
-        tag = rows.decode(Tag, row[0])
-        if tag.digest == given.digest and tag.deprecated == given.deprecated:
-            return tag
-        tag.digest, tag.deprecated, tag.update_time = given.digest, given.deprecated, now
+        tag, _ = await upsert(tx, ctx, req.parent, given.name, given.digest, given.deprecated)
+        return tag
+
+
+async def upsert(
+    tx: Conn, ctx: Context, parent: str, name: str, digest: str, deprecated: bool = False
+) -> tuple[Tag, str]:
+    """Create the tag `name` under repo `parent`, or point it at `digest`, inside `tx`; emits the event of
+    `ctx`'s method for a change. Returns the tag and "created", "updated" or "unchanged". The caller has
+    validated the values and locked the repo (`repos.fetch(tx, parent, lock=True)`)."""
+    now = clock.now()
+    row = await tx.fetchrow("SELECT body FROM tags WHERE parent = $1 AND name = $2" + rows.for_update(tx), parent, name)
+    if row is None:
+        tag = Tag(uid=uidp.new_child(parent), name=name, digest=digest, deprecated=deprecated,
+                  create_time=now, update_time=now)  # fmt: skip
         await tx.execute(
-            "UPDATE tags SET digest = $2, update_time = $3, body = $4 WHERE uid = $1",
-            tag.uid, tag.digest, now, rows.body(tag),
+            "INSERT INTO tags (uid, parent, name, digest, kind, create_time, update_time, body)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            tag.uid, parent, tag.name, tag.digest, kind(tag.name), now, now, rows.body(tag),
         )  # fmt: skip
         await outbox.emit(tx, ctx, tag)
-        return tag
+        return tag, "created"
+    tag = rows.decode(Tag, row[0])
+    if tag.digest == digest and tag.deprecated == deprecated:
+        return tag, "unchanged"
+    tag.digest, tag.deprecated, tag.update_time = digest, deprecated, now
+    await tx.execute(
+        "UPDATE tags SET digest = $2, update_time = $3, body = $4 WHERE uid = $1",
+        tag.uid, tag.digest, now, rows.body(tag),
+    )  # fmt: skip
+    await outbox.emit(tx, ctx, tag)
+    return tag, "updated"
 
 
 @rpc(SERVICE + "GetTag")
