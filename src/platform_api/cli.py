@@ -1,4 +1,4 @@
-"""The command line: `platform-api serve | dispatch | migrate | bootstrap | token | keys`."""
+"""The command line: `platform-api serve | dispatch | migrate | bootstrap | token | keys | import <kind>`."""
 
 from __future__ import annotations
 
@@ -19,17 +19,23 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from platform_api.api import front
+from platform_api.api import front, schema
 from platform_api.auth import keys
 from platform_api.core import errors
 from platform_api.core.errors import ApiError
 from platform_api.core.settings import Settings
 from platform_api.events import dispatcher
 from platform_api.iam import bootstrap
+from platform_api.service import imports
+from platform_api.service.runtime import Runtime
 from platform_api.store import db
 from platform_api.store.migrate import migrate
 
 T = TypeVar("T")
+
+# `platform-api import <kind>`: each importer module has HELP, arguments(parser) and async run(job) (see
+# service/imports.py). The domains add theirs here.
+IMPORTERS: dict[str, Any] = {}
 
 
 def _database(p: argparse.ArgumentParser) -> None:
@@ -131,6 +137,14 @@ def _parser() -> argparse.ArgumentParser:
     keys.set_defaults(run=keys_command)
     _database(keys)
     keys.add_argument("action", choices=["rotate", "list"], help="rotate: new signing key, old ones keep verifying")
+
+    imp = sub.add_parser("import", help="import security data from files in their published formats")
+    kinds = imp.add_subparsers(dest="kind", required=True)
+    for kind, importer in IMPORTERS.items():
+        one = kinds.add_parser(kind, help=importer.HELP, description=importer.HELP)
+        one.set_defaults(run=import_command, importer=importer)
+        _database(one)
+        importer.arguments(one)
     return parser
 
 
@@ -209,6 +223,32 @@ def token_command(inv: Invocation) -> None:
 def keys_command(inv: Invocation) -> None:
     """`keys rotate|list`: starts signing with a new key, or lists the keys, as JSON."""
     print(json.dumps(_with_database(inv.settings, lambda db, _: _keys(db, inv.args.action))))
+
+
+def import_command(inv: Invocation) -> None:
+    """`import <kind>`: one importer over one input; prints the JSON summary. Exit 0 when everything was
+    applied, 3 when some units were rejected (the summary says which), 1 when the input was refused
+    (nothing applied; the message names the file, the place in it and the problem)."""
+    importer = inv.args.importer
+    progress = imports.Progress(f"import {inv.args.kind}")
+
+    async def run(database: Any, _: list[str]) -> imports.Summary:
+        rt = Runtime(settings=inv.settings, db=database)
+        await rt.load_secrets()
+        job = imports.Job(rt, inv.args, progress, lambda name: schema.methods()[name])
+        summary: imports.Summary = await importer.run(job)
+        return summary
+
+    try:
+        summary = _with_database(inv.settings, run)
+    except imports.BadInput as e:
+        progress.finish()
+        print(json.dumps({"error": e.as_json()}))
+        sys.exit(f"platform-api import {inv.args.kind}: {e}")
+    progress.finish()
+    print(json.dumps(summary.as_json()))
+    if summary.rejected:
+        sys.exit(3)
 
 
 def _with_database(settings: Settings, work: Callable[[Any, list[str]], Awaitable[T]]) -> T:
