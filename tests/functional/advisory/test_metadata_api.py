@@ -86,7 +86,8 @@ def test_fixtures_import_query_and_reimport(server: Any, anon: Any) -> None:
         {"type": "TYPE_CVSS_V4", "score": "CVSS:4.0/AV:N/AC:L/AT:N/PR:N/UI:N/VC:H/VI:H/VA:H/SC:N/SI:N/SA:N"},
     ]
     # GIT has no name in the contract: TYPE_UNSPECIFIED (the zero value, left out of JSON).
-    assert [r.get("type") for r in ghsa["references"]] == ["TYPE_ADVISORY", "TYPE_FIX", "TYPE_PACKAGE", None, "TYPE_WEB"]
+    kinds = [r.get("type") for r in ghsa["references"]]
+    assert kinds == ["TYPE_ADVISORY", "TYPE_FIX", "TYPE_PACKAGE", None, "TYPE_WEB"]
 
     # By alias: the entry carries the id asked for and the aliasing record's content.
     body = metadata(anon, "CVE-2024-10001", "CVE-2024-10002", "CVE-2024-10003", "CVE-1999-0000")
@@ -155,9 +156,9 @@ def test_zip_import(server: Any, anon: Any, tmp_path: Path) -> None:
     p = prefix()
     archive = tmp_path / "all.zip"
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+        severity = [{"type": "CVSS_V3", "score": V31_CRITICAL}]
         for i in range(3):
-            z.writestr(f"{p}-{i}.json", json.dumps(record(f"{p}-{i}", severity=[{"type": "CVSS_V3",
-                                                                                  "score": V31_CRITICAL}])))  # fmt: skip
+            z.writestr(f"{p}-{i}.json", json.dumps(record(f"{p}-{i}", severity=severity)))
         z.writestr("README.txt", "not a record")
     assert imported(server, archive)["created"] == 3
     assert imported(server, archive)["unchanged"] == 3
@@ -231,7 +232,7 @@ def test_invalid_requests(anon: Any, params: dict[str, Any], field: str, text: s
     assert r.status_code == 400, r.text
     body = r.json()
     assert body["code"] == 3 and text in body["message"]
-    violations = [d for d in body["details"] if d["@type"].endswith("BadRequest")][0]["fieldViolations"]
+    violations = next(d for d in body["details"] if d["@type"].endswith("BadRequest"))["fieldViolations"]
     assert violations[0]["field"] == field
 
 
@@ -280,13 +281,14 @@ def test_zip_bomb_and_huge_file_are_refused(server: Any, anon: Any, tmp_path: Pa
     error, message = refused(server, bomb)
     assert error == {"file": str(bomb), "place": "bomb.json",
                      "problem": "inflates beyond the import's bounds (a zip bomb?)"}  # fmt: skip
+    assert message.endswith(f"{bomb}: bomb.json: inflates beyond the import's bounds (a zip bomb?)")
     assert metadata(anon, f"{p}-ok")["totalCount"] == "0"
 
     folder = write(tmp_path / "huge", record(f"{p}-fine"))
     huge = folder / "zz-huge.json"
     with huge.open("wb") as f:  # sparse: 200 MB that take no disk
         f.truncate(200 << 20)
-    error, message = refused(server, folder)
+    error, _ = refused(server, folder)
     assert error["file"] == str(huge) and "209715200 bytes is over the limit" in error["problem"]
     assert metadata(anon, f"{p}-fine")["totalCount"] == "0"
 
