@@ -86,16 +86,16 @@ async def apply(tx: Conn, records: list[Record]) -> list[str]:
         )
         for chunk in _chunks([u[0] for u in updates]):
             await tx.execute(f"DELETE FROM vulnerability_aliases WHERE id IN ({_in(chunk)})", *chunk)
-    alias_rows = [(a, rid) for rid, (r, _) in pending.items() for a in [rid, *r.aliases]]
-    await tx.executemany("INSERT INTO vulnerability_aliases (alias, id) VALUES ($1, $2)", alias_rows)
+    alias_rows = [(a, rid, r.modified) for rid, (r, _) in pending.items() for a in [rid, *r.aliases]]
+    await tx.executemany("INSERT INTO vulnerability_aliases (alias, id, modified) VALUES ($1, $2, $3)", alias_rows)
     return outcomes
 
 
 async def resolve(conn: Conn, ids: list[str]) -> dict[str, str]:
     """{requested id: id of the stored record answering to it} for the `ids` that any record answers to."""
     candidates: dict[str, list[tuple[bool, str, str]]] = {}  # requested -> [(exact, modified, record id)]
-    sql = "SELECT a.alias, a.id, m.modified FROM vulnerability_aliases a JOIN vulnerability_metadata m ON m.id = a.id"
-    for alias, rid, modified in await _fetch_in(conn, sql + " WHERE a.alias IN ({ids})", ids):
+    sql = "SELECT alias, id, modified FROM vulnerability_aliases WHERE alias IN ({ids})"
+    for alias, rid, modified in await _fetch_in(conn, sql, ids):
         candidates.setdefault(alias, []).append((alias == rid, modified, rid))
     # The exact id first, then the latest modified; max() keeps the first of equals: the smallest id.
     return {alias: max(sorted(c, key=lambda x: x[2]), key=lambda x: x[:2])[2] for alias, c in candidates.items()}
