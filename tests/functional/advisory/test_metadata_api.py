@@ -4,6 +4,7 @@ the 1,000-id bound, and bad inputs that leave the database as it was."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import secrets
@@ -17,6 +18,9 @@ import grpc
 import pytest
 
 from platform_api.gen.chainguard.platform.advisory.v2 import advisory_pb2, advisory_pb2_grpc
+from platform_api.gen.records.vulnerabilities_v2 import Severity
+from platform_api.store import db as store
+from platform_api.vulnerabilities import metadata as vuln_metadata
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "osv"
 V31_CRITICAL = "CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H"
@@ -309,3 +313,25 @@ def test_missing_and_unreadable_inputs(server: Any, tmp_path: Path) -> None:
     (tmp_path / "not.zip").write_bytes(b"plain text")
     error, _ = refused(server, tmp_path / "not.zip")
     assert "not a readable zip" in error["problem"]
+
+
+def test_severities_for_advisories_on_this_backend(server: Any, tmp_path: Path) -> None:
+    """vulnerabilities.metadata.severities(), what Advisory.severities is filled from, on the server's database."""
+    p = prefix()
+    cga, cve = f"{p}-CGA", f"{p}-CVE"
+    v2 = "AV:N/AC:L/Au:N/C:P/I:P/A:P"
+    docs = [
+        record(f"{p}-GHSA", aliases=[cve, cga], severity=[{"type": "CVSS_V3", "score": V31_CRITICAL}]),
+        record(f"{p}-OTHER", severity=[{"type": "CVSS_V2", "score": v2}]),
+    ]
+    imported(server, write(tmp_path, *docs))
+
+    async def go() -> dict[str, list[Severity]]:
+        database = await store.connect(server.database_url)
+        try:
+            return await vuln_metadata.severities(database, [cga, cve, f"{p}-OTHER", f"{p}-NONE"])
+        finally:
+            await database.close()
+
+    v3 = [Severity(type="TYPE_CVSS_V3", score=V31_CRITICAL)]
+    assert asyncio.run(go()) == {cga: v3, cve: v3, f"{p}-OTHER": [Severity(type="TYPE_CVSS_V2", score=v2)]}
