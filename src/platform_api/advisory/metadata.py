@@ -35,14 +35,15 @@ _enc = msgspec.json.Encoder()
 
 def _requested(req: ListVulnerabilityMetadataRequest) -> list[str]:
     """The unique ids asked for (`id` first, then `ids`), each a well-formed vulnerability id."""
-    wanted = list(dict.fromkeys([req.id, *req.ids] if req.id else req.ids))
+    given = [("id", req.id)] if req.id else []
+    given += [(f"ids[{i}]", value) for i, value in enumerate(req.ids)]
+    wanted = list(dict.fromkeys(value for _, value in given))
     if len(wanted) > MAX_IDS:
         raise errors.invalid_argument("ids", f"at most {MAX_IDS} unique ids per request, got {len(wanted)}")
-    for i, value in enumerate(wanted):
+    for field, value in given:
         try:
-            osv.vuln_id(value, "ids")
+            osv.vuln_id(value, field)
         except osv.Invalid as e:
-            field = "id" if value == req.id else f"ids[{i}]"
             raise errors.invalid_argument(field, e.problem) from None
     return wanted
 

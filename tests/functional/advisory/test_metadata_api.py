@@ -221,6 +221,7 @@ def test_paging_order_and_skip(server: Any, anon: Any, tmp_path: Path) -> None:
         ({"ids": [f"CVE-2024-{i}" for i in range(1001)]}, "ids", "at most 1000 unique ids per request, got 1001"),
         ({"ids": ["CVE-1"] * 1000 + ["CVE-2"], "id": "CVE-3"}, "", ""),  # 3 unique ids: fine
         ({"ids": ["not an id"]}, "ids[0]", "is not a vulnerability id"),
+        ({"id": "CVE-1", "ids": ["CVE-1", "CVE-2", ""]}, "ids[2]", "must not be empty"),
         ({"id": "x" * 200}, "id", "longer than"),
         ({"order_by": "summary"}, "order_by", "order_by must be 'id [asc|desc]'"),
         ({"page_size": -1}, "page_size", "must not be negative"),
