@@ -1,0 +1,139 @@
+"""Vulnerability metadata from OSV: the only SQL on tables vulnerability_metadata and vulnerability_aliases.
+
+A stored record answers to its own id and to each of its OSV aliases (rows of vulnerability_aliases,
+the record's own id included). Resolving a requested id: the record with exactly that id if there is one,
+else among the records listing it as an alias the most recently modified (then the smallest id). One hop
+only: a GHSA record aliasing CVE-1 answers for CVE-1; it does not make CVE-1's own aliases answer too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from platform_api.core import clock
+from platform_api.gen.records import vulnerabilities_v2
+from platform_api.store import rows
+from platform_api.store.db import Conn, Row
+from platform_api.vulnerabilities.osv import Record
+
+CHUNK = 1_000  # ids per IN (...) list
+
+
+def _in(values: list[str], start: int = 1) -> str:
+    return ", ".join(f"${i}" for i in range(start, start + len(values)))
+
+
+def _chunks(values: list[str]) -> Iterable[list[str]]:
+    for i in range(0, len(values), CHUNK):
+        yield values[i : i + CHUNK]
+
+
+async def _fetch_in(conn: Conn, sql: str, values: Iterable[str]) -> list[Row]:
+    """The rows of `sql` (whose `{ids}` becomes the list of `values`), chunked."""
+    out: list[Row] = []
+    for chunk in _chunks(sorted(set(values))):
+        out += await conn.fetch(sql.format(ids=_in(chunk)), *chunk)
+    return out
+
+
+async def _by_id(conn: Conn, columns: str, ids: Iterable[str]) -> list[Row]:
+    return await _fetch_in(conn, f"SELECT {columns} FROM vulnerability_metadata WHERE id IN ({{ids}})", ids)
+
+
+async def apply(tx: Conn, records: list[Record]) -> list[str]:
+    """Store `records` inside transaction `tx`: per record "created", "updated" or "unchanged".
+
+    Unchanged: the stored row has the same digest, or a later `modified` (an older copy of a record never
+    overwrites a newer one). A record whose content changed with the same or a later `modified` replaces
+    the row and its aliases. Several records with one id in `records` apply in order.
+    """
+    ids = sorted({r.id for r in records})
+    state: dict[str, tuple[str, str]] = {}  # id -> (modified, digest) as stored, then as written here
+    for rid, modified, digest in await _by_id(tx, "id, modified, digest", ids):
+        state[rid] = (modified, digest)
+    existed = set(state)
+    outcomes: list[str] = []
+    pending: dict[str, tuple[Record, str]] = {}
+    for r in records:
+        digest = r.digest()
+        old = state.get(r.id)
+        if old is not None and (old[1] == digest or old[0] > r.modified):
+            outcomes.append("unchanged")
+            continue
+        outcomes.append("updated" if old is not None else "created")
+        state[r.id] = (r.modified, digest)
+        pending[r.id] = (r, digest)
+    if not pending:
+        return outcomes
+    now = clock.now()
+    inserts: list[tuple[str, ...]] = []
+    updates: list[tuple[str, ...]] = []
+    for rid, (r, digest) in pending.items():
+        values = (rid, r.modified, r.published, r.withdrawn, rows.body(r.aliases), rows.body(r.metadata.severities),
+                  digest, now, rows.body(r.metadata))  # fmt: skip
+        (updates if rid in existed else inserts).append(values)
+    columns = "id, modified, published, withdrawn, aliases, severities, digest, update_time, body"
+    if inserts:
+        await tx.executemany(
+            f"INSERT INTO vulnerability_metadata ({columns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)", inserts
+        )
+    if updates:
+        await tx.executemany(
+            "UPDATE vulnerability_metadata SET modified = $2, published = $3, withdrawn = $4, aliases = $5,"
+            " severities = $6, digest = $7, update_time = $8, body = $9 WHERE id = $1",
+            updates,
+        )
+        for chunk in _chunks([u[0] for u in updates]):
+            await tx.execute(f"DELETE FROM vulnerability_aliases WHERE id IN ({_in(chunk)})", *chunk)
+    alias_rows = [(a, rid, r.modified) for rid, (r, _) in pending.items() for a in [rid, *r.aliases]]
+    await tx.executemany("INSERT INTO vulnerability_aliases (alias, id, modified) VALUES ($1, $2, $3)", alias_rows)
+    return outcomes
+
+
+async def resolve(conn: Conn, ids: list[str]) -> dict[str, str]:
+    """{requested id: id of the stored record answering to it} for the `ids` that any record answers to."""
+    candidates: dict[str, list[tuple[bool, str, str]]] = {}  # requested -> [(exact, modified, record id)]
+    sql = "SELECT alias, id, modified FROM vulnerability_aliases WHERE alias IN ({ids})"
+    for alias, rid, modified in await _fetch_in(conn, sql, ids):
+        candidates.setdefault(alias, []).append((alias == rid, modified, rid))
+    # The exact id first, then the latest modified; max() keeps the first of equals: the smallest id.
+    return {alias: max(sorted(c, key=lambda x: x[2]), key=lambda x: x[:2])[2] for alias, c in candidates.items()}
+
+
+async def bodies(conn: Conn, record_ids: Iterable[str]) -> dict[str, str]:
+    """{record id: stored VulnerabilityMetadata JSON} of those of `record_ids` that exist."""
+    found = await _by_id(conn, "id, body", record_ids)
+    return {rid: body for rid, body in found}
+
+
+async def count(conn: Conn) -> int:
+    return int(await conn.fetchval("SELECT COUNT(*) FROM vulnerability_metadata"))
+
+
+async def page(conn: Conn, after: str | None, descending: bool, limit: int, offset: int) -> list[tuple[str, str]]:
+    """(id, body) of every stored record in id order, strictly after `after`, skipping `offset`."""
+    args: list[Any] = []
+    where = ""
+    if after is not None:
+        args.append(after)
+        where = f"WHERE id {'<' if descending else '>'} $1"
+    args += [limit, offset]
+    n = len(args)
+    found = await conn.fetch(
+        f"SELECT id, body FROM vulnerability_metadata {where} ORDER BY id {'DESC' if descending else 'ASC'}"
+        f" LIMIT ${n - 1} OFFSET ${n}",
+        *args,
+    )
+    return [(rid, body) for rid, body in found]
+
+
+async def severities(conn: Conn, ids: list[str]) -> dict[str, list[vulnerabilities_v2.Severity]]:
+    """{requested id: severities of the record answering to it} for those of `ids` some stored OSV record
+    answers to (by its id or an alias; see `resolve`). For an advisory, pass its id and aliases and merge.
+    """
+    resolved = await resolve(conn, ids)
+    stored: dict[str, list[vulnerabilities_v2.Severity]] = {}
+    for rid, text in await _by_id(conn, "id, severities", resolved.values()):
+        stored[rid] = rows.decode(list[vulnerabilities_v2.Severity], text)
+    return {asked: list(stored.get(rid, [])) for asked, rid in resolved.items()}
