@@ -37,6 +37,7 @@ from tests.helpers.server import (
     Server,
     free_port,
     pg_execute,
+    scratch_database,
     start_server,
     stop_server,
 )
@@ -87,6 +88,7 @@ __all__ = [
     "receiver",
     "rpc_error",
     "run_db",
+    "scratch_database",
     "start_events_server",
     "start_server",
     "stop_server",

@@ -10,12 +10,15 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import grpc
 import httpx
+import pytest
 
 from platform_api.auth.capabilities import BUILTIN_ROLES
 from platform_api.core.settings import Settings
@@ -171,3 +174,20 @@ def stop_server(s: Server, drop: bool = True) -> None:
         s.process.kill()
     if drop and s.backend == "postgres":
         pg_execute(f"DROP DATABASE IF EXISTS {s.database_url.rsplit('/', 1)[1]} WITH (FORCE)")
+
+
+@contextmanager
+def scratch_database(backend: str, tmp: Path) -> Iterator[str]:
+    """The URL of a new, empty database for in-process tests (a file in `tmp`, or a PostgreSQL database
+    dropped afterwards); skips the test when `backend` is not selected."""
+    if backend not in BACKENDS:
+        pytest.skip(f"{backend} not selected")
+    if backend == "sqlite":
+        yield f"sqlite:///{tmp / 'scratch.db'}"
+        return
+    name = "pa_unit_" + secrets.token_hex(6)
+    pg_execute(f"CREATE DATABASE {name}")
+    try:
+        yield PG_ADMIN.rsplit("/", 1)[0] + "/" + name
+    finally:
+        pg_execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")

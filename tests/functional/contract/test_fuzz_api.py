@@ -212,7 +212,8 @@ def test_every_operation_survives_generated_requests(targets: list[Target]) -> N
         operation = result.ok()
         if "/v2beta1/" in operation.path:
             # The same implementations behind the same router under the other version segment
-            # (tests/functional/contract/test_wire_contract.py proves the shapes equal): fuzzing them again doubles the time.
+            # (tests/functional/contract/test_wire_contract.py proves the shapes equal): fuzzing them again
+            # doubles the time.
             continue
         for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
 

@@ -1,6 +1,7 @@
 """A client of the published contract over gRPC: the contract's method paths and binary messages (our
-generated classes are that contract, tests/functional/contract/test_wire_contract.py) get the same data as HTTP/JSON, for
-every resource with a CRUD surface, under v2 and v2beta1; paging, masks and filters work at their numbers.
+generated classes are that contract, tests/functional/contract/test_wire_contract.py) get the same data as
+HTTP/JSON, for every resource with a CRUD surface, under v2 and v2beta1; paging, masks and filters work at
+their numbers.
 """
 
 from __future__ import annotations
@@ -95,7 +96,8 @@ def _repo_parent(s: Server, org: str) -> str:
     return str(s.http.post(f"/registry/v2/repos/{org}", json={"name": "r" + secrets.token_hex(3)}).json()["uid"])
 
 
-# Subscriptions over gRPC are tested with a loopback webhook receiver in tests/functional/events/test_events.py (test_over_grpc).
+# Subscriptions over gRPC are tested with a loopback webhook receiver in tests/functional/events/test_events.py
+# (test_over_grpc).
 RESOURCES = [
     Resource("iam.v2.GroupsService", "Group", "/iam/v2/groups", "group",
              lambda s, o: {"name": "team", "description": "d"}, {"description": "changed"}),

@@ -12,6 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.helpers import detail
+
 TS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
 DIGEST = "sha256:" + "c" * 64
 CODE_NAMES = {
@@ -60,12 +62,6 @@ def all_pages(http: httpx.Client, org: str, **params: Any) -> list[dict[str, Any
         if not token:
             return out
         assert len(page) == size
-
-
-def detail(body: dict[str, Any], kind: str) -> dict[str, Any]:
-    found = [d for d in body["details"] if d["@type"] == f"type.googleapis.com/google.rpc.{kind}"]
-    assert len(found) == 1, body
-    return dict(found[0])
 
 
 def assert_error(r: httpx.Response, status: int, code: int, field: str | None = None) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from tests.helpers import (
     Server,
     Verifier,
     fails_first,
+    ok,
     receiver,
     start_events_server,
     stop_server,
@@ -48,11 +49,6 @@ def rx() -> Iterator[Receiver]:
 @pytest.fixture(scope="module")
 def verifier(es: Server) -> Verifier:
     return Verifier(es.base_url)
-
-
-def ok(r: httpx.Response) -> dict[str, Any]:
-    assert r.status_code == 200, r.text
-    return dict(r.json())
 
 
 def new_org(http: httpx.Client) -> str:

@@ -17,10 +17,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
-from tests.helpers import BACKENDS, EVENT_ENV, Receiver, Server, receiver, start_events_server, stop_server
+from tests.helpers import BACKENDS, EVENT_ENV, Receiver, Server, ok, receiver, start_events_server, stop_server
 
 PREFIX = "local.platform-api.api."
 
@@ -29,11 +28,6 @@ PREFIX = "local.platform-api.api."
 def rx() -> Iterator[Receiver]:
     with receiver() as r:
         yield r
-
-
-def ok(r: httpx.Response) -> dict[str, Any]:
-    assert r.status_code == 200, r.text
-    return dict(r.json())
 
 
 def setup_org(s: Server, sink: str) -> tuple[str, dict[str, Any]]:

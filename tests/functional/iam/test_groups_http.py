@@ -4,12 +4,13 @@ uidp filters, against both storage backends.
 
 from __future__ import annotations
 
-import secrets
 import time
 from typing import Any
 
 import httpx
 import pytest
+
+from tests.helpers import detail, unique
 
 CODE_NAMES = {3: "INVALID_ARGUMENT", 5: "NOT_FOUND", 6: "ALREADY_EXISTS", 9: "FAILED_PRECONDITION"}
 
@@ -34,12 +35,6 @@ def uids(body: dict[str, Any]) -> set[str]:
     return {g["uid"] for g in body.get("groups", [])}
 
 
-def detail(body: dict[str, Any], kind: str) -> dict[str, Any]:
-    found = [d for d in body["details"] if d["@type"] == f"type.googleapis.com/google.rpc.{kind}"]
-    assert len(found) == 1, body
-    return dict(found[0])
-
-
 def assert_error(r: httpx.Response, status: int, code: int, field: str | None = None) -> dict[str, Any]:
     assert r.status_code == status, r.text
     assert r.headers["content-type"].startswith("application/json"), r.headers
@@ -52,10 +47,6 @@ def assert_error(r: httpx.Response, status: int, code: int, field: str | None = 
         assert body["message"].startswith("Invalid argument"), body
         assert [v["field"] for v in detail(body, "BadRequest")["fieldViolations"]] == [field], body
     return body
-
-
-def unique(prefix: str) -> str:
-    return f"{prefix}-{secrets.token_hex(4)}"
 
 
 # ------------------------------------------------------------------------------------------------- CRUD

@@ -10,13 +10,14 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.helpers import detail
+
 # The tutorial's data set, created in a non-alphabetical order so that name order, creation order and
 # uid order (random) differ.
 TUTORIAL = ["redis", "apko", "nginx", "static", "go", "python", "busybox", "ruby", "jdk", "postgres", "node", "php"]
 DIGEST_A = "sha256:" + "a" * 64
 DIGEST_B = "sha256:" + "b" * 64
 CODE_NAMES = {3: "INVALID_ARGUMENT", 5: "NOT_FOUND", 6: "ALREADY_EXISTS", 9: "FAILED_PRECONDITION"}
-
 
 # ---------------------------------------------------------------------------------------------- helpers
 
@@ -50,12 +51,6 @@ def list_tags(http: httpx.Client, repo: str, **params: Any) -> dict[str, Any]:
 
 def names(body: dict[str, Any], key: str = "repos") -> list[str]:
     return [item["name"] for item in body.get(key, [])]
-
-
-def detail(body: dict[str, Any], kind: str) -> dict[str, Any]:
-    found = [d for d in body["details"] if d["@type"] == f"type.googleapis.com/google.rpc.{kind}"]
-    assert len(found) == 1, body
-    return dict(found[0])
 
 
 def assert_error(r: httpx.Response, status: int, code: int, field: str | None = None) -> dict[str, Any]:
