@@ -2,7 +2,7 @@
 
 Usage: python scripts/gen_proto.py [--out DIR]   (default: src/platform_api/gen)
 
-Generated code is committed; tests/test_generated.py fails when it is stale.
+Generated code is committed; tests/functional/ops/test_generated.py fails when it is stale.
 """
 
 from __future__ import annotations

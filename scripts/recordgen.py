@@ -1,7 +1,7 @@
 """Generate msgspec record classes from a compiled descriptor set (called by gen_proto.py).
 
 Each proto message of ours becomes a msgspec Struct whose JSON is protobuf's canonical JSON for the
-same content (tests/test_records.py checks this for every message):
+same content (tests/unit/api/test_records.py checks this for every message):
 - field names are the proto JSON names (camelCase; explicit json_name honoured);
 - zero values are omitted (omit_defaults), proto3 `optional` and scalar oneof members are emitted
   whenever set (UNSET default);

@@ -1,0 +1,37 @@
+"""gRPC client helpers: the call timeout, and the google.rpc.Status of a failed call with its details."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import grpc
+import pytest
+from google.rpc import error_details_pb2, status_pb2
+
+TIMEOUT = 10
+
+
+def rpc_error(call: Any, request: Any) -> tuple[grpc.RpcError, status_pb2.Status]:
+    """Invoke and expect a failure; returns the error and its decoded google.rpc.Status."""
+    with pytest.raises(grpc.RpcError) as info:
+        call(request, timeout=TIMEOUT)
+    err = info.value
+    raw = dict(err.trailing_metadata() or ()).get("grpc-status-details-bin")
+    assert raw is not None, (err.code(), err.details())
+    st = status_pb2.Status.FromString(raw)
+    assert st.code == err.code().value[0] and st.message == err.details()
+    return err, st
+
+
+def unpack(st: status_pb2.Status, kind: type[Any]) -> Any:
+    found = [d for d in st.details if d.Is(kind.DESCRIPTOR)]
+    assert len(found) == 1, st
+    msg = kind()
+    found[0].Unpack(msg)
+    return msg
+
+
+def error_info(st: status_pb2.Status) -> error_details_pb2.ErrorInfo:
+    assert st.details[0].Is(error_details_pb2.ErrorInfo.DESCRIPTOR), st
+    info: error_details_pb2.ErrorInfo = unpack(st, error_details_pb2.ErrorInfo)
+    return info

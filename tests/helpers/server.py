@@ -1,0 +1,193 @@
+"""The server under test: start and stop a real `platform-api serve` process per storage backend, with
+clients authenticated as its bootstrap owner, and the PostgreSQL admin connection the suite uses."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import grpc
+import httpx
+import pytest
+
+from platform_api.auth.capabilities import BUILTIN_ROLES
+from platform_api.core.settings import Settings
+
+BUILTIN_ROLE_UIDS = {r.name: r.uid for r in BUILTIN_ROLES}
+PG_ADMIN = os.environ.get("PLATFORM_API_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+BACKENDS = os.environ.get("PLATFORM_API_TEST_BACKENDS", "sqlite,postgres").split(",")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Server:
+    backend: str
+    base_url: str
+    grpc_target: str
+    database_url: str
+    # Clients authenticated as the bootstrap owner (an unconfined identity that owns `owner_org`).
+    http: httpx.Client
+    channel: grpc.Channel
+    process: subprocess.Popen[bytes]
+    log_path: Path
+    token: str = ""
+    owner: str = ""
+    owner_org: str = ""
+
+    def cli(self, *args: str) -> str:
+        """Run `platform-api <args> --database <this server's database>`; its standard output."""
+        r = subprocess.run([sys.executable, "-m", "platform_api.cli", *args, "--database", self.database_url],
+                           capture_output=True, text=True, timeout=60)  # fmt: skip
+        assert r.returncode == 0, r.stderr
+        return r.stdout
+
+    def mint(self, identity: str, ttl: int = 3600) -> str:
+        """An access token for `identity`, signed with the server's stored keys (what `platform-api token` does)."""
+        import asyncio
+
+        from platform_api.iam import bootstrap
+        from platform_api.store import db
+
+        async def go() -> str:
+            database = await db.connect(self.database_url)
+            try:
+                issuer = await bootstrap.issuer_of(database, Settings(), explicit=False)
+                return await bootstrap.mint(database, issuer, issuer, identity, ttl)
+            finally:
+                await database.close()
+
+        return asyncio.run(go())
+
+    def identity_with_role(self, group: str, role: str, home: str | None = None) -> tuple[str, str]:
+        """A new identity under `home` (default `group`) holding `role` (a built-in role name or a role uid)
+        at `group`, and a token for it: (identity uid, token)."""
+        subject = secrets.token_hex(8)
+        claim_match = {"issuer": "https://issuer.example", "subject": subject}
+        r = self.http.post(
+            f"/iam/v2/identities/{home or group}", json={"name": f"id-{subject}", "claimMatch": claim_match}
+        )
+        assert r.status_code == 200, r.text
+        uid = r.json()["uid"]
+        role_uid = role if "/" in role or len(role) == 40 else BUILTIN_ROLE_UIDS[role]
+        r = self.http.post(f"/iam/v2/roleBindings/{group}", json={"identityUid": uid, "roleUid": role_uid})
+        assert r.status_code == 200, r.text
+        return uid, self.mint(uid)
+
+    def client(self, token: str | None) -> httpx.Client:
+        """An HTTP client sending this bearer token (None: no Authorization header)."""
+        headers = {"authorization": f"Bearer {token}"} if token else {}
+        return httpx.Client(base_url=self.base_url, timeout=30, headers=headers)
+
+    def grpc_channel(self, token: str | None) -> grpc.Channel:
+        channel = grpc.insecure_channel(self.grpc_target)
+        return grpc.intercept_channel(channel, BearerInterceptor(token)) if token else channel
+
+
+class BearerInterceptor(grpc.UnaryUnaryClientInterceptor):  # type: ignore[misc]
+    """Adds `authorization: Bearer <token>` to every call (call credentials need TLS; tests run without)."""
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+
+    def intercept_unary_unary(self, continuation: Any, details: Any, request: Any) -> Any:
+        metadata = [*(details.metadata or ()), ("authorization", f"Bearer {self.token}")]
+        return continuation(details._replace(metadata=metadata), request)
+
+
+def pg_execute(sql: str) -> None:
+    import asyncio
+
+    import asyncpg
+
+    async def run() -> None:
+        conn = await asyncpg.connect(PG_ADMIN)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    asyncio.run(run())
+
+
+def start_server(backend: str, tmp: Path, *extra: str, database_url: str | None = None) -> Server:
+    if database_url is None:
+        if backend == "sqlite":
+            database_url = f"sqlite:///{tmp / 'test.db'}"
+        else:
+            name = "pa_test_" + secrets.token_hex(6)
+            pg_execute(f"CREATE DATABASE {name}")
+            database_url = PG_ADMIN.rsplit("/", 1)[0] + "/" + name
+    http_port, grpc_port = free_port(), free_port()
+    log_path = tmp / f"server-{http_port}.log"
+    env = {**os.environ, "PLATFORM_API_LOG_LEVEL": "warning"}
+    cmd = [sys.executable, "-m", "platform_api.cli", "serve", "--host", "127.0.0.1", "--http-port", str(http_port),
+           "--grpc-port", str(grpc_port), "--database", database_url, *extra]  # fmt: skip
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
+    base = f"http://127.0.0.1:{http_port}"
+    deadline = time.monotonic() + 30
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited: {log_path.read_text()}")
+        try:
+            if httpx.get(base + "/readyz", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError(f"server did not become ready: {log_path.read_text()}")
+        time.sleep(0.1)
+    raw = grpc.insecure_channel(f"127.0.0.1:{grpc_port}")
+    grpc.channel_ready_future(raw).result(timeout=15)
+    raw.close()
+    s = Server(backend, base, f"127.0.0.1:{grpc_port}", database_url, httpx.Client(base_url=base), raw, proc, log_path)
+    boot = json.loads(s.cli("bootstrap"))
+    s.token, s.owner, s.owner_org = boot["token"], boot["identity"], boot["organization"]
+    s.http = s.client(s.token)
+    s.channel = s.grpc_channel(s.token)
+    return s
+
+
+def stop_server(s: Server, drop: bool = True) -> None:
+    s.http.close()
+    s.channel.close()
+    s.process.terminate()
+    try:
+        s.process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        s.process.kill()
+    if drop and s.backend == "postgres":
+        pg_execute(f"DROP DATABASE IF EXISTS {s.database_url.rsplit('/', 1)[1]} WITH (FORCE)")
+
+
+@contextmanager
+def scratch_database(backend: str, tmp: Path) -> Iterator[str]:
+    """The URL of a new, empty database for in-process tests (a file in `tmp`, or a PostgreSQL database
+    dropped afterwards); skips the test when `backend` is not selected."""
+    if backend not in BACKENDS:
+        pytest.skip(f"{backend} not selected")
+    if backend == "sqlite":
+        yield f"sqlite:///{tmp / 'scratch.db'}"
+        return
+    name = "pa_unit_" + secrets.token_hex(6)
+    pg_execute(f"CREATE DATABASE {name}")
+    try:
+        yield PG_ADMIN.rsplit("/", 1)[0] + "/" + name
+    finally:
+        pg_execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
