@@ -29,6 +29,7 @@ FD = FieldDescriptor
 _INT32 = {FD.TYPE_INT32, FD.TYPE_SINT32, FD.TYPE_SFIXED32, FD.TYPE_UINT32, FD.TYPE_FIXED32}
 _INT64 = {FD.TYPE_INT64, FD.TYPE_SINT64, FD.TYPE_SFIXED64, FD.TYPE_UINT64, FD.TYPE_FIXED64}
 _UNSIGNED = {FD.TYPE_UINT32, FD.TYPE_FIXED32, FD.TYPE_UINT64, FD.TYPE_FIXED64}
+_URLSAFE = str.maketrans("-_", "+/")
 _INT_TEXT = re.compile(r"-?\d+")
 _DURATION = re.compile(r"-?\d+(\.\d{1,9})?s")
 _WKT_STRING = {"google.protobuf.Timestamp", "google.protobuf.Duration", "google.protobuf.FieldMask"}
@@ -157,7 +158,9 @@ def _scalar(f: Field, v: Any, path: str, *, from_text: bool = False) -> Any:
         if not isinstance(v, str):
             raise _bad(path, "must be a base64 string")
         try:
-            base64.b64decode(v + "=" * (-len(v) % 4), altchars=b"-_" if ("-" in v or "_" in v) else None)
+            # Standard or URL-safe alphabet, padding optional (as protobuf's JSON mapping accepts); any
+            # other character is an error, not silently dropped.
+            base64.b64decode((v + "=" * (-len(v) % 4)).translate(_URLSAFE), validate=True)
         except (binascii.Error, ValueError):
             raise _bad(path, "must be a base64 string") from None
         return v

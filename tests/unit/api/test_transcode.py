@@ -106,6 +106,8 @@ def test_normalize_accepts_both_names_and_canonicalizes_values() -> None:
         ({"on": "true"}, "on"),
         ({"ratio": "lots"}, "ratio"),
         ({"blob": "abcde"}, "blob"),
+        ({"blob": "***"}, "blob"),
+        ({"blob": "aGk*"}, "blob"),
         ({"state": "OFF"}, "state"),
         ({"state": 9}, "state"),
         ({"at_time": "2026-01-28T12:54:21"}, "at_time"),
