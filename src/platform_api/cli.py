@@ -30,12 +30,15 @@ from platform_api.service import imports
 from platform_api.service.runtime import Runtime
 from platform_api.store import db
 from platform_api.store.migrate import migrate
+from platform_api.vulnerabilities import advisory_import
 
 T = TypeVar("T")
 
 # `platform-api import <kind>`: each importer module has HELP, arguments(parser) and async run(job) (see
 # service/imports.py). The domains add theirs here.
-IMPORTERS: dict[str, Any] = {}
+IMPORTERS: dict[str, Any] = {
+    "advisories": advisory_import,
+}
 
 
 def _database(p: argparse.ArgumentParser) -> None:
