@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from platform_api.core import errors
@@ -74,16 +73,15 @@ def _event(e: fmt.Event) -> DocumentEvent:
     return out
 
 
-@dataclass
-class Stored:
-    """One document to store: the record, its content digest and the CVE aliases it mentions."""
+def digest(doc: fmt.Document, namespace: str) -> str:
+    """What decides whether the stored document must be rewritten (cheap: no record is built)."""
+    h = hashlib.sha256(f"{doc.package}\0{namespace}".encode())
+    for a in doc.advisories:
+        h.update(b"\0" + a.digest.encode())
+    return h.hexdigest()
 
-    document: Document
-    digest: str
-    cves: list[str]
 
-
-def build(doc: fmt.Document, namespace: str) -> Stored:
+def build(doc: fmt.Document, namespace: str) -> Document:
     """The feed's Document of one parsed advisory document."""
     advisories = [
         DocumentAdvisory(
@@ -91,45 +89,48 @@ def build(doc: fmt.Document, namespace: str) -> Stored:
         )
         for a in doc.advisories
     ]
-    h = hashlib.sha256(f"{doc.package}\0{namespace}".encode())
-    for a in doc.advisories:
-        h.update(b"\0" + a.digest.encode())
-    cves = sorted({alias for a in doc.advisories for alias in a.aliases if alias.startswith("CVE-")})
-    return Stored(Document(id=doc.package, advisories=advisories), h.hexdigest(), cves)
+    return Document(id=doc.package, advisories=advisories)
 
 
-async def store(tx: Conn, documents: Sequence[Stored], now: str) -> dict[str, int]:
-    """Make each document the feed's current one for its package, in `tx`; counts of created / updated /
-    unchanged documents."""
-    counts = {"created": 0, "updated": 0, "unchanged": 0}
+def _cves(doc: fmt.Document) -> list[str]:
+    return sorted({alias for a in doc.advisories for alias in a.aliases if alias.startswith("CVE-")})
+
+
+async def store(tx: Conn, docs: Sequence[fmt.Document], namespace: str, now: str) -> dict[str, int]:
+    """Make each parsed document the feed's current one for its package, in `tx`; counts of created /
+    updated / unchanged documents."""
     known: dict[str, str] = {}
-    ids = [s.document.id for s in documents]
+    ids = [d.package for d in docs]
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
         marks = ", ".join(f"${i + 1}" for i in range(len(chunk)))
         sql = f"SELECT id, digest FROM advisory_documents WHERE id IN ({marks})"
-        for doc_id, digest in await tx.fetch(sql, *chunk):
-            known[doc_id] = digest
-    new = [s for s in documents if s.document.id not in known]
-    changed = [s for s in documents if s.document.id in known and known[s.document.id] != s.digest]
-    counts["created"], counts["updated"] = len(new), len(changed)
-    counts["unchanged"] = len(documents) - len(new) - len(changed)
+        for doc_id, known_digest in await tx.fetch(sql, *chunk):
+            known[doc_id] = known_digest
+    new: list[tuple[str, str, str, fmt.Document]] = []
+    changed: list[tuple[str, str, str, fmt.Document]] = []
+    for d in docs:
+        h = digest(d, namespace)
+        if d.package not in known:
+            new.append((d.package, h, rows.body(build(d, namespace)), d))
+        elif known[d.package] != h:
+            changed.append((d.package, h, rows.body(build(d, namespace)), d))
     if changed:
-        await tx.executemany("DELETE FROM advisory_document_cves WHERE id = $1", [(s.document.id,) for s in changed])
+        await tx.executemany("DELETE FROM advisory_document_cves WHERE id = $1", [(c[0],) for c in changed])
         await tx.executemany(
             "UPDATE advisory_documents SET digest = $2, update_time = $3, body = $4 WHERE id = $1",
-            [(s.document.id, s.digest, now, rows.body(s.document)) for s in changed],
+            [(i, h, now, body) for i, h, body, _ in changed],
         )
     if new:
         await tx.executemany(
             "INSERT INTO advisory_documents (id, digest, update_time, body) VALUES ($1, $2, $3, $4)",
-            [(s.document.id, s.digest, now, rows.body(s.document)) for s in new],
+            [(i, h, now, body) for i, h, body, _ in new],
         )
     await tx.executemany(
         "INSERT INTO advisory_document_cves (cve, id) VALUES ($1, $2)",
-        [(cve, s.document.id) for s in (*new, *changed) for cve in s.cves],
+        [(cve, i) for i, _, _, d in (*new, *changed) for cve in _cves(d)],
     )
-    return counts
+    return {"created": len(new), "updated": len(changed), "unchanged": len(docs) - len(new) - len(changed)}
 
 
 @rpc(SERVICE + "ListDocuments")

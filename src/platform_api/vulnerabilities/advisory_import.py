@@ -60,19 +60,24 @@ async def run(job: imports.Job) -> imports.Summary:
     parsed = read(Path(args.path), job.progress)
     summary = imports.Summary()
     now = clock.now()
-    built = [queries.build(group, doc.package, a, args.artifact_type) for _, doc in parsed for a in doc.advisories]
-    stored = [documents.build(doc, namespace) for _, doc in parsed]
+    items = [(doc.package, a) for _, doc in parsed for a in doc.advisories]
     async with job.rt.db.transaction() as tx:
         try:
             await groups.require(tx, group, "--group")
         except errors.ApiError:
             raise imports.BadInput(args.path, "--group", f"no group {group}") from None
         known = await queries.digests(tx, group)
-        new = [r for r in built if r.record.uid not in known]
-        changed = [r for r in built if r.record.uid in known and known[r.record.uid] != r.digest]
+        new: list[queries.Row] = []
+        changed: list[queries.Row] = []
+        for package, adv in items:
+            uid = queries.advisory_uid(group, package, adv.id)
+            if uid not in known:
+                new.append(queries.build(group, package, adv, args.artifact_type))
+            elif known[uid] != queries.content_digest(adv, args.artifact_type):
+                changed.append(queries.build(group, package, adv, args.artifact_type))
         await queries.write(tx, group, new, changed, now)
-        await documents.store(tx, stored, now)
+        await documents.store(tx, [doc for _, doc in parsed], namespace, now)
     summary.count("created", len(new))
     summary.count("updated", len(changed))
-    summary.count("unchanged", len(built) - len(new) - len(changed))
+    summary.count("unchanged", len(items) - len(new) - len(changed))
     return summary

@@ -105,6 +105,11 @@ def _event(uid: str, e: fmt.Event) -> AdvisoryEvent:
     return out
 
 
+def content_digest(adv: fmt.Advisory, artifact_type: str) -> str:
+    """What decides whether a stored advisory must be rewritten (cheap: no record is built)."""
+    return hashlib.sha256(f"{adv.digest}\0{artifact_type}".encode()).hexdigest()
+
+
 @dataclass
 class Row:
     """One advisory to store: its record and its filterable facts."""
@@ -137,7 +142,7 @@ def build(group: str, package: str, adv: fmt.Advisory, artifact_type: str = "apk
         component_location=component[2], aliases=list(adv.aliases), events=events,
     )  # fmt: skip
     search = "\n".join(s.lower() for s in (package, component[0], *adv.aliases) if s)
-    digest = hashlib.sha256(f"{adv.digest}\0{artifact_type}".encode()).hexdigest()
+    digest = content_digest(adv, artifact_type)
     typed = [(ev.uid, _FORMAT_TYPE_NUMBERS[e.type]) for ev, e in zip(events, adv.events, strict=True)]
     return Row(record, digest, _FORMAT_TYPE_NUMBERS[latest.type], search, typed)
 
