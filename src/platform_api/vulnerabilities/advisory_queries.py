@@ -183,6 +183,12 @@ async def write(tx: Conn, group: str, new: Sequence[Row], changed: Sequence[Row]
         await tx.executemany(_UPDATE, [_columns(group, r) for r in changed])
     if new:
         await tx.executemany(_INSERT, [_columns(group, r) for r in new])
+        # The group's row counter for totalCount (migration 0006: maintained here, once per write).
+        await tx.execute(
+            "INSERT INTO child_counts (tbl, parent, kind, n) VALUES ('advisories', $1, 0, $2)"
+            " ON CONFLICT (tbl, parent, kind) DO UPDATE SET n = child_counts.n + excluded.n",
+            group, len(new),
+        )  # fmt: skip
     both = (*new, *changed)
     review = REVIEW_STATE_NUMBERS[IMPORTED_REVIEW_STATE]
     await tx.executemany(

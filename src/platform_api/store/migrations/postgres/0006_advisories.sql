@@ -55,7 +55,10 @@ CREATE INDEX advisory_events_author ON advisory_events (author, advisory);
 CREATE INDEX advisory_events_reviewer ON advisory_events (reviewer, advisory);
 CREATE INDEX advisory_events_review_state ON advisory_events (review_state, advisory);
 
-CREATE TRIGGER advisories_count AFTER INSERT OR DELETE ON advisories FOR EACH ROW EXECUTE FUNCTION count_children();
+-- The per-group counter (child_counts, tbl 'advisories') is kept by the import itself, one update per
+-- import rather than a row trigger: 200,000 trigger updates of one counter row in one PostgreSQL
+-- transaction grow its version chain quadratically. Advisories are only ever inserted (never deleted:
+-- a group holding advisories cannot be deleted); whoever adds deletion decrements the counter with it.
 
 -- The public feed: the latest imported document of each origin package (global, not per group).
 CREATE TABLE advisory_documents (
