@@ -35,7 +35,10 @@ def arguments(parser: argparse.ArgumentParser) -> None:
 
 def read(root: Path, progress: imports.Progress) -> list[tuple[Path, fmt.Document]]:
     """Every document under `root`, parsed and validated; BadInput at the first bad one."""
-    files = imports.walk(root, (".yaml", ".yml"))
+    # Files under hidden directories (.github/workflows/*.yaml in a checkout of an advisories repository)
+    # are not advisory documents.
+    files = [f for f in imports.walk(root, (".yaml", ".yml")) if not any(
+        part.startswith(".") for part in f.relative_to(root).parts)]  # fmt: skip
     progress.total = len(files)
     out: list[tuple[Path, fmt.Document]] = []
     seen: dict[str, Path] = {}

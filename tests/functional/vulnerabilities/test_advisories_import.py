@@ -65,6 +65,8 @@ def test_import_creates_advisories_and_documents(server: Any, http: httpx.Client
                                                  org: str, tmp_path: Path) -> None:  # fmt: skip
     names = write_docs(tmp_path / "docs", secrets.token_hex(3))
     crane = names["crane"]
+    (tmp_path / "docs" / ".github" / "workflows").mkdir(parents=True)
+    (tmp_path / "docs" / ".github" / "workflows" / "ci.yaml").write_text("name: ci\non: push\n")  # skipped
     summary = run_import(server, tmp_path / "docs", org)
     assert summary == {"created": 5, "updated": 0, "unchanged": 0, "rejected": []}
 
