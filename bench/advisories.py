@@ -9,7 +9,8 @@
 3. Serves the database (`platform-api serve`, pinned to CPU 0 when taskset exists) and, as a single
    client, walks ListAdvisories pages with an `artifactNames` filter (`--names` packages per request,
    `--page-size` per page, following nextPageToken) for `--samples` random name sets; reports p50/p90/p99
-   per page. Also the first page of an unfiltered list (all 200,000 visible) for reference.
+   per page. Also, for reference, the first page of the whole set with `uidp.descendants_of=<org>` and
+   with no filter at all (all 200,000 visible to the owner).
 
 Prints a table and writes bench/results/advisories-<time>.json.
 """
@@ -182,7 +183,8 @@ def run_backend(backend: str, args: argparse.Namespace, docs: Path, names: list[
         assert again["unchanged"] == total and again["created"] == again["updated"] == 0, again
         log(f"  re-import (all unchanged): {reimport_s:.1f} s")
         if backend == "postgres":
-            asyncio.run(pg_admin_db(url, "ANALYZE"))
+            # What autovacuum does soon after a bulk load (statistics, visibility map for index-only counts).
+            asyncio.run(pg_admin_db(url, "VACUUM ANALYZE"))
 
         port = free_port()
         log_path = RESULTS / f"server-advisories-{backend}-{stamp}.log"
@@ -219,6 +221,7 @@ def run_backend(backend: str, args: argparse.Namespace, docs: Path, names: list[
         rng = random.Random(7)
         pages: list[float] = []
         first_pages: list[float] = []
+        subtree_pages: list[float] = []
         with httpx.Client(base_url=base, headers={"authorization": f"Bearer {token}"}, timeout=30) as c:
             for _ in range(20):  # warm-up
                 c.get("/vulnerabilities/v2/advisories", params={"artifact_names": rng.sample(names, args.names)})
@@ -243,6 +246,13 @@ def run_backend(backend: str, args: argparse.Namespace, docs: Path, names: list[
                 r = c.get("/vulnerabilities/v2/advisories", params={"page_size": args.page_size})
                 first_pages.append((time.perf_counter() - t) * 1000)
                 assert r.status_code == 200 and r.json()["totalCount"] == str(total), r.text[:200]
+            for _ in range(50):
+                t = time.perf_counter()
+                r = c.get(
+                    "/vulnerabilities/v2/advisories", params={"uidp.descendants_of": org, "page_size": args.page_size}
+                )
+                subtree_pages.append((time.perf_counter() - t) * 1000)
+                assert r.status_code == 200 and r.json()["totalCount"] == str(total), r.text[:200]
         result = {
             "backend": backend, "documents": len(names), "advisories": total,
             "import_seconds": round(import_s, 2),
@@ -251,6 +261,8 @@ def run_backend(backend: str, args: argparse.Namespace, docs: Path, names: list[
             "list_pages": len(pages), "list_names_per_request": args.names, "page_size": args.page_size,
             "list_page_ms": {"p50": round(statistics.median(pages), 2), "p90": round(pct(pages, 0.9), 2),
                              "p99": round(pct(pages, 0.99), 2)},
+            "subtree_first_page_ms": {"p50": round(statistics.median(subtree_pages), 2),
+                                      "p99": round(pct(subtree_pages, 0.99), 2)},
             "unfiltered_first_page_ms": {"p50": round(statistics.median(first_pages), 2),
                                          "p99": round(pct(first_pages, 0.99), 2)},
         }  # fmt: skip
@@ -292,12 +304,13 @@ def main() -> None:
     backends = ["sqlite", "postgres"] if args.backend == "both" else [args.backend]
     results = [run_backend(b, args, docs, names, stamp) for b in backends]
     print(f"\n{'backend':<10} {'docs/s':>8} {'adv/s':>8} {'import s':>9} {'reimport s':>10} "
-          f"{'page p50':>9} {'p90':>7} {'p99':>7} {'unfiltered p50':>15}")  # fmt: skip
+          f"{'page p50':>9} {'p90':>7} {'p99':>7} {'subtree p50':>12} {'no-filter p50':>14}")  # fmt: skip
     for r in results:
         lp = r["list_page_ms"]
         print(f"{r['backend']:<10} {r['docs_per_second']:>8,.0f} {r['advisories_per_second']:>8,.0f} "
               f"{r['import_seconds']:>9.1f} {r['reimport_seconds']:>10.1f} {lp['p50']:>7.2f}ms {lp['p90']:>5.2f}ms "
-              f"{lp['p99']:>5.2f}ms {r['unfiltered_first_page_ms']['p50']:>13.2f}ms")  # fmt: skip
+              f"{lp['p99']:>5.2f}ms {r['subtree_first_page_ms']['p50']:>10.2f}ms"
+              f" {r['unfiltered_first_page_ms']['p50']:>12.2f}ms")  # fmt: skip
     out = RESULTS / f"advisories-{stamp}.json"
     out.write_text(json.dumps({"args": vars(args), "results": results}, indent=2))
     log(f"wrote {out}")
