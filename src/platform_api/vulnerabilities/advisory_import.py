@@ -20,6 +20,7 @@ from platform_api.advisory import documents
 from platform_api.core import clock, errors, uidp
 from platform_api.iam import groups
 from platform_api.service import imports
+from platform_api.store.db import Conn
 from platform_api.vulnerabilities import advisory_queries as queries
 from platform_api.vulnerabilities import advisory_yaml as fmt
 
@@ -53,22 +54,28 @@ def read(root: Path, progress: imports.Progress) -> list[tuple[Path, fmt.Documen
     return out
 
 
+async def _require_group(conn: Conn, group: str, path: str) -> None:
+    try:
+        await groups.require(conn, group, "--group")
+    except errors.ApiError:
+        raise imports.BadInput(path, "--group", f"no group {group}") from None
+
+
 async def run(job: imports.Job) -> imports.Summary:
     args = job.args
     group, namespace = args.group, args.namespace
     if not uidp.valid(group):
         raise imports.BadInput(args.path, "--group", "not a group uid")
-    if not namespace or len(namespace) > 64:
-        raise imports.BadInput(args.path, "--namespace", "must be 1 to 64 characters")
+    for flag, value in (("--namespace", namespace), ("--artifact-type", args.artifact_type)):
+        if not value or len(value) > 64:
+            raise imports.BadInput(args.path, flag, "must be 1 to 64 characters")
+    await _require_group(job.rt.db, group, args.path)  # before reading: a wrong uid fails at once
     parsed = read(Path(args.path), job.progress)
     summary = imports.Summary()
     now = clock.now()
     items = [(doc.package, a) for _, doc in parsed for a in doc.advisories]
     async with job.rt.db.transaction() as tx:
-        try:
-            await groups.require(tx, group, "--group")
-        except errors.ApiError:
-            raise imports.BadInput(args.path, "--group", f"no group {group}") from None
+        await _require_group(tx, group, args.path)  # and locked until the import commits
         known = await queries.digests(tx, group)
         new: list[queries.Row] = []
         changed: list[queries.Row] = []
