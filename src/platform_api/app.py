@@ -42,6 +42,8 @@ DOMAINS = (
     "platform_api.registry.repos",
     "platform_api.registry.tags",
     "platform_api.events.subscriptions",
+    "platform_api.vulnerabilities.advisories",
+    "platform_api.advisory.documents",
     "platform_api.advisory.metadata",
 )
 

@@ -30,13 +30,14 @@ from platform_api.service import imports
 from platform_api.service.runtime import Runtime
 from platform_api.store import db
 from platform_api.store.migrate import migrate
-from platform_api.vulnerabilities import osv_import
+from platform_api.vulnerabilities import advisory_import, osv_import
 
 T = TypeVar("T")
 
 # `platform-api import <kind>`: each importer module has HELP, arguments(parser) and async run(job) (see
 # service/imports.py). The domains add theirs here.
 IMPORTERS: dict[str, Any] = {
+    "advisories": advisory_import,
     "osv": osv_import,
 }
 

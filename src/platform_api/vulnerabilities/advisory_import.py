@@ -1,0 +1,93 @@
+"""`platform-api import advisories <dir> --group <group uid> [--namespace wolfi]`: every `*.yaml` advisory
+document (schema-version 2.x) under `dir` becomes
+
+- the group's vulnerabilities.v2 Advisories (one per (package, advisory id), uid a stable child of the
+  group; artifactName = package.name, artifactType "apk"; events approved), and
+- the package's Document in the public advisory.v2 feed (global: the latest import of a package wins).
+
+One transaction for everything: any malformed document aborts the import (file, line:column, path,
+problem) and nothing is written. Re-importing the same input writes nothing; an advisory whose content
+changed is rewritten (updateTime = the import's time). Advisories absent from the input are kept (an
+import adds and updates; it does not delete). The summary counts advisories.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from platform_api.advisory import documents
+from platform_api.core import clock, errors, uidp
+from platform_api.iam import groups
+from platform_api.service import imports
+from platform_api.store.db import Conn
+from platform_api.vulnerabilities import advisory_queries as queries
+from platform_api.vulnerabilities import advisory_yaml as fmt
+
+HELP = "import advisory documents (YAML, schema-version 2.x) into a group's advisories and the public feed"
+
+
+def arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", help="directory of *.yaml advisory documents (one per package)")
+    parser.add_argument("--group", required=True, help="uid of the group that receives the advisories")
+    parser.add_argument("--namespace", default="wolfi", help="packageNamespace of the feed's documents")
+    parser.add_argument("--artifact-type", default="apk", help="artifactType of the advisories (default apk)")
+
+
+def read(root: Path, progress: imports.Progress) -> list[tuple[Path, fmt.Document]]:
+    """Every document under `root`, parsed and validated; BadInput at the first bad one."""
+    # Files under hidden directories (.github/workflows/*.yaml in a checkout of an advisories repository)
+    # are not advisory documents.
+    files = [f for f in imports.walk(root, (".yaml", ".yml")) if not any(
+        part.startswith(".") for part in f.relative_to(root).parts)]  # fmt: skip
+    progress.total = len(files)
+    out: list[tuple[Path, fmt.Document]] = []
+    seen: dict[str, Path] = {}
+    for path in files:
+        doc = fmt.parse(str(path), imports.read_file(path, root, fmt.MAX_DOCUMENT))
+        if doc.package in seen:
+            problem = f"package {doc.package!r} is also documented in {seen[doc.package]}"
+            raise imports.BadInput(path, "package.name", problem)
+        seen[doc.package] = path
+        out.append((path, doc))
+        progress.advance()
+    return out
+
+
+async def _require_group(conn: Conn, group: str, path: str) -> None:
+    try:
+        await groups.require(conn, group, "--group")
+    except errors.ApiError:
+        raise imports.BadInput(path, "--group", f"no group {group}") from None
+
+
+async def run(job: imports.Job) -> imports.Summary:
+    args = job.args
+    group, namespace = args.group, args.namespace
+    if not uidp.valid(group):
+        raise imports.BadInput(args.path, "--group", "not a group uid")
+    for flag, value in (("--namespace", namespace), ("--artifact-type", args.artifact_type)):
+        if not value or len(value) > 64:
+            raise imports.BadInput(args.path, flag, "must be 1 to 64 characters")
+    await _require_group(job.rt.db, group, args.path)  # before reading: a wrong uid fails at once
+    parsed = read(Path(args.path), job.progress)
+    summary = imports.Summary()
+    now = clock.now()
+    items = [(doc.package, a) for _, doc in parsed for a in doc.advisories]
+    async with job.rt.db.transaction() as tx:
+        await _require_group(tx, group, args.path)  # and locked until the import commits
+        known = await queries.digests(tx, group)
+        new: list[queries.Row] = []
+        changed: list[queries.Row] = []
+        for package, adv in items:
+            uid = queries.advisory_uid(group, package, adv.id)
+            if uid not in known:
+                new.append(queries.build(group, package, adv, args.artifact_type))
+            elif known[uid] != queries.content_digest(adv, args.artifact_type):
+                changed.append(queries.build(group, package, adv, args.artifact_type))
+        await queries.write(tx, group, new, changed, now)
+        await documents.store(tx, [doc for _, doc in parsed], namespace, now)
+    summary.count("created", len(new))
+    summary.count("updated", len(changed))
+    summary.count("unchanged", len(items) - len(new) - len(changed))
+    return summary

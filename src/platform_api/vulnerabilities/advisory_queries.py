@@ -1,0 +1,214 @@
+"""The advisories' tables (migration 0006): `advisories` (one row per advisory, the filterable fields as
+columns, the Advisory record as `body`), `advisory_aliases` and `advisory_events` (the events' filterable
+facts). The only SQL on them, and the mapping from a parsed advisory document to `Advisory` records.
+
+Identity: an advisory's uid is `<group>/<16 hex of sha256(package, advisory id)>`, so re-importing the
+same (group, package, advisory id) always names the same resource; an event's uid is
+`<advisory uid>/<16 hex of sha256(advisory uid, position)>` (events are append-only in the format).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from platform_api.gen.records.vulnerabilities_v2 import (
+    Advisory,
+    AdvisoryEvent,
+    AdvisoryEvent_AnalysisNotPlanned,
+    AdvisoryEvent_Detection,
+    AdvisoryEvent_Detection_Manual,
+    AdvisoryEvent_Detection_NVDAPI,
+    AdvisoryEvent_Detection_ScanV1,
+    AdvisoryEvent_FalsePositiveDetermination,
+    AdvisoryEvent_Fixed,
+    AdvisoryEvent_FixNotPlanned,
+    AdvisoryEvent_PendingUpstreamFix,
+    AdvisoryEvent_TruePositiveDetermination,
+)
+from platform_api.store import rows
+from platform_api.store.db import Conn
+from platform_api.vulnerabilities import advisory_yaml as fmt
+
+# EventTypeFilter numbers (the proto enum), stored in advisory_events.type and advisories.latest_event_type.
+EVENT_TYPE_NUMBERS = {
+    "EVENT_TYPE_FILTER_DETECTION": 1,
+    "EVENT_TYPE_FILTER_TRUE_POSITIVE_DETERMINATION": 2,
+    "EVENT_TYPE_FILTER_FIXED": 3,
+    "EVENT_TYPE_FILTER_FALSE_POSITIVE_DETERMINATION": 4,
+    "EVENT_TYPE_FILTER_ANALYSIS_NOT_PLANNED": 5,
+    "EVENT_TYPE_FILTER_FIX_NOT_PLANNED": 6,
+    "EVENT_TYPE_FILTER_PENDING_UPSTREAM_FIX": 7,
+    "EVENT_TYPE_FILTER_PATCHED": 8,
+}
+_FORMAT_TYPE_NUMBERS = {
+    fmt.DETECTION: 1,
+    fmt.TRUE_POSITIVE: 2,
+    fmt.FIXED: 3,
+    fmt.FALSE_POSITIVE: 4,
+    fmt.ANALYSIS_NOT_PLANNED: 5,
+    fmt.FIX_NOT_PLANNED: 6,
+    fmt.PENDING_UPSTREAM_FIX: 7,
+}
+REVIEW_STATE_NUMBERS = {
+    "REVIEW_STATE_UNSPECIFIED": 0,
+    "REVIEW_STATE_PENDING": 1,
+    "REVIEW_STATE_APPROVED": 2,
+    "REVIEW_STATE_REQUEST_CHANGES": 3,
+    "REVIEW_STATE_REJECTED": 4,
+}
+# Imported events are the distribution's published record: approved (there is no review in the format).
+IMPORTED_REVIEW_STATE = "REVIEW_STATE_APPROVED"
+
+
+def advisory_uid(group: str, package: str, advisory_id: str) -> str:
+    key = package + "\0" + advisory_id
+    return f"{group}/{hashlib.sha256(key.encode()).hexdigest()[:16]}"
+
+
+def event_uid(advisory: str, position: int) -> str:
+    key = f"{advisory}/{position}"
+    return f"{advisory}/{hashlib.sha256(key.encode()).hexdigest()[:16]}"
+
+
+def _event(uid: str, e: fmt.Event) -> AdvisoryEvent:
+    out = AdvisoryEvent(uid=uid, create_time=e.timestamp, review_state=IMPORTED_REVIEW_STATE)
+    d = e.data
+    if e.type == fmt.DETECTION:
+        if d["type"] == "manual":
+            out.detection = AdvisoryEvent_Detection(manual=AdvisoryEvent_Detection_Manual())
+        elif d["type"] == "nvdapi":
+            nvd = AdvisoryEvent_Detection_NVDAPI(cpe_searched=d["cpeSearched"], cpe_found=d["cpeFound"])
+            out.detection = AdvisoryEvent_Detection(nvdapi=nvd)
+        else:
+            scan = AdvisoryEvent_Detection_ScanV1(
+                scanner=d["scanner"], subpackage=d["subpackageName"], component_id=d["componentID"],
+                component=d["componentName"], component_version=d["componentVersion"],
+                component_type=d["componentType"], component_location=d["componentLocation"],
+            )  # fmt: skip
+            out.detection = AdvisoryEvent_Detection(scanv1=scan)
+    elif e.type == fmt.TRUE_POSITIVE:
+        out.true_positive_determination = AdvisoryEvent_TruePositiveDetermination(note=d.get("note", ""))
+    elif e.type == fmt.FALSE_POSITIVE:
+        kind: Any = "TYPE_" + d["type"].upper().replace("-", "_")
+        out.false_positive_determination = AdvisoryEvent_FalsePositiveDetermination(type=kind, note=d.get("note", ""))
+    elif e.type == fmt.FIXED:
+        out.fixed = AdvisoryEvent_Fixed(fixed_version=d["fixed-version"])
+    elif e.type == fmt.ANALYSIS_NOT_PLANNED:
+        out.analysis_not_planned = AdvisoryEvent_AnalysisNotPlanned(note=d["note"])
+    elif e.type == fmt.FIX_NOT_PLANNED:
+        out.fix_not_planned = AdvisoryEvent_FixNotPlanned(note=d["note"])
+    else:
+        out.pending_upstream_fix = AdvisoryEvent_PendingUpstreamFix(note=d["note"])
+    return out
+
+
+def content_digest(adv: fmt.Advisory, artifact_type: str) -> str:
+    """What decides whether a stored advisory must be rewritten (cheap: no record is built)."""
+    return hashlib.sha256(f"{adv.digest}\0{artifact_type}".encode()).hexdigest()
+
+
+@dataclass
+class Row:
+    """One advisory to store: its record and its filterable facts."""
+
+    record: Advisory
+    digest: str
+    latest_event_type: int
+    search: str
+    # (event uid, type number) per event
+    events: list[tuple[str, int]]
+
+
+def build(group: str, package: str, adv: fmt.Advisory, artifact_type: str = "apk") -> Row:
+    """The stored form of one parsed advisory of package `package`, imported into `group`.
+    createTime is the first event's timestamp; updateTime is set when written."""
+    uid = advisory_uid(group, package, adv.id)
+    events = [_event(event_uid(uid, i), e) for i, e in enumerate(adv.events)]
+    # Latest by timestamp; of equal timestamps the later in the list (wolfictl's stable sort).
+    order = sorted(range(len(adv.events)), key=lambda i: adv.events[i].timestamp)
+    latest = adv.events[order[-1]]
+    component = ("", "", "")
+    for i in reversed(order):
+        d = adv.events[i].data
+        if adv.events[i].type == fmt.DETECTION and d.get("type") == "scan/v1":
+            component = (d["componentName"], d["componentType"], d["componentLocation"])
+            break
+    record = Advisory(
+        uid=uid, advisory_id=adv.id, create_time=adv.events[order[0]].timestamp, artifact_name=package,
+        artifact_type=artifact_type, component_name=component[0], component_type=component[1],
+        component_location=component[2], aliases=list(adv.aliases), events=events,
+    )  # fmt: skip
+    search = "\n".join(s.lower() for s in (package, component[0], *adv.aliases) if s)
+    digest = content_digest(adv, artifact_type)
+    typed = [(ev.uid, _FORMAT_TYPE_NUMBERS[e.type]) for ev, e in zip(events, adv.events, strict=True)]
+    return Row(record, digest, _FORMAT_TYPE_NUMBERS[latest.type], search, typed)
+
+
+async def digests(conn: Conn, group: str) -> dict[str, str]:
+    """{uid: content digest} of the advisories stored in `group`."""
+    found = await conn.fetch("SELECT uid, digest FROM advisories WHERE parent = $1", group)
+    return {uid: digest for uid, digest in found}
+
+
+_INSERT = (
+    "INSERT INTO advisories (uid, parent, advisory_id, artifact_name, artifact_type, component_name,"
+    " component_type, component_location, latest_event_type, search, digest, create_time, update_time, body)"
+    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
+)
+_UPDATE = (
+    "UPDATE advisories SET advisory_id = $3, artifact_name = $4, artifact_type = $5, component_name = $6,"
+    " component_type = $7, component_location = $8, latest_event_type = $9, search = $10, digest = $11,"
+    " create_time = $12, update_time = $13, body = $14 WHERE uid = $1 AND parent = $2"
+)
+
+
+def _columns(group: str, r: Row) -> tuple[Any, ...]:
+    a = r.record
+    return (a.uid, group, a.advisory_id, a.artifact_name, a.artifact_type, a.component_name, a.component_type,
+            a.component_location, r.latest_event_type, r.search, r.digest, a.create_time, a.update_time,
+            rows.body(a))  # fmt: skip
+
+
+async def write(tx: Conn, group: str, new: Sequence[Row], changed: Sequence[Row], now: str) -> None:
+    """Insert `new` and rewrite `changed` advisories of `group` (with their aliases and events), in `tx`."""
+    for r in (*new, *changed):
+        r.record.update_time = now
+    if changed:
+        uids = [(r.record.uid,) for r in changed]
+        await tx.executemany("DELETE FROM advisory_aliases WHERE advisory = $1", uids)
+        await tx.executemany("DELETE FROM advisory_events WHERE advisory = $1", uids)
+        await tx.executemany(_UPDATE, [_columns(group, r) for r in changed])
+    if new:
+        await tx.executemany(_INSERT, [_columns(group, r) for r in new])
+        # The group's row counter for totalCount (migration 0006: maintained here, once per write).
+        await tx.execute(
+            "INSERT INTO child_counts (tbl, parent, kind, n) VALUES ('advisories', $1, 0, $2)"
+            " ON CONFLICT (tbl, parent, kind) DO UPDATE SET n = child_counts.n + excluded.n",
+            group, len(new),
+        )  # fmt: skip
+    both = (*new, *changed)
+    review = REVIEW_STATE_NUMBERS[IMPORTED_REVIEW_STATE]
+    await tx.executemany(
+        "INSERT INTO advisory_aliases (alias, advisory) VALUES ($1, $2)",
+        [(alias, r.record.uid) for r in both for alias in r.record.aliases],
+    )
+    await tx.executemany(
+        "INSERT INTO advisory_events (uid, advisory, type, review_state) VALUES ($1, $2, $3, $4)",
+        [(uid, r.record.uid, t, review) for r in both for uid, t in r.events],
+    )
+
+
+async def aliases_of(conn: Conn, uids: Iterable[str]) -> dict[str, list[str]]:
+    """{advisory uid: its aliases} (e.g. to join OSV severities onto a page of advisories)."""
+    wanted = list(dict.fromkeys(uids))
+    out: dict[str, list[str]] = {u: [] for u in wanted}
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        marks = ", ".join(f"${i + 1}" for i in range(len(chunk)))
+        sql = f"SELECT advisory, alias FROM advisory_aliases WHERE advisory IN ({marks}) ORDER BY alias"
+        for advisory, alias in await conn.fetch(sql, *chunk):
+            out[advisory].append(alias)
+    return out
