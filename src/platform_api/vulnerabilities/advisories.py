@@ -16,10 +16,14 @@ from platform_api.gen.records.vulnerabilities_v2 import (
     GetAdvisoryRequest,
     ListAdvisoriesRequest,
     ListAdvisoriesResponse,
+    Severity,
 )
 from platform_api.iam import groups
 from platform_api.service import listing, storage
 from platform_api.service.context import Context, rpc
+from platform_api.store import rows
+from platform_api.store.db import Conn
+from platform_api.vulnerabilities import metadata
 from platform_api.vulnerabilities.advisory_queries import EVENT_TYPE_NUMBERS, REVIEW_STATE_NUMBERS
 
 SERVICE = "chainguard.platform.vulnerabilities.v2.AdvisoriesService."
@@ -44,7 +48,24 @@ groups.register_child_table("advisories", "advisories")
 
 @rpc(SERVICE + "GetAdvisory")
 async def get_advisory(req: GetAdvisoryRequest, ctx: Context) -> Advisory:
-    return await storage.get(ctx.rt.db, "advisories", Advisory, RESOURCE, req.uid)
+    advisory = await storage.get(ctx.rt.db, "advisories", Advisory, RESOURCE, req.uid)
+    await with_severities(ctx.rt.db, [advisory])
+    return advisory
+
+
+async def with_severities(conn: Conn, advisories: list[Advisory]) -> None:
+    """Fill `severities` (OUT) from the OSV records that the advisories' ids or aliases name (`import osv`),
+    each severity once, in the order of id then aliases: read at request time, so a later OSV import shows
+    without touching the advisories."""
+    names = {name for a in advisories for name in (a.advisory_id, *a.aliases)}
+    if not names:
+        return
+    found = await metadata.severities(conn, sorted(names))
+    for a in advisories:
+        merged: list[Severity] = []
+        for name in (a.advisory_id, *a.aliases):
+            merged.extend(s for s in found.get(name, ()) if s not in merged)
+        a.severities = merged
 
 
 def _values(name: str, values: list[str]) -> list[str]:
@@ -116,4 +137,6 @@ def filters(req: ListAdvisoriesRequest) -> listing.Where:
 @rpc(SERVICE + "ListAdvisories")
 async def list_advisories(req: ListAdvisoriesRequest, ctx: Context) -> ListAdvisoriesResponse:
     page = await listing.page(ctx, TABLE, filters(req), req)
-    return listing.response(ListAdvisoriesResponse, "advisories", Advisory, page)
+    advisories = [rows.decode(Advisory, body) for body in page.bodies]
+    await with_severities(ctx.rt.db, advisories)
+    return listing.response(ListAdvisoriesResponse, "advisories", Advisory, page, advisories)
