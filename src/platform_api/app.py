@@ -41,6 +41,7 @@ DOMAINS = (
     "platform_api.iam.terms",
     "platform_api.registry.repos",
     "platform_api.registry.tags",
+    "platform_api.registry.images",
     "platform_api.events.subscriptions",
 )
 

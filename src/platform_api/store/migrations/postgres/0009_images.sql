@@ -1,0 +1,54 @@
+-- Images (registry.v2.ImagesService), SBOM packages and vulnerability reports, per repo and digest;
+-- filled by `platform-api import oci | sbom | vulnreport`.
+
+-- One manifest or image index. size: config + layers for a manifest (reference 6.12), 0 for an index;
+-- os/architecture/variant: a manifest's platform ('' when unknown); body: JSON facts (a manifest's
+-- config digest and layer sizes, an index's children with their platforms).
+CREATE TABLE images (
+    repo TEXT COLLATE "C" NOT NULL,
+    digest TEXT COLLATE "C" NOT NULL,
+    media_type TEXT COLLATE "C" NOT NULL,
+    is_index INTEGER NOT NULL,
+    size BIGINT NOT NULL DEFAULT 0,
+    os TEXT COLLATE "C" NOT NULL DEFAULT '',
+    architecture TEXT COLLATE "C" NOT NULL DEFAULT '',
+    variant TEXT COLLATE "C" NOT NULL DEFAULT '',
+    body TEXT COLLATE "C" NOT NULL,
+    PRIMARY KEY (repo, digest)
+);
+
+-- The SBOM of an image: its format and the sha256 of the packages recorded (unchanged re-imports write nothing).
+CREATE TABLE sboms (
+    repo TEXT COLLATE "C" NOT NULL,
+    digest TEXT COLLATE "C" NOT NULL,
+    format TEXT COLLATE "C" NOT NULL,
+    packages_sha256 TEXT COLLATE "C" NOT NULL,
+    import_time TEXT COLLATE "C" NOT NULL,
+    PRIMARY KEY (repo, digest)
+);
+CREATE TABLE sbom_packages (
+    repo TEXT COLLATE "C" NOT NULL,
+    digest TEXT COLLATE "C" NOT NULL,
+    name TEXT COLLATE "C" NOT NULL,
+    version TEXT COLLATE "C" NOT NULL,
+    purl TEXT COLLATE "C" NOT NULL,
+    PRIMARY KEY (repo, digest, name, version, purl)
+);
+CREATE INDEX sbom_packages_name ON sbom_packages (name, version);
+
+-- A scanner's report on an image: one per (repo, digest, generation time). body: the v1 VulnReport
+-- JSON (without rawVulnReport and lastSeen); counts: JSON severity -> vulnerability ids; day: the
+-- generation's UTC date, which the counts aggregate by.
+CREATE TABLE vuln_reports (
+    repo TEXT COLLATE "C" NOT NULL,
+    digest TEXT COLLATE "C" NOT NULL,
+    generated TEXT COLLATE "C" NOT NULL,
+    day TEXT COLLATE "C" NOT NULL,
+    raw_sha256 TEXT COLLATE "C" NOT NULL,
+    last_seen TEXT COLLATE "C" NOT NULL,
+    body TEXT COLLATE "C" NOT NULL,
+    counts TEXT COLLATE "C" NOT NULL,
+    raw BYTEA NOT NULL,
+    PRIMARY KEY (repo, digest, generated)
+);
+CREATE INDEX vuln_reports_day ON vuln_reports (day, repo);
