@@ -42,6 +42,7 @@ DOMAINS = (
     "platform_api.registry.repos",
     "platform_api.registry.tags",
     "platform_api.registry.images",
+    "platform_api.registry.v1",
     "platform_api.events.subscriptions",
 )
 

@@ -126,3 +126,20 @@ async def get_size(req: GetSizeRequest, ctx: Context) -> Size:
                 )
             return Size(size=str(found.size), architecture=arch)
     raise errors.not_found(RESOURCE, f"{req.repo_uid}@{req.digest} for architecture {arch}")
+
+
+async def size_of(conn: Conn, repo: str, digest: str) -> int:
+    """The size GetSize answers with no architecture: a manifest's own, an index's amd64 manifest's (else
+    its first imported platform manifest's); 0 when none is known."""
+    image = await get(conn, repo, digest)
+    if image is None:
+        return 0
+    if not image.is_index:
+        return image.size
+    children = await _platforms(conn, repo, image)
+    children.sort(key=lambda c: c.get("architecture") != "amd64")
+    for child in children:
+        found = await get(conn, repo, child["digest"])
+        if found is not None and _usable(found.architecture or child.get("architecture", "")):
+            return found.size
+    return 0

@@ -52,3 +52,6 @@ CREATE TABLE vuln_reports (
     PRIMARY KEY (repo, digest, generated)
 );
 CREATE INDEX vuln_reports_day ON vuln_reports (day, repo);
+
+-- The counts join reports to the tags naming their digest.
+CREATE INDEX tags_parent_digest ON tags (parent, digest);
