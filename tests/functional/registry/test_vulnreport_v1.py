@@ -1,5 +1,5 @@
 """`platform-api import vulnreport` (Grype JSON) and the v1 calls with no v2 counterpart, over both
-transports: GetVulnReport, ListVulnCountReports, ListEolTags (UNIMPLEMENTED); bad reports change nothing;
+transports: GetVulnReport, ListVulnCountReports, bad reports change nothing;
 authorization as the v1 contract says."""
 
 from __future__ import annotations
@@ -136,18 +136,13 @@ def test_vulnreport_get_and_counts(server: Any, http: httpx.Client, org: str, tm
         with pytest.raises(grpc.RpcError) as e:
             stub.GetVulnReport(registry_pb2.VulnReportRequest(repo_id=repo, digest="sha256:" + "0" * 64))
         assert e.value.code() == grpc.StatusCode.NOT_FOUND
-        with pytest.raises(grpc.RpcError) as e:
-            stub.ListEolTags(registry_pb2.EolTagFilter())
-        assert e.value.code() == grpc.StatusCode.UNIMPLEMENTED
 
 
-def test_not_found_and_eoltags(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
+def test_not_found(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
     repo, _, digest = image(server, http, org, tmp_path, ("latest",))
     r = http.get(f"/registry/v1/repos/{repo}/digests/{digest}/vulnreport")
     assert r.status_code == 404 and r.json()["code"] == 5, r.text
     assert http.get(f"/registry/v1/repos/{repo}/digests/nope/vulnreport").status_code == 400
-    r = http.get("/registry/v1/eoltags")
-    assert r.status_code == 501 and "end-of-life data source" in r.json()["message"], r.text
 
 
 BAD = {
@@ -205,7 +200,6 @@ def test_authorization(server: Any, http: httpx.Client, anon: httpx.Client, org:
     with server.client(token) as c:
         assert c.get(path).status_code == 403
         assert counts(c, repo=name) == []  # unscoped: filtered to what the caller may list, not refused
-        assert c.get("/registry/v1/eoltags").status_code == 501
     _, token = server.identity_with_role(org, "registry.pull")  # vuln_reports.list (tenant), no vuln_report.list
     with server.client(token) as c:
         assert c.get(path).status_code == 200

@@ -53,5 +53,18 @@ CREATE TABLE vuln_reports (
 );
 CREATE INDEX vuln_reports_day ON vuln_reports (day, repo);
 
--- The counts join reports to the tags naming their digest.
-CREATE INDEX tags_parent_digest ON tags (parent, digest);
+-- Tags by digest (the counts join reports to the tags naming their digest), and a repo's tags in uid
+-- order: a page of ListTags by token in a repo of 1,000,000 tags is a range read, not a sort of them all.
+CREATE INDEX tags_digest ON tags (digest, parent);
+CREATE INDEX tags_parent_uid ON tags (parent, uid);
+
+-- End-of-life data (v1 ListEolTags): a repo's main package and its release cycles (`import eol`).
+-- body: the cycle's v1 PackageVersion JSON; ended: the cycle ended with no date given (`eol: true`).
+CREATE TABLE eol_cycles (
+    repo TEXT COLLATE "C" NOT NULL,
+    cycle TEXT COLLATE "C" NOT NULL,
+    package TEXT COLLATE "C" NOT NULL,
+    body TEXT NOT NULL,
+    ended INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (repo, cycle)
+);
