@@ -41,6 +41,8 @@ DOMAINS = (
     "platform_api.iam.terms",
     "platform_api.registry.repos",
     "platform_api.registry.tags",
+    "platform_api.registry.images",
+    "platform_api.registry.v1",
     "platform_api.events.subscriptions",
     "platform_api.vulnerabilities.advisories",
     "platform_api.advisory.documents",

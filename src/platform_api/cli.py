@@ -26,6 +26,7 @@ from platform_api.core.errors import ApiError
 from platform_api.core.settings import Settings
 from platform_api.events import dispatcher
 from platform_api.iam import bootstrap
+from platform_api.registry import eol, oci_import, sbom_import, vulnreport_import
 from platform_api.service import imports
 from platform_api.service.runtime import Runtime
 from platform_api.store import db
@@ -37,6 +38,10 @@ T = TypeVar("T")
 # `platform-api import <kind>`: each importer module has HELP, arguments(parser) and async run(job) (see
 # service/imports.py). The domains add theirs here.
 IMPORTERS: dict[str, Any] = {
+    "oci": oci_import,
+    "sbom": sbom_import,
+    "vulnreport": vulnreport_import,
+    "eol": eol,
     "advisories": advisory_import,
     "osv": osv_import,
 }

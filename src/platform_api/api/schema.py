@@ -57,6 +57,7 @@ def _scope_field(desc: Descriptor) -> str:
 _SCOPE_RESOURCES = {
     "chainguard.platform.registry.v2.TagsService.CreateTag": "chainguard.platform.registry.v2.Repo",
     "chainguard.platform.registry.v2.ImagesService": "chainguard.platform.registry.v2.Repo",
+    "chainguard.platform.registry.Registry.GetVulnReport": "chainguard.platform.registry.v2.Repo",
     "chainguard.platform.iam.v2.IdentitiesService": "chainguard.platform.iam.v2.Identity",
     "chainguard.platform.events.v2.DeliveriesService": "chainguard.platform.events.v2.Delivery",
     "chainguard.platform.vulnerabilities.v2.AdvisoriesService": "chainguard.platform.vulnerabilities.v2.Advisory",

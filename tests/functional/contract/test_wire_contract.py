@@ -68,7 +68,11 @@ EXTENSION_METHODS = {
     "chainguard.platform.events.v2.SubscriptionsService.UpdateSubscription",
     "chainguard.platform.events.v2.SubscriptionsService.RedeliverEvent",
 }
-EXTENSION_SERVICES = {"chainguard.platform.events.v2.DeliveriesService"}
+EXTENSION_SERVICES = {
+    "chainguard.platform.events.v2.DeliveriesService",
+    # The three v1 calls with no v2 counterpart (spec 9.7, reference 13.2), in their v1 shapes.
+    "chainguard.platform.registry.Registry",
+}
 # Capabilities we require differently from the contract, and why.
 CAPABILITY_DEVIATIONS = {
     # CAP_REPO_INTERNAL_ADMIN is internal-only: no role an organization can hold has it, so requiring it

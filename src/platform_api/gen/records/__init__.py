@@ -11,7 +11,9 @@ from platform_api.gen.records import iam_v2
 from platform_api.gen.records import libraries_v2
 from platform_api.gen.records import oidc
 from platform_api.gen.records import ping_v2
+from platform_api.gen.records import registry
 from platform_api.gen.records import registry_v2
+from platform_api.gen.records import tenant
 from platform_api.gen.records import vulnerabilities_v2
 from platform_api.gen.records import annotations
 
@@ -25,7 +27,9 @@ RECORDS.update(iam_v2.RECORDS)
 RECORDS.update(libraries_v2.RECORDS)
 RECORDS.update(oidc.RECORDS)
 RECORDS.update(ping_v2.RECORDS)
+RECORDS.update(registry.RECORDS)
 RECORDS.update(registry_v2.RECORDS)
+RECORDS.update(tenant.RECORDS)
 RECORDS.update(vulnerabilities_v2.RECORDS)
 RECORDS.update(annotations.RECORDS)
 RECORDS.update({k.replace('chainguard.platform.advisory.v2.', 'chainguard.platform.advisory.v2beta1.', 1): v for k, v in advisory_v2.RECORDS.items()})

@@ -1,0 +1,131 @@
+"""`platform-api import sbom <repo-uid> <digest> <file>`: the packages of an image from its SBOM, an SPDX
+2.2/2.3 JSON document (`packages[]`: name, versionInfo, the purl among externalRefs) or a CycloneDX
+1.5+ JSON document (`components[]`, nested components included: name, version, purl). The image must
+be known from `import oci`. One transaction; the SBOM replaces the one recorded for the image, writing
+only the difference (packages counted as created / unchanged, and `removed`)."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+from typing import Any
+
+from platform_api.registry import images, sboms
+from platform_api.registry.oci_import import Summary, repo_or_bad
+from platform_api.service import imports
+from platform_api.service.imports import BadInput
+
+HELP = "an image's SBOM (SPDX 2.3 JSON or CycloneDX 1.5+ JSON): its packages and versions"
+SPDX_VERSIONS = ("SPDX-2.2", "SPDX-2.3")
+CYCLONEDX_VERSIONS = ("1.5", "1.6", "1.7")
+MAX_PACKAGES = 200_000
+MAX_DEPTH = 32  # nested CycloneDX components
+LIMITS = {"name": 1024, "version": 256, "purl": 2048}
+_DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
+
+
+def arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("repo_uid", help="the repo of the image")
+    parser.add_argument("digest", help="the image's digest (sha256:...), known from `import oci`")
+    parser.add_argument("file", type=Path, help="the SBOM: SPDX 2.3 JSON or CycloneDX 1.5+ JSON")
+
+
+def _text(file: Path, place: str, value: Any, what: str, required: bool = False) -> str:
+    if value is None and not required:
+        return ""
+    if not isinstance(value, str) or (required and not value):
+        raise BadInput(file, place, f"{what} must be a non-empty string" if required else f"{what} must be a string")
+    if len(value) > LIMITS[what]:
+        raise BadInput(file, place, f"{what} is longer than {LIMITS[what]} characters")
+    return value
+
+
+def _list(file: Path, place: str, value: Any) -> list[Any]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise BadInput(file, place, f"must be a list, not {type(value).__name__}")
+    return value
+
+
+def spdx(file: Path, doc: dict[str, Any]) -> list[sboms.Package]:
+    if doc.get("spdxVersion") not in SPDX_VERSIONS:
+        version = str(doc.get("spdxVersion"))[:20]
+        raise BadInput(
+            file, "$.spdxVersion", f"unsupported SPDX version {version!r} (expected {' or '.join(SPDX_VERSIONS)})"
+        )
+    out = []
+    for i, p in enumerate(_list(file, "$.packages", doc.get("packages"))):
+        place = f"$.packages[{i}]"
+        if not isinstance(p, dict):
+            raise BadInput(file, place, "a package must be an object")
+        name = _text(file, f"{place}.name", p.get("name"), "name", required=True)
+        version = _text(file, f"{place}.versionInfo", p.get("versionInfo"), "version")
+        purl = ""
+        for j, ref in enumerate(_list(file, f"{place}.externalRefs", p.get("externalRefs"))):
+            if isinstance(ref, dict) and ref.get("referenceType") == "purl" and not purl:
+                purl = _text(file, f"{place}.externalRefs[{j}].referenceLocator", ref.get("referenceLocator"), "purl")
+        out.append(sboms.Package(name, version, purl))
+    return out
+
+
+def cyclonedx(file: Path, doc: dict[str, Any]) -> list[sboms.Package]:
+    if doc.get("specVersion") not in CYCLONEDX_VERSIONS:
+        version = str(doc.get("specVersion"))[:20]
+        want = ", ".join(CYCLONEDX_VERSIONS)
+        raise BadInput(file, "$.specVersion", f"unsupported CycloneDX version {version!r} (expected one of {want})")
+    out: list[sboms.Package] = []
+
+    def walk(components: Any, place: str, depth: int) -> None:
+        if depth > MAX_DEPTH:
+            raise BadInput(file, place, f"components nested deeper than {MAX_DEPTH}")
+        for i, c in enumerate(_list(file, place, components)):
+            here = f"{place}[{i}]"
+            if not isinstance(c, dict):
+                raise BadInput(file, here, "a component must be an object")
+            name = _text(file, f"{here}.name", c.get("name"), "name", required=True)
+            version = _text(file, f"{here}.version", c.get("version"), "version")
+            out.append(sboms.Package(name, version, _text(file, f"{here}.purl", c.get("purl"), "purl")))
+            if len(out) > MAX_PACKAGES:
+                raise BadInput(file, here, f"more than {MAX_PACKAGES} packages")
+            walk(c.get("components"), f"{here}.components", depth + 1)
+
+    walk(doc.get("components"), "$.components", 1)
+    return out
+
+
+def parse(file: Path) -> tuple[str, list[sboms.Package]]:
+    """The SBOM's format ("spdx" or "cyclonedx") and its packages, sorted and unique."""
+    doc = imports.load_json(file, imports.read_file(file))
+    if not isinstance(doc, dict):
+        raise BadInput(file, "$", "an SBOM must be a JSON object")
+    if "spdxVersion" in doc:
+        fmt, found = "spdx", spdx(file, doc)
+    elif doc.get("bomFormat") == "CycloneDX":
+        fmt, found = "cyclonedx", cyclonedx(file, doc)
+    else:
+        raise BadInput(file, "$", "neither SPDX (spdxVersion) nor CycloneDX (bomFormat) JSON")
+    if len(found) > MAX_PACKAGES:
+        raise BadInput(file, "$", f"more than {MAX_PACKAGES} packages")
+    return fmt, sorted(set(found))
+
+
+async def run(job: imports.Job) -> Summary:
+    repo, digest, file = job.args.repo_uid, job.args.digest, job.args.file
+    if not _DIGEST.fullmatch(digest):
+        raise BadInput(file, "", f"digest {digest[:80]!r} is not sha256:<64 lowercase hex digits>")
+    fmt, packages = parse(file)
+    job.progress.total = len(packages)
+    summary = Summary()
+    async with job.rt.db.transaction() as tx:
+        await repo_or_bad(tx, repo)
+        if not await images.known(tx, repo, digest):
+            raise BadInput(file, "", f"image {digest} is not known in repo {repo} (import its OCI content first)")
+        change = await sboms.put(tx, repo, digest, fmt, packages)
+    job.progress.advance(len(packages))
+    summary.count("created", change.added)
+    summary.count("unchanged", change.kept)
+    summary.kinds["sbom"] = {"created": 0, "updated": 0, "unchanged": 0} | {change.outcome: 1}
+    summary.kinds["packages"] = {"created": change.added, "removed": change.removed, "unchanged": change.kept}
+    return summary

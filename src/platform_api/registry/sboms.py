@@ -1,0 +1,88 @@
+"""The packages of an image's SBOM, per (repo, digest): written by `import sbom`, read by whoever joins
+packages to advisories (`packages`)."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import NamedTuple
+
+from platform_api.core import clock
+from platform_api.store.db import Conn
+
+# Digests per `packages` call (one IN list).
+MAX_DIGESTS = 1000
+
+
+class Package(NamedTuple):
+    name: str
+    version: str
+    purl: str
+
+
+class Change(NamedTuple):
+    """What `put` did to the packages recorded: added, removed, kept; and the SBOM's own outcome."""
+
+    added: int
+    removed: int
+    kept: int
+    outcome: str  # created | updated | unchanged
+
+
+def fingerprint(packages: list[Package]) -> str:
+    h = hashlib.sha256()
+    for p in packages:
+        h.update("\x00".join(p).encode() + b"\x01")
+    return h.hexdigest()
+
+
+async def put(tx: Conn, repo: str, digest: str, fmt: str, packages: list[Package]) -> Change:
+    """Record the SBOM of image `digest` in `repo` as exactly `packages` (sorted, unique): only the
+    difference to what is recorded is written."""
+    sha = fingerprint(packages)
+    old = await tx.fetchrow("SELECT format, packages_sha256 FROM sboms WHERE repo = $1 AND digest = $2", repo, digest)
+    if old is not None:
+        old_format, old_sha = old
+        if (old_format, old_sha) == (fmt, sha):
+            return Change(0, 0, len(packages), "unchanged")
+    rows = await tx.fetch("SELECT name, version, purl FROM sbom_packages WHERE repo = $1 AND digest = $2", repo, digest)
+    have = {Package(name, version, purl) for name, version, purl in rows}
+    want = set(packages)
+    gone = sorted(have - want)
+    new = sorted(want - have)
+    for p in gone:
+        await tx.execute(
+            "DELETE FROM sbom_packages WHERE repo = $1 AND digest = $2 AND name = $3 AND version = $4 AND purl = $5",
+            repo, digest, *p,
+        )  # fmt: skip
+    await tx.executemany(
+        "INSERT INTO sbom_packages (repo, digest, name, version, purl) VALUES ($1, $2, $3, $4, $5)",
+        [(repo, digest, *p) for p in new],
+    )
+    now = clock.now()
+    if old is None:
+        await tx.execute(
+            "INSERT INTO sboms (repo, digest, format, packages_sha256, import_time) VALUES ($1, $2, $3, $4, $5)",
+            repo, digest, fmt, sha, now,
+        )  # fmt: skip
+        return Change(len(new), 0, len(want & have), "created")
+    await tx.execute(
+        "UPDATE sboms SET format = $3, packages_sha256 = $4, import_time = $5 WHERE repo = $1 AND digest = $2",
+        repo, digest, fmt, sha, now,
+    )  # fmt: skip
+    return Change(len(new), len(gone), len(want & have), "updated")
+
+
+async def packages(conn: Conn, repo_uid: str, digests: list[str]) -> list[Package]:
+    """The packages recorded in the SBOMs of `digests` (images of repo `repo_uid`), unique, sorted by name,
+    version, purl. At most MAX_DIGESTS digests (ValueError beyond: the caller bounds its request)."""
+    if not digests:
+        return []
+    if len(digests) > MAX_DIGESTS:
+        raise ValueError(f"at most {MAX_DIGESTS} digests")
+    marks = ", ".join(f"${i + 2}" for i in range(len(digests)))
+    rows = await conn.fetch(
+        f"SELECT DISTINCT name, version, purl FROM sbom_packages WHERE repo = $1 AND digest IN ({marks})"
+        " ORDER BY name, version, purl",
+        repo_uid, *digests,
+    )  # fmt: skip
+    return [Package(name, version, purl) for name, version, purl in rows]

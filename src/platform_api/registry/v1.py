@@ -1,0 +1,103 @@
+"""The three v1 calls with no v2 counterpart (spec 9.7, reference 13.2), in their v1 shapes:
+GetVulnReport (the latest imported report on a digest), ListVulnCountReports (per repo, tag and day)
+and ListEolTags (the tags of repos with end-of-life data from `import eol`)."""
+
+from __future__ import annotations
+
+import msgspec
+
+from platform_api.core import errors, validate
+from platform_api.gen.records.registry import (
+    EolTagFilter,
+    EolTagList,
+    VulnCountReport,
+    VulnCountReport_VulnCount,
+    VulnCountReportFilter,
+    VulnCountReportList,
+    VulnReportRequest,
+)
+from platform_api.gen.records.tenant import VulnReport
+from platform_api.registry import eol, tags, vulnreports
+from platform_api.service import listing
+from platform_api.service.context import Context, rpc
+
+SERVICE = "chainguard.platform.registry.Registry."
+RESOURCE = "chainguard.platform.tenant.VulnReport"
+TAGS = listing.Table("tags")
+# The counts' id lists per severity, as VulnCountReport names them.
+_LISTS = {"LOW": "low_cve_ids", "MEDIUM": "med_cve_ids", "HIGH": "high_cve_ids", "CRITICAL": "crit_cve_ids",
+          "NEGLIGIBLE": "negligible_cve_ids", "UNKNOWN": "unknown_cve_ids"}  # fmt: skip
+_ORDER = ("UNKNOWN", "LOW", "MEDIUM", "HIGH", "CRITICAL", "NEGLIGIBLE")
+
+
+@rpc(SERVICE + "GetVulnReport")
+async def get_vuln_report(req: VulnReportRequest, ctx: Context) -> VulnReport:
+    validate.uid(req.repo_id, "repo_id")
+    validate.digest(req.digest)
+    report = await vulnreports.latest(ctx.rt.db, req.repo_id, req.digest)
+    if report is None:
+        raise errors.not_found(RESOURCE, f"{req.repo_id}@{req.digest}")
+    return report
+
+
+def _report(c: vulnreports.Counted) -> VulnCountReport:
+    out = VulnCountReport(repo=c.repo, tag=c.tag, date=c.day + "T00:00:00Z", size_bytes=str(c.size))
+    every: set[str] = set()
+    for severity in _ORDER:
+        ids = c.ids.get(severity, [])
+        every.update(ids)
+        setattr(out, _LISTS[severity], list(ids))
+        if ids:
+            out.vuln_counts.append(VulnCountReport_VulnCount(severity=severity, count=str(len(ids))))  # type: ignore[arg-type]
+    out.cve_ids = sorted(every)
+    return out
+
+
+@rpc(SERVICE + "ListVulnCountReports")
+async def list_vuln_count_reports(req: VulnCountReportFilter, ctx: Context) -> VulnCountReportList:
+    """Days are inclusive by date: `from`/`to` count by the UTC day they fall on."""
+    since, until = (req.from_ or "")[:10], (req.to or "")[:10]
+    roots = ctx.principal.visible_roots(ctx.required) if ctx.principal is not None and ctx.required else None
+    refs = [(r.repo, r.tag) for r in req.references] or [(req.repo, req.tag)]
+    if len(refs) > 100:
+        raise errors.invalid_argument("references", "at most 100 references")
+    items: list[VulnCountReport] = []
+    for repo, tag in refs:
+        try:
+            found = await vulnreports.counts(ctx.rt.db, repo, tag, since, until, roots)
+        except vulnreports.TooMany:
+            raise errors.invalid_argument(
+                "from", f"more than {vulnreports.MAX_COUNT_ROWS} reports match: narrow repo, tag, from or to"
+            ) from None
+        items += [_report(c) for c in found]
+    return VulnCountReportList(items=items)
+
+
+class _Paging(msgspec.Struct):
+    """What listing.page reads of a request; `filter` is what the page token binds."""
+
+    page_size: int = 0
+    page_token: str = ""
+    skip: int = 0
+    order_by: str = ""
+    filter: str = ""
+
+
+@rpc(SERVICE + "ListEolTags")
+async def list_eol_tags(req: EolTagFilter, ctx: Context) -> EolTagList:
+    """The tags of repos with end-of-life data (`import eol`), by uid, paged by token (registry/eol.py)."""
+    try:
+        size = int(req.page_size or 0)
+    except ValueError:
+        raise errors.invalid_argument("page_size", "page_size must be an integer") from None
+    if not -(2**31) <= size < 2**31:
+        raise errors.invalid_argument("page_size", "page_size is out of range")
+    where = listing.Where()
+    listing.add_uidp_filter(where, req.uidp)
+    if req.name:
+        where.eq("name", req.name)
+    where.hide_kinds((tags.DATED if req.exclude_dates else 0) | (tags.EPOCH if req.exclude_epochs else 0))
+    where.add(eol.WITH_CYCLES)
+    bound = msgspec.json.encode(msgspec.structs.replace(req, page_size="0", page_token="")).decode()
+    page = await listing.page(ctx, TAGS, where, _Paging(page_size=size, page_token=req.page_token, filter=bound))
+    return EolTagList(items=await eol.eol_tags(ctx.rt.db, page.bodies), next_page_token=page.next_page_token)

@@ -1,0 +1,117 @@
+"""Vulnerability reports per (repo, digest, generation time): written by `import vulnreport`, read by the
+v1 GetVulnReport (the latest report of a digest) and ListVulnCountReports (per repo, tag and day)."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from platform_api.core import clock
+from platform_api.gen.records.tenant import VulnReport
+from platform_api.store import rows
+from platform_api.store.db import Conn
+
+# Reports one counts call aggregates at most (v1 lists have no paging): beyond it the caller narrows.
+MAX_COUNT_ROWS = 10_000
+
+
+async def put(
+    tx: Conn, repo: str, digest: str, report: VulnReport, counts: dict[str, list[str]], size: int, raw: bytes
+) -> str:
+    """Record `report`: "created", "updated" (same generation time, other content) or "unchanged"."""
+    generated = report.report_generation or ""
+    sha = hashlib.sha256(raw).hexdigest()
+    old = await tx.fetchval(
+        "SELECT raw_sha256 FROM vuln_reports WHERE repo = $1 AND digest = $2 AND generated = $3",
+        repo,
+        digest,
+        generated,
+    )
+    if old == sha:
+        return "unchanged"
+    body, counted = rows.body(report), json.dumps({"size": size, "ids": counts}, sort_keys=True)
+    if old is None:
+        await tx.execute(
+            "INSERT INTO vuln_reports (repo, digest, generated, day, raw_sha256, last_seen, body, counts, raw)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            repo, digest, generated, generated[:10], sha, clock.now(), body, counted, raw,
+        )  # fmt: skip
+        return "created"
+    await tx.execute(
+        "UPDATE vuln_reports SET raw_sha256 = $4, last_seen = $5, body = $6, counts = $7, raw = $8"
+        " WHERE repo = $1 AND digest = $2 AND generated = $3",
+        repo, digest, generated, sha, clock.now(), body, counted, raw,
+    )  # fmt: skip
+    return "updated"
+
+
+async def latest(conn: Conn, repo: str, digest: str) -> VulnReport | None:
+    """The most recent report on `digest` in `repo`, with its raw bytes and lastSeen."""
+    row = await conn.fetchrow(
+        "SELECT body, raw, last_seen FROM vuln_reports WHERE repo = $1 AND digest = $2 ORDER BY generated DESC LIMIT 1",
+        repo, digest,
+    )  # fmt: skip
+    if row is None:
+        return None
+    body, raw, last_seen = row
+    report = rows.decode(VulnReport, body)
+    report.raw_vuln_report = base64.b64encode(bytes(raw)).decode()
+    report.last_seen = last_seen
+    return report
+
+
+@dataclass
+class Counted:
+    """One report's counts under one tag: the repo's name, the tag, the day, size, severity -> ids."""
+
+    repo: str
+    tag: str
+    day: str
+    size: int
+    ids: dict[str, list[str]]
+
+
+class TooMany(Exception):
+    pass
+
+
+async def counts(
+    conn: Conn, repo_name: str, tag: str, since: str, until: str, roots: list[str] | None
+) -> list[Counted]:
+    """The latest report per (repo, tag, day) of the tags naming a reported digest, filtered by repo name,
+    tag, days (inclusive, `YYYY-MM-DD`) and, when `roots` is not None, to repos under those groups.
+    Ordered by repo name, tag, day. TooMany beyond MAX_COUNT_ROWS reports."""
+    conds, args = [], []
+
+    def p(value: Any) -> str:
+        args.append(value)
+        return f"${len(args)}"
+
+    if repo_name:
+        conds.append(f"r.name = {p(repo_name)}")
+    if tag:
+        conds.append(f"t.name = {p(tag)}")
+    if since:
+        conds.append(f"v.day >= {p(since)}")
+    if until:
+        conds.append(f"v.day <= {p(until)}")
+    if roots is not None:
+        seen = [f"(v.repo > {p(r + '/')} AND v.repo < {p(r + '0')})" for r in roots]
+        conds.append("(" + (" OR ".join(seen) or "1 = 0") + ")")
+    where = (" WHERE " + " AND ".join(conds)) if conds else ""
+    found = await conn.fetch(
+        "SELECT v.repo, r.name, t.name, v.day, v.generated, v.counts FROM vuln_reports v"
+        " JOIN repos r ON r.uid = v.repo JOIN tags t ON t.parent = v.repo AND t.digest = v.digest"
+        f"{where} ORDER BY r.name, t.name, v.day, v.generated LIMIT {MAX_COUNT_ROWS + 1}",
+        *args,
+    )
+    if len(found) > MAX_COUNT_ROWS:
+        raise TooMany()
+    out: dict[tuple[str, str, str], Counted] = {}
+    for uid, name, tag_name, day, _, counted in found:  # later generations of a day replace earlier ones
+        c = json.loads(counted)
+        out[(uid, tag_name, day)] = Counted(name, tag_name, day, int(c["size"]), c["ids"])
+    return list(out.values())

@@ -1,0 +1,215 @@
+"""`platform-api import vulnreport` (Grype JSON) and the v1 calls with no v2 counterpart, over both
+transports: GetVulnReport, ListVulnCountReports, bad reports change nothing;
+authorization as the v1 contract says."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import grpc
+import httpx
+import pytest
+
+from platform_api.gen.chainguard.platform.registry.v1 import registry_pb2, registry_pb2_grpc
+
+REPORT = Path(__file__).resolve().parents[2] / "data" / "grype" / "report.json"
+OCI_MANIFEST = "application/vnd.oci.image.manifest.v1+json"
+
+
+def blob(root: Path, data: bytes, media: str) -> dict[str, Any]:
+    hexd = hashlib.sha256(data).hexdigest()
+    (root / "blobs" / "sha256").mkdir(parents=True, exist_ok=True)
+    (root / "blobs" / "sha256" / hexd).write_bytes(data)
+    return {"mediaType": media, "digest": "sha256:" + hexd, "size": len(data)}
+
+
+def image(server: Any, http: httpx.Client, org: str, tmp_path: Path, tags: tuple[str, ...]) -> tuple[str, str, str]:
+    """A repo with one amd64 image tagged `tags`: (repo uid, repo name, digest)."""
+    name = "vr-" + secrets.token_hex(4)
+    r = http.post(f"/registry/v2/repos/{org}", json={"name": name})
+    assert r.status_code == 200, r.text
+    repo = r.json()["uid"]
+    root = tmp_path / name
+    config = blob(
+        root, json.dumps({"os": "linux", "architecture": "amd64"}).encode(), "application/vnd.oci.image.config.v1+json"
+    )
+    layer = blob(root, secrets.token_bytes(1000), "application/vnd.oci.image.layer.v1.tar+gzip")
+    doc = {"schemaVersion": 2, "mediaType": OCI_MANIFEST, "config": config, "layers": [layer]}
+    m = blob(root, json.dumps(doc).encode(), OCI_MANIFEST)
+    top = [m | {"annotations": {"org.opencontainers.image.ref.name": t}} for t in tags]
+    (root / "oci-layout").write_text('{"imageLayoutVersion": "1.0.0"}')
+    (root / "index.json").write_text(json.dumps({"schemaVersion": 2, "manifests": top}))
+    server.cli("import", "oci", repo, str(root))
+    return repo, name, m["digest"]
+
+
+def run_import(server: Any, *args: str) -> subprocess.CompletedProcess[str]:
+    cmd = [sys.executable, "-m", "platform_api.cli", "import", *args, "--database", server.database_url]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+
+
+def report_with(tmp_path: Path, timestamp: str, drop_critical: bool = False) -> Path:
+    doc = json.loads(REPORT.read_text())
+    doc["descriptor"]["timestamp"] = timestamp
+    if drop_critical:
+        doc["matches"] = doc["matches"][1:]
+    path = tmp_path / f"report-{secrets.token_hex(4)}.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def counts(client: httpx.Client, **params: Any) -> list[dict[str, Any]]:
+    r = client.get("/registry/v1/vuln_reports/counts", params=params)
+    assert r.status_code == 200, r.text
+    return list(r.json().get("items", []))
+
+
+def test_vulnreport_get_and_counts(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
+    repo, name, digest = image(server, http, org, tmp_path, ("latest", "1.0"))
+    summary = json.loads(server.cli("import", "vulnreport", repo, digest, str(REPORT)))
+    assert summary["reports"] == {"created": 1, "updated": 0, "unchanged": 0}
+    again = json.loads(server.cli("import", "vulnreport", repo, digest, str(REPORT)))
+    assert again["reports"] == {"created": 0, "updated": 0, "unchanged": 1}
+
+    r = http.get(f"/registry/v1/repos/{repo}/digests/{digest}/vulnreport")
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["id"] == hashlib.sha256(REPORT.read_bytes()).hexdigest()
+    assert body["scanner"] == {"name": "grype", "version": "0.74.0"}
+    assert body["reportGeneration"] == "2026-01-02T03:04:05.123Z"
+    assert body["vulnerabilityDbLastBuildTime"] == "2026-01-01T06:07:08Z"
+    assert base64.b64decode(body["rawVulnReport"]) == REPORT.read_bytes()
+    assert body["lastSeen"]
+    first, second, third = body["vulnerabilityMatches"]
+    assert first["vulnerability"] == {
+        "id": "CVE-2024-0001", "description": "A buffer overflow in the example parser.", "severity": "CRITICAL",
+        "source": "wolfi:distro:wolfi:rolling", "cvss": [{"score": 9.8, "version": "3.1"}],
+        "relatedUrls": ["https://nvd.nist.gov/vuln/detail/CVE-2024-0001"], "displayId": "CVE-2024-0001",
+    }  # fmt: skip
+    assert first["pkg"] == {"id": "6f3e2a1b9c8d7e6f", "name": "openssl", "version": "3.3.2-r0",
+                            "license": "Apache-2.0", "purl": "pkg:apk/wolfi/openssl@3.3.2-r0?arch=x86_64"}  # fmt: skip
+    assert first["fix"] == {"versions": ["3.3.3-r0"], "state": "FIXED"}
+    assert second["vulnerability"]["displayId"] == "CVE-2024-0002"
+    assert second["vulnerability"]["relatedVulnerabilities"] == [{"id": "CVE-2024-0002", "source": "nvd:cpe"}]
+    assert second["fix"] == {"state": "NOT_FIXED"} and second["pkg"]["license"] == "Apache-2.0"
+    assert third["vulnerability"]["severity"] == "LOW" and "fix" not in third
+
+    items = counts(http, repo=name)
+    assert [(i["repo"], i["tag"], i["date"]) for i in items] == [
+        (name, "1.0", "2026-01-02T00:00:00Z"), (name, "latest", "2026-01-02T00:00:00Z")]  # fmt: skip
+    one = items[0]
+    assert one["vulnCounts"] == [{"severity": "MEDIUM", "count": "1"}, {"severity": "CRITICAL", "count": "1"},
+                                 {"severity": "NEGLIGIBLE", "count": "1"}]  # fmt: skip
+    assert one["cveIds"] == ["CVE-2024-0001", "CVE-2024-0002", "CVE-2024-0003"]
+    assert (one["critCveIds"], one["medCveIds"], one["negligibleCveIds"]) == (
+        ["CVE-2024-0001"],
+        ["CVE-2024-0002"],
+        ["CVE-2024-0003"],
+    )
+    assert int(one["sizeBytes"]) > 1000
+    assert [i["tag"] for i in counts(http, repo=name, tag="latest")] == ["latest"]
+    assert counts(http, repo=name, **{"from": "2026-01-03T00:00:00Z"}) == []
+    assert len(counts(http, repo=name, to="2026-01-02T23:00:00Z")) == 2
+
+    # A later scan the same day replaces that day's counts; another day adds a row; the latest is served.
+    server.cli("import", "vulnreport", repo, digest, str(report_with(tmp_path, "2026-01-02T09:00:00Z", True)))
+    server.cli("import", "vulnreport", repo, digest, str(report_with(tmp_path, "2026-01-05T09:00:00Z")))
+    items = counts(http, repo=name, tag="latest")
+    assert [(i["date"][:10], len(i["cveIds"])) for i in items] == [("2026-01-02", 2), ("2026-01-05", 3)]
+    latest = http.get(f"/registry/v1/repos/{repo}/digests/{digest}/vulnreport").json()
+    assert latest["reportGeneration"] == "2026-01-05T09:00:00Z"
+
+    with server.grpc_channel(server.token) as ch:
+        stub = registry_pb2_grpc.RegistryStub(ch)
+        got = stub.GetVulnReport(registry_pb2.VulnReportRequest(repo_id=repo, digest=digest))
+        assert got.scanner.name == "grype" and len(got.vulnerability_matches) == 3
+        assert got.raw_vuln_report.startswith(b"{")
+        listed = stub.ListVulnCountReports(registry_pb2.VulnCountReportFilter(repo=name, tag="1.0"))
+        assert [i.tag for i in listed.items] == ["1.0", "1.0"]
+        with pytest.raises(grpc.RpcError) as e:
+            stub.GetVulnReport(registry_pb2.VulnReportRequest(repo_id=repo, digest="sha256:" + "0" * 64))
+        assert e.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_not_found(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
+    repo, _, digest = image(server, http, org, tmp_path, ("latest",))
+    r = http.get(f"/registry/v1/repos/{repo}/digests/{digest}/vulnreport")
+    assert r.status_code == 404 and r.json()["code"] == 5, r.text
+    assert http.get(f"/registry/v1/repos/{repo}/digests/nope/vulnreport").status_code == 400
+
+
+BAD = {
+    "trivy": ({"SchemaVersion": 2, "Results": []}, "a Trivy report"),
+    "other": ({"hello": 1}, "not a Grype JSON report"),
+    "scanner": ({"matches": [], "descriptor": {"name": "syft", "timestamp": "2026-01-01T00:00:00Z"}}, "is not grype"),
+    "time": ({"matches": [], "descriptor": {"name": "grype", "timestamp": "yesterday"}}, "$.descriptor.timestamp"),
+    "severity": (None, "$.matches[0].vulnerability.severity: unknown severity 'dire'"),
+    "fix": (None, "$.matches[0].vulnerability.fix.state: unknown fix state"),
+    "matches": (
+        {"matches": {}, "descriptor": {"name": "grype", "timestamp": "2026-01-01T00:00:00Z"}},
+        "$.matches: must be a list",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_bad_reports_change_nothing(case: str, server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
+    repo, name, digest = image(server, http, org, tmp_path, ("latest",))
+    doc, want = BAD[case]
+    if doc is None:
+        doc = json.loads(REPORT.read_text())
+        if case == "severity":
+            doc["matches"][0]["vulnerability"]["severity"] = "Dire"
+        else:
+            doc["matches"][0]["vulnerability"]["fix"]["state"] = "maybe"
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(doc))
+    r = run_import(server, "vulnreport", repo, digest, str(path))
+    assert r.returncode == 1 and want in r.stderr and str(path) in r.stderr, r.stderr
+    assert http.get(f"/registry/v1/repos/{repo}/digests/{digest}/vulnreport").status_code == 404
+    assert counts(http, repo=name) == []
+
+
+def test_unknown_image(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
+    repo, _, _ = image(server, http, org, tmp_path, ("latest",))
+    r = run_import(server, "vulnreport", repo, "sha256:" + "2" * 64, str(REPORT))
+    assert r.returncode == 1 and "not known in repo" in r.stderr, r.stderr
+    (tmp_path / "trunc.json").write_text(REPORT.read_text()[:300])
+    r = run_import(server, "vulnreport", repo, "sha256:" + "2" * 64, str(tmp_path / "trunc.json"))
+    assert r.returncode == 1 and "malformed JSON" in r.stderr, r.stderr
+
+
+def test_authorization(server: Any, http: httpx.Client, anon: httpx.Client, org: str, tmp_path: Path) -> None:
+    repo, name, digest = image(server, http, org, tmp_path, ("latest",))
+    server.cli("import", "vulnreport", repo, digest, str(REPORT))
+    path = f"/registry/v1/repos/{repo}/digests/{digest}/vulnreport"
+    assert anon.get(path).status_code == 401
+    assert anon.get("/registry/v1/vuln_reports/counts").status_code == 401
+    role = http.post(
+        f"/iam/v2/roles/{org}", json={"name": "r-" + secrets.token_hex(4), "capabilities": ["CAP_REPO_LIST"]}
+    )
+    assert role.status_code == 200, role.text
+    _, token = server.identity_with_role(org, role.json()["uid"])
+    with server.client(token) as c:
+        assert c.get(path).status_code == 403
+        assert counts(c, repo=name) == []  # unscoped: filtered to what the caller may list, not refused
+    _, token = server.identity_with_role(org, "registry.pull")  # vuln_reports.list (tenant), no vuln_report.list
+    with server.client(token) as c:
+        assert c.get(path).status_code == 200
+        assert counts(c, repo=name) == []
+    _, token = server.identity_with_role(org, "viewer")
+    with server.client(token) as c:
+        assert [i["repo"] for i in counts(c, repo=name)] == [name]
+    # Someone else's organization sees none of this one's counts.
+    other = http.post("/iam/v2/groups/", json={"name": "o-" + secrets.token_hex(4)}).json()["uid"]
+    _, token = server.identity_with_role(other, "viewer")
+    with server.client(token) as c:
+        assert counts(c, repo=name) == []
+        assert c.get(path).status_code == 404  # a repo the caller cannot see is not revealed
