@@ -340,14 +340,6 @@ UNIMPLEMENTED = [
     ("GET", "/iam/v2/groups:lookupGroup"),
     ("GET", "/iam/v2/groups:checkEligibility"),
     ("POST", "/iam/v2/groups/{org}:requestGroupAccess"),
-    ("GET", "/vulnerabilities/v2/advisories"),
-    ("GET", "/vulnerabilities/v2/advisories/{org}/" + "0" * 16),
-    ("GET", "/libraries/v2/artifacts"),
-    ("GET", "/libraries/v2/artifacts/count"),
-    ("GET", "/libraries/v2/artifacts/abc/versions"),
-    ("GET", "/advisory/v2/documents"),
-    ("GET", "/registry/v2/repos/{repo}/digests/sha256:" + "0" * 64 + "/size"),
-    ("GET", "/registry/v2/repos/{repo}/digests/sha256:" + "0" * 64 + "/architectures"),
 ]
 
 
