@@ -47,6 +47,7 @@ DOMAINS = (
     "platform_api.vulnerabilities.advisories",
     "platform_api.advisory.documents",
     "platform_api.advisory.metadata",
+    "platform_api.advisory.resolved",
 )
 
 

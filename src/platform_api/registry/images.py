@@ -143,3 +143,25 @@ async def size_of(conn: Conn, repo: str, digest: str) -> int:
         if found is not None and _usable(found.architecture or child.get("architecture", "")):
             return found.size
     return 0
+
+
+async def tagged_digests(conn: Conn, repo: str, tags: list[str]) -> list[str]:
+    """The digests that `tags` name in `repo` and, for an index, its platform manifests' (as far as
+    imported): every digest whose SBOM describes the tagged image."""
+    marks = ", ".join(f"${i + 2}" for i in range(len(tags)))
+    found: list[str] = []
+    for (digest,) in await conn.fetch(f"SELECT digest FROM tags WHERE parent = $1 AND name IN ({marks})", repo, *tags):
+        found.append(digest)
+        image = await get(conn, repo, digest)
+        if image is not None and image.is_index:
+            found += [child["digest"] for child in await _platforms(conn, repo, image)]
+    return list(dict.fromkeys(found))
+
+
+async def repos_named(conn: Conn, name: str) -> list[str]:
+    """The uids of the repos called `name` (in any group; the caller filters by what it may see)."""
+    return [uid for (uid,) in await conn.fetch("SELECT uid FROM repos WHERE name = $1 ORDER BY uid", name)]
+
+
+async def repo_exists(conn: Conn, uid: str) -> bool:
+    return await conn.fetchval("SELECT 1 FROM repos WHERE uid = $1", uid) is not None

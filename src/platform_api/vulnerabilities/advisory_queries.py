@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from platform_api.gen.records.vulnerabilities_v2 import (
     Advisory,
@@ -212,3 +212,35 @@ async def aliases_of(conn: Conn, uids: Iterable[str]) -> dict[str, list[str]]:
         for advisory, alias in await conn.fetch(sql, *chunk):
             out[advisory].append(alias)
     return out
+
+
+class Fixed(NamedTuple):
+    """An advisory's `fixed` event: which advisory, its aliases, when."""
+
+    advisory_id: str
+    aliases: list[str]
+    time: str
+
+
+async def fixed_between(conn: Conn, org: str, packages: Iterable[str], start: str, end: str) -> list[Fixed]:
+    """The `fixed` events in [start, end] (canonical timestamps) of the advisories stored under group
+    `org` (at any depth) for the packages named, ordered by time then advisory id."""
+    names = sorted(set(packages))
+    found: list[Fixed] = []
+    fixed = EVENT_TYPE_NUMBERS["EVENT_TYPE_FILTER_FIXED"]
+    for at in range(0, len(names), 500):
+        chunk = names[at : at + 500]
+        marks = ", ".join(f"${i + 4}" for i in range(len(chunk)))
+        bodies = await conn.fetch(
+            "SELECT body FROM advisories WHERE uid > $1 AND uid < $2"
+            f" AND artifact_name IN ({marks})"
+            " AND uid IN (SELECT advisory FROM advisory_events WHERE type = $3)",
+            org + "/", org + "0", fixed, *chunk,
+        )  # fmt: skip
+        for (body,) in bodies:
+            advisory = rows.decode(Advisory, body)
+            for event in advisory.events:
+                when = event.create_time or ""
+                if event.fixed is not None and start <= when <= end:
+                    found.append(Fixed(advisory.advisory_id, advisory.aliases, when))
+    return sorted(found, key=lambda f: (f.time, f.advisory_id))

@@ -1,0 +1,118 @@
+"""Resolved vulnerabilities per day: /advisory/v2/images/resolvedVulns (ListResolvedVulnsReports).
+
+For the images named (`image_refs`: a repo, by uid or by name, and its tags, `latest` by default): the
+packages of their SBOMs (`import sbom`; for an index, its own and its platform manifests'). For every UTC
+day of [start_time, end_time] (inclusive, at most 366 days) one report: the advisories of those packages
+whose `fixed` event fell on that day, with their aliases and the CVSS severities of the OSV records their
+id or aliases name (`import osv`). The advisories read are those imported into the image's organization
+(any group in it), so one organization's images never show another's advisory data. A package matches an
+advisory by name (the advisory's package is the origin package an SBOM lists); versions are not compared.
+
+The method is unscoped: a repo is used only where the caller holds the method's capabilities (a repo
+elsewhere is NOT_FOUND, as if it did not exist). Over HTTP `image_refs` cannot be given in a query string
+(contract): without it the call is INVALID_ARGUMENT; gRPC callers send it.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+
+from platform_api.core import clock, errors, uidp
+from platform_api.gen.records.advisory_v2 import (
+    ImageRef,
+    ListResolvedVulnsReportsRequest,
+    ListResolvedVulnsReportsResponse,
+    ResolvedVuln,
+    ResolvedVulnsReport,
+    Severity,
+)
+from platform_api.registry import images, sboms
+from platform_api.service.context import Context, rpc
+from platform_api.vulnerabilities import advisory_queries, metadata
+
+SERVICE = "chainguard.platform.advisory.v2.SecurityAdvisoryService."
+RESOURCE = "chainguard.platform.registry.v2.Repo"
+MAX_REFS = 100
+MAX_TAGS = 100
+MAX_DAYS = 366
+
+
+def _time(name: str, value: str | None) -> datetime:
+    if not value:
+        raise errors.invalid_argument(name, f"{name} is required")
+    return datetime.fromisoformat(value.replace("Z", "+00:00")).astimezone(UTC)
+
+
+def _days(req: ListResolvedVulnsReportsRequest) -> list[date]:
+    start, end = _time("start_time", req.start_time), _time("end_time", req.end_time)
+    if end < start:
+        raise errors.invalid_argument("end_time", "end_time must not be before start_time")
+    count = (end.date() - start.date()).days + 1
+    if count > MAX_DAYS:
+        raise errors.invalid_argument("end_time", f"the range covers {count} days; at most {MAX_DAYS} are reported")
+    return [start.date() + timedelta(days=n) for n in range(count)]
+
+
+async def _repo(ctx: Context, ref: ImageRef, at: int) -> str:
+    """The uid of the repo `ref.repo` names (a uid, or a name unique among the repos the caller may use)."""
+    field = f"image_refs[{at}].repo"
+    if not ref.repo:
+        raise errors.invalid_argument(field, "repo is required")
+    roots = ctx.principal.visible_roots(ctx.required) if ctx.principal is not None else []
+
+    def usable(uid: str) -> bool:
+        return any(uidp.is_ancestor_or_self(root, uid) for root in roots)
+
+    if uidp.valid(ref.repo):
+        if not usable(ref.repo) or not await images.repo_exists(ctx.rt.db, ref.repo):
+            raise errors.not_found(RESOURCE, ref.repo)
+        return str(ref.repo)
+    candidates = [uid for uid in await images.repos_named(ctx.rt.db, ref.repo) if usable(uid)]
+    if not candidates:
+        raise errors.not_found(RESOURCE, ref.repo)
+    if len(candidates) > 1:
+        raise errors.invalid_argument(field, f"{len(candidates)} repos are named {ref.repo!r}; give the repo's uid")
+    return candidates[0]
+
+
+@rpc(SERVICE + "ListResolvedVulnsReports")
+async def list_resolved_vulns_reports(
+    req: ListResolvedVulnsReportsRequest, ctx: Context
+) -> ListResolvedVulnsReportsResponse:
+    if not req.image_refs:
+        raise errors.invalid_argument("image_refs", "image_refs is required (over HTTP it cannot be sent: use gRPC)")
+    if len(req.image_refs) > MAX_REFS:
+        raise errors.invalid_argument("image_refs", f"at most {MAX_REFS} image_refs")
+    days = _days(req)
+    conn = ctx.rt.db
+    fixed: dict[str, advisory_queries.Fixed] = {}
+    start = clock.format_ns(int(datetime.combine(days[0], datetime.min.time(), UTC).timestamp()) * 10**9)
+    end = clock.format_ns(int(datetime.combine(days[-1], datetime.max.time(), UTC).timestamp() * 10**9))
+    for at, ref in enumerate(req.image_refs):
+        if len(ref.tags) > MAX_TAGS:
+            raise errors.invalid_argument(f"image_refs[{at}].tags", f"at most {MAX_TAGS} tags")
+        repo = await _repo(ctx, ref, at)
+        digests = await images.tagged_digests(conn, repo, ref.tags or ["latest"])
+        names = {p.name for p in await sboms.packages(conn, repo, digests)} if digests else set()
+        org = uidp.root(repo)
+        for f in await advisory_queries.fixed_between(conn, org, names, start, end):
+            fixed.setdefault(f"{f.advisory_id}\0{f.time[:10]}", f)
+    severities = await metadata.severities(
+        conn, sorted({n for f in fixed.values() for n in (f.advisory_id, *f.aliases)})
+    )
+    by_day: dict[str, list[ResolvedVuln]] = {}
+    for f in sorted(fixed.values(), key=lambda f: (f.time, f.advisory_id)):
+        merged: list[Severity] = []
+        for name in (f.advisory_id, *f.aliases):
+            for s in severities.get(name, ()):
+                one = Severity(type=s.type, score=s.score)
+                if one not in merged:
+                    merged.append(one)
+        by_day.setdefault(f.time[:10], []).append(
+            ResolvedVuln(id=f.advisory_id, aliases=f.aliases, cvss_severities=merged)
+        )
+    reports = [
+        ResolvedVulnsReport(date=f"{d.isoformat()}T00:00:00.000Z", resolved_vulns=by_day.get(d.isoformat(), []))
+        for d in days
+    ]
+    return ListResolvedVulnsReportsResponse(resolved_vulns_reports=reports)
