@@ -252,7 +252,7 @@ async def _keys(db: Any, action: str) -> Any:
     if action == "rotate":
         return {"signing": await keys.create(db)}
     rows = await db.fetch("SELECT kid, create_time, retire_time FROM signing_keys ORDER BY create_time")
-    return [{"kid": r[0], "createTime": r[1], "retireTime": r[2] or None} for r in rows]
+    return [{"kid": r["kid"], "createTime": r["create_time"], "retireTime": r["retire_time"] or None} for r in rows]
 
 
 def _internal_listeners(settings: Settings, overrides: dict[str, Any]) -> None:

@@ -282,7 +282,7 @@ class Dispatcher:
             return self._leader  # held, or someone else's: look again when it is time to renew
         async with self.db.transaction() as tx:
             row = await tx.fetchrow("SELECT holder, until FROM dispatcher_lease WHERE id = 1")
-            holder, until = (row[0], float(row[1])) if row is not None else ("", 0.0)
+            holder, until = (row["holder"], float(row["until"])) if row is not None else ("", 0.0)
             dead = bool(holder) and holder != self.id and not _alive(holder)
             leader = holder == self.id or until < now or dead
             if leader:
@@ -306,7 +306,10 @@ class Dispatcher:
             " RETURNING uid, parent, event_id, body, round_attempts, round_start"
         )
         found = await self.db.claim(sql, pick, now + self.claim_seconds, self.id, now, limit)
-        return [Claimed(r[0], r[1], r[2], r[3], int(r[4]), float(r[5])) for r in found]
+        return [
+            Claimed(r["uid"], r["parent"], r["event_id"], r["body"], int(r["round_attempts"]), float(r["round_start"]))
+            for r in found
+        ]
 
     async def _start_deliveries(self, claimed: list[Claimed]) -> None:
         events = await self._events({c.event_id for c in claimed})
@@ -331,7 +334,17 @@ class Dispatcher:
             *ids,
         )
         return {
-            r[0]: Event(r[0], r[1], r[2], r[3], r[4], r[5], r[6], msgspec.json.decode(r[7]), r[8].encode())
+            r["id"]: Event(
+                r["id"],
+                r["type"],
+                r["source"],
+                r["subject"],
+                r["grp"],
+                r["time"],
+                r["bodytype"],
+                msgspec.json.decode(r["extensions"]),
+                r["data"].encode(),
+            )
             for r in found
         }
 
@@ -340,7 +353,7 @@ class Dispatcher:
         found = await self.db.fetch(
             f"SELECT uid, sink, secret, disabled FROM subscriptions WHERE uid IN ({marks})", *uids
         )
-        return {r[0]: Sink(r[0], r[1], r[2], bool(r[3])) for r in found}
+        return {r["uid"]: Sink(r["uid"], r["sink"], r["secret"], bool(r["disabled"])) for r in found}
 
     # ------------------------------------------------------------------ one attempt
 

@@ -230,7 +230,8 @@ async def fan_out(tx: Conn, event_id: str, event_type: str, subject: str, group:
     subs = await tx.fetch(f"SELECT uid, types FROM subscriptions WHERE parent IN ({marks}) AND disabled = 0", *scopes)
     n = 0
     due = time.time()
-    for sub_uid, types in subs:
+    for sub in subs:
+        sub_uid, types = sub["uid"], sub["types"]
         if types != "[]" and not type_matches(event_type, msgspec.json.decode(types)):
             continue
         await insert_delivery(tx, sub_uid, event_id, event_type, subject, now, due)
@@ -260,8 +261,8 @@ async def pending_count(db: Any) -> int:
 async def cancel_pending(tx: Conn, subscription: str, now: str) -> None:
     """A disabled subscription's pending deliveries end as DISABLED."""
     pending = await tx.fetch("SELECT uid, body FROM deliveries WHERE parent = $1 AND state = $2", subscription, PENDING)
-    for uid, body in pending:
-        d = rows.decode(Delivery, body)
+    for row in pending:
+        uid, d = row["uid"], rows.decode(Delivery, row["body"])
         d.state, d.next_attempt_time, d.update_time = "STATE_DISABLED", None, now
         await tx.execute(
             "UPDATE deliveries SET state = $2, update_time = $3, body = $4, claimed_until = 0, claim = ''"

@@ -159,7 +159,7 @@ async def redeliver_event(req: RedeliverEventRequest, ctx: Context) -> Delivery:
         )  # fmt: skip
         if row is None:
             raise errors.not_found("chainguard.platform.events.v2.Event", req.event_id)
-        d = rows.decode(Delivery, row[1])
+        d = rows.decode(Delivery, row["body"])
         now, due = clock.now(), time.time()
         d.state, d.next_attempt_time, d.update_time = "STATE_PENDING", clock.from_epoch(due), now
         # A fresh retry budget; the attempts so far stay on record.

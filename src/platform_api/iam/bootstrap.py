@@ -56,7 +56,7 @@ async def _existing_owner(db: Conn) -> tuple[str, str] | None:
         " WHERE rb.role_uid = $1 AND g.parent = '' ORDER BY rb.create_time, rb.uid LIMIT 1",
         capabilities.OWNER.uid,
     )
-    return (row[0], row[1]) if row is not None else None
+    return (row["parent"], row["identity_uid"]) if row is not None else None
 
 
 async def bootstrap(

@@ -55,7 +55,7 @@ async def grants_for(conn: Conn, idp_uid: str, external_groups: list[str]) -> li
         idp_uid,
         *wanted,
     )
-    return sorted({(r[0], r[1]) for r in found})
+    return sorted({(r["scope"], r["role_uid"]) for r in found})
 
 
 async def _fetch(conn: Conn, uid: str) -> ExternalGroupRoleMapping:

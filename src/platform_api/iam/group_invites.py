@@ -60,7 +60,10 @@ async def hydrate(conn: Conn, stored: list[GroupInvite]) -> list[GroupInvite]:
     found: dict[str, Any] = {}
     if wanted:
         marks = ", ".join(f"${n + 1}" for n in range(len(wanted)))
-        found = {r[0]: r[1] for r in await conn.fetch(f"SELECT uid, body FROM roles WHERE uid IN ({marks})", *wanted)}
+        found = {
+            r["uid"]: r["body"]
+            for r in await conn.fetch(f"SELECT uid, body FROM roles WHERE uid IN ({marks})", *wanted)
+        }
     out = []
     for inv in stored:
         body = found.get(inv.role_uid)
@@ -154,9 +157,9 @@ async def redeem(db: Database, code: str, identity_uid: str, email: str) -> tupl
             code_hash(code),
         )
         now = clock.now()
-        if row is None or row[4] <= now or (row[5] and row[6]):
+        if row is None or row["expire_time"] <= now or (row["single_use"] and row["used_time"]):
             raise invalid_code()
-        uid, group, role_uid, bound_email = row[0], row[1], row[2], row[3]
+        uid, group, role_uid, bound_email = row["uid"], row["parent"], row["role_uid"], row["email"]
         if bound_email and bound_email.lower() != email.lower():
             raise errors.permission_denied("this invite is for another e-mail address")
         home = uidp.parent(identity_uid)
@@ -168,6 +171,6 @@ async def redeem(db: Database, code: str, identity_uid: str, email: str) -> tupl
         )  # fmt: skip
         if exists is None:
             await queries.insert_role_binding(tx, group, identity_uid, role_uid, now)
-            if row[5]:
+            if row["single_use"]:
                 await tx.execute("UPDATE group_invites SET used_time = $2 WHERE uid = $1", uid, now)
     return identity_uid, group

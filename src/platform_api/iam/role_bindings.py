@@ -102,7 +102,7 @@ async def hydrate(conn: Conn, ctx: Context, stored: list[RoleBinding]) -> list[R
     async def bodies(table: str, uids: set[str]) -> dict[str, str]:
         marks = ", ".join(f"${i + 1}" for i in range(len(uids)))
         found = await conn.fetch(f"SELECT uid, body FROM {table} WHERE uid IN ({marks})", *uids)
-        return {r[0]: r[1] for r in found}
+        return {r["uid"]: r["body"] for r in found}
 
     ids = await bodies("identities", {b.identity_uid for b in stored})
     grps = await bodies("groups", {uidp.parent(b.uid) for b in stored})

@@ -55,8 +55,8 @@ async def seed_builtin(db: Conn) -> None:
                 " VALUES ($1, '', $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
                 b.uid, b.name, now, now, rows.body(role), ",".join(names),
             )  # fmt: skip
-        elif row[0] != ",".join(names):
-            stored = rows.decode(Role, row[1])
+        elif row["capabilities"] != ",".join(names):
+            stored = rows.decode(Role, row["body"])
             role.create_time = stored.create_time
             await db.execute(
                 "UPDATE roles SET capabilities = $2, update_time = $3, body = $4 WHERE uid = $1",

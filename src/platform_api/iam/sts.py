@@ -163,7 +163,7 @@ class Exchange:
                 f" ORDER BY uid LIMIT {MAX_CANDIDATES}",
                 iss, sub,
             )  # fmt: skip
-            candidates = [rows.decode(Identity, r[0]) for r in found]
+            candidates = [rows.decode(Identity, r["body"]) for r in found]
         verified: dict[str, Any] | None = None
         accepted: list[tuple[Identity, dict[str, Any]]] = []
         for ident in candidates:
@@ -300,9 +300,9 @@ class Exchange:
             "SELECT family, identity_uid, claims, expire_time, used_time FROM refresh_tokens WHERE token_hash = $1",
             _hash(token),
         )
-        if row is None or row[3] <= clock.now():
+        if row is None or row["expire_time"] <= clock.now():
             raise refused()
-        family, identity, stored_text, _, used = row
+        family, identity, stored_text, used = row["family"], row["identity_uid"], row["claims"], row["used_time"]
         claimed = await db.execute(
             "UPDATE refresh_tokens SET used_time = $2 WHERE token_hash = $1 AND used_time = ''",
             _hash(token), clock.now(),

@@ -72,7 +72,7 @@ async def upsert(
         )  # fmt: skip
         await outbox.emit(tx, ctx, tag)
         return tag, "created"
-    tag = rows.decode(Tag, row[0])
+    tag = rows.decode(Tag, row["body"])
     if tag.digest == digest and tag.deprecated == deprecated:
         return tag, "unchanged"
     tag.digest, tag.deprecated, tag.update_time = digest, deprecated, now

@@ -252,7 +252,7 @@ async def page(ctx: Context, table: Table, where: Where, request: Any, columns: 
         f"SELECT {columns}, {keys} FROM {table.name} WHERE {where.sql(walk)} ORDER BY {order_sql}"
         f" LIMIT {where.p(size + 1)} OFFSET {where.p(request.skip)}"
     )
-    rows = await db.fetch(sql, *where.args)
+    rows = await db.fetchtuples(sql, *where.args)
     token = ""
     if len(rows) > size:
         rows = rows[:size]
