@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from platform_api.core import clock, errors, uidp, validate
+from platform_api.core import clock, validate
 from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.registry_v2 import (
@@ -15,15 +15,14 @@ from platform_api.gen.records.registry_v2 import (
     ListTagsResponse,
     Tag,
 )
-from platform_api.registry import repos
-from platform_api.service import listing, storage
+from platform_api.registry import queries, repos
+from platform_api.service import listing
 from platform_api.service.context import Context, rpc
-from platform_api.store import rows
 from platform_api.store.db import Conn
 
 SERVICE = "chainguard.platform.registry.v2.TagsService."
-RESOURCE = "chainguard.platform.registry.v2.Tag"
-TABLE = listing.Table("tags")
+RESOURCE = queries.TAG
+TABLE = queries.TAGS_TABLE
 # Tag kinds listed only on request (v2's include_* flags default to false).
 REFERRER, DATED, EPOCH = 1, 2, 4
 _DATED = re.compile(r".*-20\d{6}")
@@ -60,33 +59,22 @@ async def upsert(
     """Create the tag `name` under repo `parent`, or point it at `digest`, inside `tx`; emits the event of
     `ctx`'s method for a change. Returns the tag and "created", "updated" or "unchanged". The caller has
     validated the values and locked the repo (`repos.fetch(tx, parent, lock=True)`)."""
-    now = clock.now()
-    row = await tx.fetchrow("SELECT body FROM tags WHERE parent = $1 AND name = $2" + rows.for_update(tx), parent, name)
-    if row is None:
-        tag = Tag(uid=uidp.new_child(parent), name=name, digest=digest, deprecated=deprecated,
-                  create_time=now, update_time=now)  # fmt: skip
-        await tx.execute(
-            "INSERT INTO tags (uid, parent, name, digest, kind, create_time, update_time, body)"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-            tag.uid, parent, tag.name, tag.digest, kind(tag.name), now, now, rows.body(tag),
-        )  # fmt: skip
+    tag = await queries.tag_by_name(tx, parent, name)
+    if tag is None:
+        tag = await queries.insert_tag(tx, parent, name, digest, deprecated, kind(name))
         await outbox.emit(tx, ctx, tag)
         return tag, "created"
-    tag = rows.decode(Tag, row["body"])
     if tag.digest == digest and tag.deprecated == deprecated:
         return tag, "unchanged"
-    tag.digest, tag.deprecated, tag.update_time = digest, deprecated, now
-    await tx.execute(
-        "UPDATE tags SET digest = $2, update_time = $3, body = $4 WHERE uid = $1",
-        tag.uid, tag.digest, now, rows.body(tag),
-    )  # fmt: skip
+    tag.digest, tag.deprecated, tag.update_time = digest, deprecated, clock.now()
+    await queries.update_tag(tx, tag)
     await outbox.emit(tx, ctx, tag)
     return tag, "updated"
 
 
 @rpc(SERVICE + "GetTag")
 async def get_tag(req: GetTagRequest, ctx: Context) -> Tag:
-    return await storage.get(ctx.rt.db, "tags", Tag, RESOURCE, req.uid)
+    return await queries.TAGS.get(ctx.rt.db, req.uid)
 
 
 @rpc(SERVICE + "ListTags")
@@ -107,9 +95,5 @@ async def list_tags(req: ListTagsRequest, ctx: Context) -> ListTagsResponse:
 
 @rpc(SERVICE + "DeleteTag")
 async def delete_tag(req: DeleteTagRequest, ctx: Context) -> Empty:
-    validate.uid(req.uid)
-    async with ctx.rt.db.transaction() as tx:
-        if not await tx.execute("DELETE FROM tags WHERE uid = $1", req.uid):
-            raise errors.not_found(RESOURCE, req.uid)
-        await outbox.emit(tx, ctx, req)
+    await queries.TAGS.delete_rpc(ctx, req)
     return Empty()
