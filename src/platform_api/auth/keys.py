@@ -60,6 +60,12 @@ def _parse(row: Any) -> SigningKey:
     return SigningKey(kid, private, private.public_key(), json.loads(jwk), created, retired)
 
 
+async def listing(db: Any) -> list[Any]:
+    """Every key's kid, create_time and retire_time, oldest first (`platform-api keys list`)."""
+    rows: list[Any] = await db.fetch("SELECT kid, create_time, retire_time FROM signing_keys ORDER BY create_time")
+    return rows
+
+
 async def create(db: Any) -> str:
     """Add a new signing key and retire the others (they keep verifying); returns its kid."""
     kid, pem, jwk = _generate()

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from typing import Any
 
 from msgspec import structs
 
@@ -57,13 +56,7 @@ def _role_view(role: Role) -> GroupInviteRole:
 async def hydrate(conn: Conn, stored: list[GroupInvite]) -> list[GroupInvite]:
     """Invites as the API shows them: with their role (absent if the role no longer exists)."""
     wanted = {i.role_uid for i in stored}
-    found: dict[str, Any] = {}
-    if wanted:
-        marks = ", ".join(f"${n + 1}" for n in range(len(wanted)))
-        found = {
-            r["uid"]: r["body"]
-            for r in await conn.fetch(f"SELECT uid, body FROM roles WHERE uid IN ({marks})", *wanted)
-        }
+    found = await roles.bodies(conn, wanted)
     out = []
     for inv in stored:
         body = found.get(inv.role_uid)
@@ -165,11 +158,7 @@ async def redeem(db: Database, code: str, identity_uid: str, email: str) -> tupl
         home = uidp.parent(identity_uid)
         if home and not uidp.is_ancestor_or_self(home, group):
             raise errors.permission_denied("this identity is confined to a group outside the invite's group")
-        exists = await tx.fetchval(
-            "SELECT 1 FROM role_bindings WHERE parent = $1 AND identity_uid = $2 AND role_uid = $3",
-            group, identity_uid, role_uid,
-        )  # fmt: skip
-        if exists is None:
+        if not await queries.has_binding(tx, group, identity_uid, role_uid):
             await queries.insert_role_binding(tx, group, identity_uid, role_uid, now)
             if row["single_use"]:
                 await tx.execute("UPDATE group_invites SET used_time = $2 WHERE uid = $1", uid, now)

@@ -65,6 +65,23 @@ async def require(conn: Conn, uid: str, field: str = "uid") -> None:
         raise errors.not_found(RESOURCE, uid)
 
 
+async def exists(conn: Conn, uid: str) -> bool:
+    return await conn.fetchval("SELECT 1 FROM groups WHERE uid = $1", uid) is not None
+
+
+async def bodies(conn: Conn, uids: set[str]) -> dict[str, str]:
+    """uid -> stored body of the groups among `uids` that exist."""
+    return await rows.bodies(conn, "groups", uids)
+
+
+async def insert(tx: Conn, group: Group, parent: str) -> None:
+    await storage.unique_write(
+        tx, NAMES.conflict(group.name),
+        "INSERT INTO groups (uid, parent, name, create_time, update_time, body) VALUES ($1, $2, $3, $4, $5, $6)",
+        group.uid, parent, group.name, group.create_time, group.update_time, rows.body(group),
+    )  # fmt: skip
+
+
 async def _fetch(conn: Conn, uid: str, lock: bool = False) -> Group:
     return await storage.get(conn, "groups", Group, RESOURCE, uid, lock=lock)
 
@@ -99,11 +116,7 @@ async def create_group(req: CreateGroupRequest, ctx: Context) -> Group:
         if req.parent:
             await require(tx, req.parent, "parent")
         await NAMES.check(tx, req.parent, group.name, group.uid)
-        await storage.unique_write(
-            tx, NAMES.conflict(group.name),
-            "INSERT INTO groups (uid, parent, name, create_time, update_time, body) VALUES ($1, $2, $3, $4, $5, $6)",
-            group.uid, req.parent, group.name, now, now, rows.body(group),
-        )  # fmt: skip
+        await insert(tx, group, req.parent)
         if not req.parent:
             # The creator owns the new organization.
             await queries.insert_role_binding(tx, group.uid, ctx.subject, capabilities.OWNER.uid, now)

@@ -74,6 +74,44 @@ async def fetch(conn: Conn, uid: str, lock: bool = False) -> Identity:
     return await storage.get(conn, "identities", Identity, RESOURCE, uid, lock=lock)
 
 
+# This module owns the identities table (see iam/queries.py for the rule): the token exchange, role
+# bindings, authorization and the CLI read it through these.
+
+
+async def exists(conn: Conn, uid: str) -> bool:
+    return await conn.fetchval("SELECT 1 FROM identities WHERE uid = $1", uid) is not None
+
+
+authz.SOURCE.identity_exists = exists
+
+
+async def find(conn: Conn, uid: str) -> Identity | None:
+    """The identity, or None."""
+    body = await conn.fetchval("SELECT body FROM identities WHERE uid = $1", uid)
+    return None if body is None else rows.decode(Identity, body)
+
+
+async def matching_keys(conn: Conn, issuer: str, subject: str, limit: int) -> list[Identity]:
+    """Identities whose relationship may accept a token of `issuer` and `subject` (exactly or by pattern),
+    by uid, at most `limit`."""
+    found = await conn.fetch(
+        "SELECT body FROM identities WHERE match_issuer IN ($1, '*') AND match_subject IN ($2, '*')"
+        f" ORDER BY uid LIMIT {int(limit)}",
+        issuer, subject,
+    )  # fmt: skip
+    return [rows.decode(Identity, r["body"]) for r in found]
+
+
+async def save_body(tx: Conn, identity: Identity) -> None:
+    """Store the record's fields that no index holds (last_seen_time, company)."""
+    await tx.execute("UPDATE identities SET body = $2 WHERE uid = $1", identity.uid, rows.body(identity))
+
+
+async def bodies(conn: Conn, uids: set[str]) -> dict[str, str]:
+    """uid -> stored body of those that exist."""
+    return await rows.bodies(conn, "identities", uids)
+
+
 def match_keys(identity: Identity) -> tuple[str, str]:
     """The (issuer, subject) an upstream token must carry to be accepted, '*' where a pattern decides."""
     cm, sk = identity.claim_match, identity.static_keys
@@ -164,8 +202,15 @@ async def update_identity(req: UpdateIdentityRequest, ctx: Context) -> Identity:
     return identity
 
 
-# Rows that name an identity and go with it when it is deleted.
-IDENTITY_ATTACHMENTS: list[tuple[str, str]] = [("role_bindings", "identity_uid"), ("refresh_tokens", "identity_uid")]
+# Rows that name an identity and go with it when it is deleted (table, column holding the identity uid);
+# the modules owning such tables register them.
+IDENTITY_ATTACHMENTS: list[tuple[str, str]] = [("role_bindings", "identity_uid")]
+
+
+def register_attachment(table: str, column: str) -> None:
+    """Rows of `table` whose `column` names an identity are deleted with it."""
+    if (table, column) not in IDENTITY_ATTACHMENTS:
+        IDENTITY_ATTACHMENTS.append((table, column))
 
 
 @rpc(SERVICE + "DeleteIdentity")

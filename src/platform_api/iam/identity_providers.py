@@ -36,7 +36,7 @@ from platform_api.gen.records.iam_v2 import (
     SetScimEnabledResponse,
     UpdateIdentityProviderRequest,
 )
-from platform_api.iam import groups, roles
+from platform_api.iam import groups, queries, roles
 from platform_api.service import crud, listing, storage
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
@@ -113,14 +113,10 @@ async def _obtainable(tx: Conn, idp: IdentityProvider) -> dict[str, int]:
     """What a login through `idp` can obtain: its default role at its group, and every role its external group
     mappings hand out at their scopes."""
     group = uidp.parent(idp.uid)
-    found = await tx.fetch(
-        "SELECT m.scope, r.capabilities FROM external_group_role_mappings m JOIN roles r ON r.uid = m.role_uid"
-        " WHERE m.parent = $1",
-        idp.uid,
-    )
+    found = await queries.mapping_capabilities(tx, idp.uid)
     out = {group: roles.role_mask(await roles.usable_at(tx, idp.default_role, group, "default_role"))}
-    for row in found:
-        out[row["scope"]] = out.get(row["scope"], 0) | capabilities.mask(row["capabilities"].split(","))
+    for scope, names in found:
+        out[scope] = out.get(scope, 0) | capabilities.mask(names.split(","))
     return out
 
 
@@ -438,11 +434,7 @@ async def set_scim_enabled(req: SetScimEnabledRequest, ctx: Context) -> SetScimE
             return SetScimEnabledResponse(identity_provider_uid=uid, enabled=req.enabled, etag=row["etag"])
         if req.enabled:
             org = uidp.root(uid)
-            owners = await tx.fetchval(
-                "SELECT COUNT(DISTINCT identity_uid) FROM role_bindings WHERE parent = $1 AND role_uid = $2",
-                org, capabilities.OWNER.uid,
-            )  # fmt: skip
-            if int(owners) < MIN_OWNERS_FOR_SCIM:
+            if await queries.count_bound(tx, org, capabilities.OWNER.uid) < MIN_OWNERS_FOR_SCIM:
                 raise errors.failed_precondition(
                     "INSUFFICIENT_OWNERS",
                     f"enabling SCIM needs at least {MIN_OWNERS_FOR_SCIM} owners bound at the organization",

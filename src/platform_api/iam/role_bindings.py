@@ -64,7 +64,7 @@ async def _identity_bindable(conn: Conn, ctx: Context, identity_uid: str, group:
     if (
         not uidp.is_ancestor_or_self(home, group)
         or not authz.caller(ctx).held_at(identity_uid)
-        or await conn.fetchval("SELECT 1 FROM identities WHERE uid = $1", identity_uid) is None
+        or not await identities.exists(conn, identity_uid)
     ):
         raise errors.not_found(identities.RESOURCE, identity_uid)
 
@@ -99,14 +99,9 @@ async def hydrate(conn: Conn, ctx: Context, stored: list[RoleBinding]) -> list[R
     if not stored:
         return []
 
-    async def bodies(table: str, uids: set[str]) -> dict[str, str]:
-        marks = ", ".join(f"${i + 1}" for i in range(len(uids)))
-        found = await conn.fetch(f"SELECT uid, body FROM {table} WHERE uid IN ({marks})", *uids)
-        return {r["uid"]: r["body"] for r in found}
-
-    ids = await bodies("identities", {b.identity_uid for b in stored})
-    grps = await bodies("groups", {uidp.parent(b.uid) for b in stored})
-    rls = await bodies("roles", {b.role_uid for b in stored})
+    ids = await identities.bodies(conn, {b.identity_uid for b in stored})
+    grps = await groups.bodies(conn, {uidp.parent(b.uid) for b in stored})
+    rls = await roles.bodies(conn, {b.role_uid for b in stored})
     out = []
     for b in stored:
         ident = ids.get(b.identity_uid)
@@ -208,11 +203,7 @@ async def update_role_binding(req: UpdateRoleBindingRequest, ctx: Context) -> Ro
             group = uidp.parent(rb.uid)
             await _checked(tx, ctx, group, rb.identity_uid, rb.role_uid)
             rb.update_time = clock.now()
-            await storage.unique_write(
-                tx, queries.binding_conflict(),
-                "UPDATE role_bindings SET identity_uid = $2, role_uid = $3, update_time = $4, body = $5 WHERE uid = $1",
-                rb.uid, rb.identity_uid, rb.role_uid, rb.update_time, rows.body(rb),
-            )  # fmt: skip
+            await queries.update_role_binding(tx, rb)
         (result,) = await hydrate(tx, ctx, [rb])
         if rb != current:
             await outbox.emit(tx, ctx, result)
@@ -222,10 +213,7 @@ async def update_role_binding(req: UpdateRoleBindingRequest, ctx: Context) -> Ro
 
 @rpc(SERVICE + "DeleteRoleBinding")
 async def delete_role_binding(req: DeleteRoleBindingRequest, ctx: Context) -> Empty:
-    validate.uid(req.uid)
-    async with ctx.rt.db.transaction() as tx:
-        # Idempotent (AIP-135): deleting a binding that is already gone succeeds.
-        if await tx.execute("DELETE FROM role_bindings WHERE uid = $1", req.uid):
-            await outbox.emit(tx, ctx, req)
+    # Idempotent (AIP-135): deleting a binding that is already gone succeeds.
+    await queries.ROLE_BINDINGS.delete_rpc(ctx, req, missing_ok=True)
     ctx.rt.grants_changed()
     return Empty()

@@ -64,6 +64,20 @@ async def seed_builtin(db: Conn) -> None:
             )  # fmt: skip
 
 
+async def bodies(conn: Conn, uids: set[str]) -> dict[str, str]:
+    """uid -> stored body of the roles among `uids` that exist."""
+    return await rows.bodies(conn, "roles", uids)
+
+
+async def capabilities_of(conn: Conn, uid: str) -> str | None:
+    """The role's comma-separated capability names (None: no such role)."""
+    names: str | None = await conn.fetchval("SELECT capabilities FROM roles WHERE uid = $1", uid)
+    return names
+
+
+authz.SOURCE.role_capabilities = capabilities_of
+
+
 async def fetch(conn: Conn, uid: str, lock: bool = False) -> Role:
     return await storage.get(conn, "roles", Role, RESOURCE, uid, lock=lock)
 
