@@ -54,7 +54,7 @@ class Resource(Generic[R]):
     table: str
     record: type[R]
     resource: str
-    emit: Emit
+    emit: Emit | None = None  # the RPC shapes take one per call where the declaration cannot name it
     names: UniqueName | None = None
     _sql: dict[tuple[str, ...], str] = field(default_factory=dict, compare=False, repr=False)
 
@@ -130,6 +130,7 @@ class Resource(Generic[R]):
         columns: Callable[[R], dict[str, Any]] = lambda _: {},
         before: Callable[[Conn, R, R], Awaitable[None]] | None = None,
         after: Callable[[Conn, R, R], Awaitable[None]] | None = None,
+        emit: Emit | None = None,
     ) -> R:
         """UpdateX: the row locked, the mask applied, `check`ed; unchanged answers as is; otherwise the name
         checked (when it changed), `before`, the row written with `columns`, `after`, the event emitted."""
@@ -148,7 +149,7 @@ class Resource(Generic[R]):
             await self.update(tx, new, **columns(new))
             if after is not None:
                 await after(tx, current, new)
-            await self.emit(tx, ctx, new)
+            await self._emitter(emit)(tx, ctx, new)
         result: R = new
         return result
 
@@ -159,6 +160,7 @@ class Resource(Generic[R]):
         *,
         missing_ok: bool = False,
         children: tuple[Callable[[Conn, str], Awaitable[None]], ...] = (),
+        emit: Emit | None = None,
     ) -> bool:
         """DeleteX of `req.uid`: NOT_FOUND when there is no such row (or, `missing_ok`, success without an
         event); the `children` cleanups run in the same transaction. Whether a row was deleted."""
@@ -170,5 +172,10 @@ class Resource(Generic[R]):
                 raise errors.not_found(self.resource, req.uid)
             for child in children:
                 await child(tx, req.uid)
-            await self.emit(tx, ctx, req)
+            await self._emitter(emit)(tx, ctx, req)
         return True
+
+    def _emitter(self, emit: Emit | None) -> Emit:
+        found = emit or self.emit
+        assert found is not None, f"{self.resource}: no event emitter"
+        return found
