@@ -94,10 +94,8 @@ async def get_subscription(req: GetSubscriptionRequest, ctx: Context) -> Subscri
 
 @rpc(SERVICE + "ListSubscriptions")
 async def list_subscriptions(req: ListSubscriptionsRequest, ctx: Context) -> ListSubscriptionsResponse:
-    where = listing.Where()
-    listing.add_uidp_filter(where, req.uidp)
-    page = await listing.page(ctx, TABLE, where, req)
-    return listing.response(ListSubscriptionsResponse, "subscriptions", Subscription, page)
+    where = listing.filters(req)
+    return await listing.answer(ctx, TABLE, where, req, ListSubscriptionsResponse, "subscriptions", Subscription)
 
 
 @rpc(SERVICE + "UpdateSubscription")
@@ -155,11 +153,7 @@ async def get_delivery(req: GetDeliveryRequest, ctx: Context) -> Delivery:
 
 @rpc(DELIVERIES + "ListDeliveries")
 async def list_deliveries(req: ListDeliveriesRequest, ctx: Context) -> ListDeliveriesResponse:
-    where = listing.Where()
-    listing.add_uidp_filter(where, req.uidp)
-    if req.event_id:
-        where.eq("event_id", req.event_id)
+    where = listing.filters(req, event_id="event_id")
     if req.state != "STATE_UNSPECIFIED":
         where.eq("state", outbox.STATE_CODES[req.state])
-    page = await listing.page(ctx, DELIVERY_TABLE, where, req)
-    return listing.response(ListDeliveriesResponse, "deliveries", Delivery, page)
+    return await listing.answer(ctx, DELIVERY_TABLE, where, req, ListDeliveriesResponse, "deliveries", Delivery)

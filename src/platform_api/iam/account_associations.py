@@ -104,12 +104,10 @@ async def get_account_association(req: GetAccountAssociationRequest, ctx: Contex
 async def list_account_associations(
     req: ListAccountAssociationsRequest, ctx: Context
 ) -> ListAccountAssociationsResponse:
-    where = listing.Where()
-    listing.add_uidp_filter(where, req.uidp)
-    if req.name:
-        where.eq("name", req.name)
-    page = await listing.page(ctx, TABLE, where, req)
-    return listing.response(ListAccountAssociationsResponse, "account_associations", AccountAssociation, page)
+    where = listing.filters(req, name="name")
+    return await listing.answer(
+        ctx, TABLE, where, req, ListAccountAssociationsResponse, "account_associations", AccountAssociation
+    )
 
 
 @rpc(SERVICE + "UpdateAccountAssociation")

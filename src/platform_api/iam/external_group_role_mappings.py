@@ -95,13 +95,15 @@ async def get_external_group_role_mapping(
 async def list_external_group_role_mappings(
     req: ListExternalGroupRoleMappingsRequest, ctx: Context
 ) -> ListExternalGroupRoleMappingsResponse:
-    where = listing.Where()
-    listing.add_uidp_filter(where, req.uidp)
-    if req.identity_provider_uid:
-        where.eq("parent", req.identity_provider_uid)
-    page = await listing.page(ctx, TABLE, where, req)
-    return listing.response(
-        ListExternalGroupRoleMappingsResponse, "external_group_role_mappings", ExternalGroupRoleMapping, page
+    where = listing.filters(req, identity_provider_uid="parent")
+    return await listing.answer(
+        ctx,
+        TABLE,
+        where,
+        req,
+        ListExternalGroupRoleMappingsResponse,
+        "external_group_role_mappings",
+        ExternalGroupRoleMapping,
     )
 
 

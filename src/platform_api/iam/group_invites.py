@@ -110,10 +110,7 @@ async def get_group_invite(req: GetGroupInviteRequest, ctx: Context) -> GroupInv
 
 @rpc(SERVICE + "ListGroupInvites")
 async def list_group_invites(req: ListGroupInvitesRequest, ctx: Context) -> ListGroupInvitesResponse:
-    where = listing.Where()
-    listing.add_uidp_filter(where, req.uidp)
-    if req.key_id:
-        where.eq("key_id", req.key_id)
+    where = listing.filters(req, key_id="key_id")
     page = await listing.page(ctx, TABLE, where, req)
     found = await hydrate(ctx.rt.db, [rows.decode(GroupInvite, b) for b in page.bodies])
     return listing.response(ListGroupInvitesResponse, "group_invites", GroupInvite, page, found)

@@ -133,12 +133,8 @@ async def get_group(req: GetGroupRequest, ctx: Context) -> Group:
 
 @rpc(SERVICE + "ListGroups")
 async def list_groups(req: ListGroupsRequest, ctx: Context) -> ListGroupsResponse:
-    where = listing.Where()
-    listing.add_uidp_filter(where, req.uidp)
-    if req.name:
-        where.eq("name", req.name)
-    page = await listing.page(ctx, TABLE, where, req)
-    return listing.response(ListGroupsResponse, "groups", Group, page)
+    where = listing.filters(req, name="name")
+    return await listing.answer(ctx, TABLE, where, req, ListGroupsResponse, "groups", Group)
 
 
 @rpc(SERVICE + "UpdateGroup")

@@ -163,14 +163,10 @@ async def get_identity(req: GetIdentityRequest, ctx: Context) -> Identity:
 
 @rpc(SERVICE + "ListIdentities")
 async def list_identities(req: ListIdentitiesRequest, ctx: Context) -> ListIdentitiesResponse:
-    where = listing.Where()
-    listing.add_uidp_filter(where, req.uidp)
-    if req.name:
-        where.eq("name", req.name)
+    where = listing.filters(req, name="name")
     if req.relationship_type in _KINDS:
         where.eq("kind", _KINDS[req.relationship_type])
-    page = await listing.page(ctx, TABLE, where, req)
-    return listing.response(ListIdentitiesResponse, "identities", Identity, page)
+    return await listing.answer(ctx, TABLE, where, req, ListIdentitiesResponse, "identities", Identity)
 
 
 @rpc(SERVICE + "UpdateIdentity")

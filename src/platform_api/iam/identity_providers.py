@@ -158,12 +158,10 @@ async def get_identity_provider(req: GetIdentityProviderRequest, ctx: Context) -
 
 @rpc(SERVICE + "ListIdentityProviders")
 async def list_identity_providers(req: ListIdentityProvidersRequest, ctx: Context) -> ListIdentityProvidersResponse:
-    where = listing.Where()
-    listing.add_uidp_filter(where, req.uidp)
-    if req.name:
-        where.eq("name", req.name)
-    page = await listing.page(ctx, TABLE, where, req)
-    return listing.response(ListIdentityProvidersResponse, "identity_providers", IdentityProvider, page)
+    where = listing.filters(req, name="name")
+    return await listing.answer(
+        ctx, TABLE, where, req, ListIdentityProvidersResponse, "identity_providers", IdentityProvider
+    )
 
 
 def _same_rule(a: str, b: str) -> bool:

@@ -180,14 +180,7 @@ async def get_role_binding(req: GetRoleBindingRequest, ctx: Context) -> RoleBind
 
 @rpc(SERVICE + "ListRoleBindings")
 async def list_role_bindings(req: ListRoleBindingsRequest, ctx: Context) -> ListRoleBindingsResponse:
-    where = listing.Where()
-    listing.add_uidp_filter(where, req.uidp)
-    if req.identity:
-        where.eq("identity_uid", req.identity)
-    if req.group:
-        where.eq("parent", req.group)
-    if req.role:
-        where.eq("role_uid", req.role)
+    where = listing.filters(req, identity="identity_uid", group="parent", role="role_uid")
     page = await listing.page(ctx, TABLE, where, req)
     found = await hydrate(ctx.rt.db, ctx, [rows.decode(RoleBinding, b) for b in page.bodies])
     return listing.response(ListRoleBindingsResponse, "role_bindings", RoleBinding, page, found)

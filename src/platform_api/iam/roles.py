@@ -151,12 +151,8 @@ async def get_role(req: GetRoleRequest, ctx: Context) -> Role:
 
 @rpc(SERVICE + "ListRoles")
 async def list_roles(req: ListRolesRequest, ctx: Context) -> ListRolesResponse:
-    where = listing.Where()
-    listing.add_uidp_filter(where, req.uidp)
-    if req.name:
-        where.eq("name", req.name)
-    page = await listing.page(ctx, TABLE, where, req)
-    return listing.response(ListRolesResponse, "roles", Role, page)
+    where = listing.filters(req, name="name")
+    return await listing.answer(ctx, TABLE, where, req, ListRolesResponse, "roles", Role)
 
 
 @rpc(SERVICE + "UpdateRole")

@@ -65,5 +65,6 @@ async def list_terms_acceptances(req: ListTermsAcceptancesRequest, ctx: Context)
         raise errors.not_found(groups.RESOURCE, req.group)
     where = listing.Where()
     where.any_of("parent", uidp.ancestry(req.group))
-    page = await listing.page(ctx, TABLE, where, req)
-    return listing.response(ListTermsAcceptancesResponse, "terms_acceptances", TermsAcceptance, page)
+    return await listing.answer(
+        ctx, TABLE, where, req, ListTermsAcceptancesResponse, "terms_acceptances", TermsAcceptance
+    )

@@ -77,12 +77,10 @@ async def get_repo(req: GetRepoRequest, ctx: Context) -> Repo:
 
 @rpc(SERVICE + "ListRepos")
 async def list_repos(req: ListReposRequest, ctx: Context) -> ListReposResponse:
-    where = listing.Where()
-    listing.add_uidp_filter(where, req.uidp)
+    where = listing.filters(req)
     if req.name is not UNSET:
         where.eq("name", req.name)
-    page = await listing.page(ctx, TABLE, where, req)
-    return listing.response(ListReposResponse, "repos", Repo, page)
+    return await listing.answer(ctx, TABLE, where, req, ListReposResponse, "repos", Repo)
 
 
 @rpc(SERVICE + "UpdateRepo")

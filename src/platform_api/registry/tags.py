@@ -79,18 +79,12 @@ async def get_tag(req: GetTagRequest, ctx: Context) -> Tag:
 
 @rpc(SERVICE + "ListTags")
 async def list_tags(req: ListTagsRequest, ctx: Context) -> ListTagsResponse:
-    where = listing.Where()
-    listing.add_uidp_filter(where, req.uidp)
-    if req.name:
-        where.eq("name", req.name)
-    if req.digest:
-        where.eq("digest", req.digest)
+    where = listing.filters(req, name="name", digest="digest")
     if req.updated_since:
         where.add(f"update_time > {where.p(req.updated_since)}")
     hidden = (0 if req.include_referrers else REFERRER) | (0 if req.include_dates else DATED)
     where.hide_kinds(hidden | (0 if req.include_epochs else EPOCH))
-    page = await listing.page(ctx, TABLE, where, req)
-    return listing.response(ListTagsResponse, "tags", Tag, page)
+    return await listing.answer(ctx, TABLE, where, req, ListTagsResponse, "tags", Tag)
 
 
 @rpc(SERVICE + "DeleteTag")
