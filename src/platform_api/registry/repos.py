@@ -62,12 +62,9 @@ async def create_repo(req: CreateRepoRequest, ctx: Context) -> Repo:
         update_time=now,
     )
     _check(repo)
-    async with ctx.rt.db.transaction() as tx:
-        await groups.require(tx, req.parent, "parent")
-        await NAMES.check(tx, req.parent, repo.name, repo.uid)
-        await queries.REPOS.insert(tx, repo, req.parent, name=repo.name)
-        await outbox.emit(tx, ctx, repo)
-    return repo
+    return await queries.REPOS.create_rpc(
+        ctx, repo, req.parent, require=lambda tx: groups.require(tx, req.parent, "parent"), columns={"name": repo.name}
+    )
 
 
 @rpc(SERVICE + "GetRepo")

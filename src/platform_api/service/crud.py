@@ -119,6 +119,29 @@ class Resource(Generic[R]):
 
     # ------------------------------------------------------------------ the RPC shapes
 
+    async def create_rpc(
+        self,
+        ctx: Context,
+        record: R,
+        parent: str,
+        *,
+        require: Callable[[Conn], Awaitable[None]] | None = None,
+        columns: dict[str, Any] | None = None,
+        conflict: Exception | None = None,
+        emit: Emit | None = None,
+    ) -> R:
+        """CreateX of a validated record under `parent`: `require` (the parent exists, locked), the name
+        checked, the row inserted with `columns`, the event emitted."""
+        async with ctx.rt.db.transaction() as tx:
+            if require is not None:
+                await require(tx)
+            name = getattr(record, "name", None)
+            if self.names is not None and isinstance(name, str):
+                await self.names.check(tx, parent, name, getattr(record, "uid", ""))
+            await self.insert(tx, record, parent, conflict=conflict, **(columns or {}))
+            await self._emitter(emit)(tx, ctx, record)
+        return record
+
     async def update_rpc(
         self,
         ctx: Context,
@@ -131,6 +154,7 @@ class Resource(Generic[R]):
         before: Callable[[Conn, R, R], Awaitable[None]] | None = None,
         after: Callable[[Conn, R, R], Awaitable[None]] | None = None,
         emit: Emit | None = None,
+        check_name: bool = True,
     ) -> R:
         """UpdateX: the row locked, the mask applied, `check`ed; unchanged answers as is; otherwise the name
         checked (when it changed), `before`, the row written with `columns`, `after`, the event emitted."""
@@ -141,7 +165,8 @@ class Resource(Generic[R]):
             if new == current:
                 return current
             name = getattr(new, "name", None)
-            if self.names is not None and isinstance(name, str) and name != getattr(current, "name", None):
+            changed = name != getattr(current, "name", None)
+            if check_name and self.names is not None and isinstance(name, str) and changed:
                 await self.names.check(tx, uidp.parent(new.uid), name, new.uid)
             if before is not None:
                 await before(tx, current, new)
