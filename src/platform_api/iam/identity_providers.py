@@ -329,6 +329,17 @@ async def scim_token_valid(conn: Conn, idp_uid: str, token: str) -> bool:
     return bool(current or previous)
 
 
+async def _set_token(
+    tx: Conn, uid: str, token_hash: str, expire: str, previous: str, previous_expire: str, etag: str, now: str
+) -> None:
+    """A new current token (and the previous one, while it overlaps); not revoked."""
+    await tx.execute(
+        "UPDATE scim_credentials SET token_hash = $2, expire_time = $3, previous_hash = $4,"
+        " previous_expire_time = $5, revoke_time = '', etag = $6, update_time = $7 WHERE idp_uid = $1",
+        uid, token_hash, expire, previous, previous_expire, etag, now,
+    )  # fmt: skip
+
+
 @rpc(SERVICE + "GenerateScimToken")
 async def generate_scim_token(req: GenerateScimTokenRequest, ctx: Context) -> GenerateScimTokenResponse:
     uid = req.identity_provider_uid
@@ -351,11 +362,7 @@ async def generate_scim_token(req: GenerateScimTokenRequest, ctx: Context) -> Ge
                 "SCIM_TOKEN_EXISTS", "a SCIM token already exists: regenerate or revoke it", subject=uid
             )
         else:  # revoked: a new token, the enabled flag as it was
-            await tx.execute(
-                "UPDATE scim_credentials SET token_hash = $2, expire_time = $3, previous_hash = '',"
-                " previous_expire_time = '', revoke_time = '', etag = $4, update_time = $5 WHERE idp_uid = $1",
-                uid, _hash(token), expire, etag, now,
-            )  # fmt: skip
+            await _set_token(tx, uid, _hash(token), expire, "", "", etag, now)
         result = GenerateScimTokenResponse(
             token=token,
             endpoint_url=endpoint_url(ctx, uid),
@@ -385,11 +392,7 @@ async def regenerate_scim_token(req: RegenerateScimTokenRequest, ctx: Context) -
             previous_expire = clock.from_epoch(clock.to_epoch(now) + overlap)
             if row["expire_time"] and row["expire_time"] < previous_expire:
                 previous_expire = row["expire_time"]
-        await tx.execute(
-            "UPDATE scim_credentials SET token_hash = $2, expire_time = $3, previous_hash = $4,"
-            " previous_expire_time = $5, revoke_time = '', etag = $6, update_time = $7 WHERE idp_uid = $1",
-            uid, _hash(token), expire, previous, previous_expire, etag, now,
-        )  # fmt: skip
+        await _set_token(tx, uid, _hash(token), expire, previous, previous_expire, etag, now)
         result = RegenerateScimTokenResponse(
             token=token,
             endpoint_url=endpoint_url(ctx, uid),

@@ -76,12 +76,15 @@ async def first_root_binding(conn: Conn, role_uid: str) -> tuple[str, str] | Non
 
 async def binding_capabilities(conn: Conn, identity: str) -> list[tuple[str, str]]:
     """(group, comma-separated capability names) of each of the identity's role bindings."""
-    found = await conn.fetch(
-        "SELECT rb.parent, r.capabilities FROM role_bindings rb JOIN roles r ON r.uid = rb.role_uid"
-        " WHERE rb.identity_uid = $1",
-        identity,
+    sql = (
+        "SELECT rb.parent AS at, r.capabilities FROM role_bindings rb JOIN roles r ON r.uid = rb.role_uid"
+        " WHERE rb.identity_uid = $1"
     )
-    return [(r["parent"], r["capabilities"]) for r in found]
+    return await _capabilities_at(conn, sql, identity)
+
+
+async def _capabilities_at(conn: Conn, sql: str, key: str) -> list[tuple[str, str]]:
+    return [(r["at"], r["capabilities"]) for r in await conn.fetch(sql, key)]
 
 
 authz.SOURCE.bindings = binding_capabilities
@@ -120,12 +123,11 @@ async def mapping_grants(conn: Conn, idp_uid: str, external_groups: list[str]) -
 
 async def mapping_capabilities(conn: Conn, idp_uid: str) -> list[tuple[str, str]]:
     """(scope, comma-separated capability names) of each mapping of the provider."""
-    found = await conn.fetch(
-        "SELECT m.scope, r.capabilities FROM external_group_role_mappings m JOIN roles r ON r.uid = m.role_uid"
-        " WHERE m.parent = $1",
-        idp_uid,
+    sql = (
+        "SELECT m.scope AS at, r.capabilities FROM external_group_role_mappings m JOIN roles r ON r.uid = m.role_uid"
+        " WHERE m.parent = $1"
     )
-    return [(r["scope"], r["capabilities"]) for r in found]
+    return await _capabilities_at(conn, sql, idp_uid)
 
 
 async def take_mapping(tx: Conn, uid: str) -> ExternalGroupRoleMapping | None:
