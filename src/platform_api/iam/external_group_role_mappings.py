@@ -30,15 +30,7 @@ from platform_api.store.db import Conn
 
 SERVICE = "chainguard.platform.iam.v2.ExternalGroupRoleMappingsService."
 RESOURCE = "chainguard.platform.iam.v2.ExternalGroupRoleMapping"
-TABLE = listing.Table(
-    "external_group_role_mappings",
-    order_keys={
-        "uid": "uid",
-        "created_at": "create_time",
-        "updated_at": "update_time",
-        "external_group_id": "external_group_id",
-    },
-)
+TABLE = queries.MAPPINGS_TABLE
 MAX_BATCH = 1000
 
 

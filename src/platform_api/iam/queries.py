@@ -21,7 +21,7 @@ from platform_api.auth import authz
 from platform_api.core import errors, uidp
 from platform_api.events import outbox
 from platform_api.gen.records.iam_v2 import ExternalGroupRoleMapping, RoleBinding
-from platform_api.service import crud, storage
+from platform_api.service import crud, listing, storage
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
@@ -29,6 +29,11 @@ ROLE_BINDING = "chainguard.platform.iam.v2.RoleBinding"
 MAPPING = "chainguard.platform.iam.v2.ExternalGroupRoleMapping"
 ROLE_BINDINGS = crud.Resource("role_bindings", RoleBinding, ROLE_BINDING, outbox.emit)
 MAPPINGS = crud.Resource("external_group_role_mappings", ExternalGroupRoleMapping, MAPPING, outbox.emit)
+_ORDER = {"uid": "uid", "created_at": "create_time", "updated_at": "update_time"}
+ROLE_BINDINGS_TABLE = listing.Table("role_bindings", order_keys=_ORDER)
+MAPPINGS_TABLE = listing.Table(
+    "external_group_role_mappings", order_keys={**_ORDER, "external_group_id": "external_group_id"}
+)
 
 
 def binding_conflict() -> errors.ApiError:

@@ -33,16 +33,14 @@ from platform_api.gen.records.iam_v2 import (
     UpdateRoleBindingRequest,
 )
 from platform_api.iam import groups, identities, queries, roles
-from platform_api.service import listing, storage
+from platform_api.service import listing
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
 SERVICE = "chainguard.platform.iam.v2.RoleBindingsService."
 RESOURCE = "chainguard.platform.iam.v2.RoleBinding"
-TABLE = listing.Table(
-    "role_bindings", order_keys={"uid": "uid", "created_at": "create_time", "updated_at": "update_time"}
-)
+TABLE = queries.ROLE_BINDINGS_TABLE
 UPDATABLE = frozenset({"identity_uid", "role_uid"})
 MAX_BATCH = 25
 
@@ -128,7 +126,7 @@ async def hydrate(conn: Conn, ctx: Context, stored: list[RoleBinding]) -> list[R
 
 
 async def _fetch(conn: Conn, uid: str, lock: bool = False) -> RoleBinding:
-    return await storage.get(conn, "role_bindings", RoleBinding, RESOURCE, uid, lock=lock)
+    return await queries.ROLE_BINDINGS.get(conn, uid, lock=lock)
 
 
 @rpc(SERVICE + "CreateRoleBinding")
