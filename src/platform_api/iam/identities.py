@@ -28,7 +28,7 @@ from platform_api.gen.records.iam_v2 import (
     UpdateIdentityRequest,
 )
 from platform_api.iam import groups
-from platform_api.service import listing, storage
+from platform_api.service import crud, listing, storage
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
@@ -70,8 +70,16 @@ def check(identity: Identity, ctx: Context) -> Identity:
     return identity
 
 
+IDENTITIES = crud.Resource("identities", Identity, RESOURCE, outbox.emit)
+
+
+def _columns(identity: Identity) -> dict[str, Any]:
+    issuer, subject = match_keys(identity)
+    return {"name": identity.name, "kind": kind(identity), "match_issuer": issuer, "match_subject": subject}
+
+
 async def fetch(conn: Conn, uid: str, lock: bool = False) -> Identity:
-    return await storage.get(conn, "identities", Identity, RESOURCE, uid, lock=lock)
+    return await IDENTITIES.get(conn, uid, lock=lock)
 
 
 # This module owns the identities table (see iam/queries.py for the rule): the token exchange, role
@@ -172,30 +180,24 @@ async def list_identities(req: ListIdentitiesRequest, ctx: Context) -> ListIdent
 @rpc(SERVICE + "UpdateIdentity")
 async def update_identity(req: UpdateIdentityRequest, ctx: Context) -> Identity:
     patch = req.identity or Identity()
-    async with ctx.rt.db.transaction() as tx:
-        current = await fetch(tx, patch.uid, lock=True)
-        identity = fieldmask.apply(current, patch, req.update_mask, UPDATABLE)
+
+    def checked(identity: Identity) -> None:
         # The relationship is a oneof: setting one member clears the other.
         if patch.claim_match is not None and identity.claim_match is not None and identity.static_keys is not None:
             identity.static_keys = None
         elif patch.static_keys is not None and identity.static_keys is not None and identity.claim_match is not None:
             identity.claim_match = None
-        identity = check(identity, ctx)
-        if identity == current:
-            return current
+        check(identity, ctx)
+
+    async def relationship(tx: Conn, current: Identity, identity: Identity) -> None:
         if (identity.claim_match, identity.static_keys) != (current.claim_match, current.static_keys):
             # Changing who can act as an identity is acting as it: it needs everything the identity holds.
             held = await authz.load_grants(tx, identity.uid)
             authz.caller(ctx).check_obtainable(held, "changing how this identity logs in would hand over")
-        identity.update_time = clock.now()
-        await tx.execute(
-            "UPDATE identities SET name = $2, update_time = $3, body = $4, kind = $5, match_issuer = $6,"
-            " match_subject = $7 WHERE uid = $1",
-            identity.uid, identity.name, identity.update_time, rows.body(identity), kind(identity),
-            *match_keys(identity),
-        )  # fmt: skip
-        await outbox.emit(tx, ctx, identity)
-    return identity
+
+    return await IDENTITIES.update_rpc(
+        ctx, patch, req.update_mask, UPDATABLE, check=checked, before=relationship, columns=_columns
+    )
 
 
 # Rows that name an identity and go with it when it is deleted (table, column holding the identity uid);
