@@ -25,7 +25,7 @@ from platform_api.core import errors
 from platform_api.core.errors import ApiError
 from platform_api.core.settings import Settings
 from platform_api.events import dispatcher
-from platform_api.iam import bootstrap
+from platform_api.iam import bootstrap, identities
 from platform_api.registry import eol, oci_import, sbom_import, vulnreport_import
 from platform_api.service import imports
 from platform_api.service.runtime import Runtime
@@ -290,7 +290,7 @@ async def _bootstrap(db: Any, inv: Invocation) -> dict[str, Any]:
 async def _token(db: Any, inv: Invocation) -> str:
     """Mints a token for an existing identity (an unknown one is a not-found error)."""
     ns = inv.args
-    if await db.fetchval("SELECT 1 FROM identities WHERE uid = $1", ns.identity) is None:
+    if not await identities.exists(db, ns.identity):
         raise errors.not_found("chainguard.platform.iam.v2.Identity", ns.identity)
     issuer = await bootstrap.issuer_of(db, inv.settings, inv.explicit_url)
     return await bootstrap.mint(db, issuer, inv.settings.audience or issuer, ns.identity, ns.ttl)
@@ -300,8 +300,8 @@ async def _keys(db: Any, action: str) -> Any:
     """rotate: the new signing key's id; list: every key with its creation and retirement times."""
     if action == "rotate":
         return {"signing": await keys.create(db)}
-    rows = await db.fetch("SELECT kid, create_time, retire_time FROM signing_keys ORDER BY create_time")
-    return [{"kid": r[0], "createTime": r[1], "retireTime": r[2] or None} for r in rows]
+    rows = await keys.listing(db)
+    return [{"kid": r["kid"], "createTime": r["create_time"], "retireTime": r["retire_time"] or None} for r in rows]
 
 
 def _internal_listeners(settings: Settings, overrides: dict[str, Any]) -> None:

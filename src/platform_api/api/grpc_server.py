@@ -94,14 +94,9 @@ def _handler(rt: Runtime, m: MethodInfo) -> Any:
             data = _as_dict(request)
             canonical = transcode.normalize(m.input, data)
             if m.mask_from_body:
-                mask_field = transcode.fields_of(m.input)["update_mask"].json
-                resource = transcode.fields_of(m.input)[m.mask_from_body]
-                if not canonical.get(mask_field) and resource.message is not None:
-                    # No mask over gRPC: the fields set in the message are the ones to change.
-                    canonical[mask_field] = ",".join(
-                        transcode.body_paths(resource.message, data.get(resource.json, {}))
-                    )
-                    ctx.mask_inferred = True
+                # No mask over gRPC: the fields set in the message are the ones to change.
+                sent = data.get(transcode.fields_of(m.input)[m.mask_from_body].json, {})
+                ctx.mask_inferred = transcode.infer_mask(m.input, m.mask_from_body, canonical, sent)
             req = transcode.to_record(m.input_record, canonical)
             result = await dispatch.call(m, req, ctx)
             return json_format.Parse(_encode(result), m.output_pb(), ignore_unknown_fields=False)

@@ -109,11 +109,7 @@ class RestApp:
             else:
                 transcode.set_path(method.input, data, field_path, value, query=False)
         if method.mask_from_body and body_obj is not None:
-            by_name = transcode.fields_of(method.input)
-            resource = by_name[method.mask_from_body].message
-            if not data.get(by_name["update_mask"].json) and resource is not None:
-                data[by_name["update_mask"].json] = ",".join(transcode.body_paths(resource, body_obj))
-                ctx.mask_inferred = True
+            ctx.mask_inferred = transcode.infer_mask(method.input, method.mask_from_body, data, body_obj)
         return transcode.to_record(method.input_record, data)
 
     async def _send(self, send: Any, status: int, body: bytes, request_id: str) -> None:

@@ -240,6 +240,19 @@ def body_paths(desc: Descriptor, obj: dict[str, Any], prefix: str = "") -> list[
     return out
 
 
+def infer_mask(desc: Descriptor, resource_field: str, data: dict[str, Any], sent: dict[str, Any]) -> bool:
+    """An Update sent without `update_mask` changes the fields it sent: sets the mask in `data` (canonical
+    JSON of the request `desc`) to the paths present in `sent`, the resource as the client sent it (REST:
+    the body; gRPC: the message's resource field). Both transports call this; True when it inferred."""
+    by_name = fields_of(desc)
+    mask_field = by_name["update_mask"].json
+    resource = by_name[resource_field].message
+    if data.get(mask_field) or resource is None:
+        return False
+    data[mask_field] = ",".join(body_paths(resource, sent))
+    return True
+
+
 def set_path(desc: Descriptor, target: dict[str, Any], dotted: str, value: str, *, query: bool) -> None:
     """Set a (possibly nested) field from text: a query parameter or a path variable.
 

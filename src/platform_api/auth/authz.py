@@ -19,7 +19,7 @@ apply from its home down, grants elsewhere not at all. Tokens may narrow further
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +30,27 @@ from platform_api.service.context import Context
 
 log = logging.getLogger("platform_api.authz")
 CHANNEL = "platform_api_authz"
+
+
+async def _unregistered(*_: Any) -> Any:
+    raise RuntimeError("no IAM grant source registered (import platform_api.iam)")
+
+
+@dataclass
+class GrantSource:
+    """The reads of IAM tables that authorization needs. `auth` sits below the domains, and a table's SQL
+    lives with its owner: the IAM modules that own identities, roles and role bindings fill these in when
+    they are imported (`SOURCE.identity_exists = ...`)."""
+
+    # conn, identity uid -> whether the identity exists
+    identity_exists: Callable[[Any, str], Awaitable[bool]] = _unregistered
+    # conn, identity uid -> (group, comma-separated capability names) of each of its role bindings
+    bindings: Callable[[Any, str], Awaitable[list[tuple[str, str]]]] = _unregistered
+    # conn, role uid -> its comma-separated capability names (None: no such role)
+    role_capabilities: Callable[[Any, str], Awaitable[str | None]] = _unregistered
+
+
+SOURCE = GrantSource()
 
 
 def _clip(group: str, home: str) -> str | None:
@@ -129,11 +150,7 @@ class Principal:
 async def load_grants(conn: Any, identity: str) -> dict[str, int]:
     """What `identity` holds through its role bindings (group -> capability mask, clipped to its home), read
     on `conn` (a transaction sees its own uncommitted bindings)."""
-    rows = await conn.fetch(
-        "SELECT rb.parent, r.capabilities FROM role_bindings rb JOIN roles r ON r.uid = rb.role_uid"
-        " WHERE rb.identity_uid = $1",
-        identity,
-    )
+    rows = await SOURCE.bindings(conn, identity)
     home = uidp.parent(identity)
     by_group: dict[str, int] = {}
     masks: dict[str, int] = {}  # few distinct roles, many bindings
@@ -210,14 +227,14 @@ class Authorizer:
         return g
 
     async def _load(self, identity: str) -> Grants:
-        if await self.db.fetchval("SELECT 1 FROM identities WHERE uid = $1", identity) is None:
+        if not await SOURCE.identity_exists(self.db, identity):
             return Grants(exists=False)
         return Grants(exists=True, by_group=await load_grants(self.db, identity))
 
     async def role_mask(self, role_uid: str) -> int:
         m = self._roles.get(role_uid)
         if m is None:
-            names = await self.db.fetchval("SELECT capabilities FROM roles WHERE uid = $1", role_uid)
+            names = await SOURCE.role_capabilities(self.db, role_uid)
             m = self._roles[role_uid] = caps.mask(names.split(",")) if names else 0
         return m
 

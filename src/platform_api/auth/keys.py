@@ -49,9 +49,21 @@ def _generate() -> tuple[str, str, str]:
 
 
 def _parse(row: Any) -> SigningKey:
-    kid, pem, jwk, created, retired = row
+    kid, pem, jwk, created, retired = (
+        row["kid"],
+        row["private_pem"],
+        row["public_jwk"],
+        row["create_time"],
+        row["retire_time"],
+    )
     private = serialization.load_pem_private_key(pem.encode(), password=None)
     return SigningKey(kid, private, private.public_key(), json.loads(jwk), created, retired)
+
+
+async def listing(db: Any) -> list[Any]:
+    """Every key's kid, create_time and retire_time, oldest first (`platform-api keys list`)."""
+    rows: list[Any] = await db.fetch("SELECT kid, create_time, retire_time FROM signing_keys ORDER BY create_time")
+    return rows
 
 
 async def create(db: Any) -> str:
@@ -90,8 +102,8 @@ class KeySet:
         known = {k: v for k, v in self.by_kid.items()}
         keys: dict[str, SigningKey] = {}
         for row in rows:
-            k = known.get(row[0])
-            keys[row[0]] = k if k is not None and k.retire_time == row[4] else _parse(row)
+            k = known.get(row["kid"])
+            keys[row["kid"]] = k if k is not None and k.retire_time == row["retire_time"] else _parse(row)
         active = [k for k in keys.values() if not k.retire_time]
         self.by_kid = keys
         self.signing = active[-1] if active else None

@@ -48,8 +48,8 @@ from platform_api.auth import keys
 from platform_api.auth.keys import KeySet
 from platform_api.core import clock, metrics, uidp
 from platform_api.core.settings import Settings
-from platform_api.events import outbox, sinks, webhook_http
-from platform_api.gen.records.events_v2 import Delivery, DeliveryAttempt, Subscription
+from platform_api.events import outbox, queries, sinks, webhook_http
+from platform_api.gen.records.events_v2 import Delivery, DeliveryAttempt
 from platform_api.iam import bootstrap
 from platform_api.store import db as store
 from platform_api.store import rows
@@ -267,11 +267,9 @@ class Dispatcher:
                     return  # more may be due: claim again as soon as a slot frees (or at once)
         wait = self.settings.delivery_poll_seconds
         if room > 0:
-            due = await self.db.fetchval(
-                "SELECT MIN(due) FROM deliveries WHERE state = 1 AND claimed_until <= $1", time.time()
-            )
+            due = await queries.next_due(self.db, time.time())
             if due is not None:
-                wait = min(wait, float(due) - time.time())
+                wait = min(wait, due - time.time())
         if self.db.claims_need_lease:
             wait = min(wait, self._lease_renew_at - time.time())
         await self._sleep(wait)
@@ -282,7 +280,7 @@ class Dispatcher:
             return self._leader  # held, or someone else's: look again when it is time to renew
         async with self.db.transaction() as tx:
             row = await tx.fetchrow("SELECT holder, until FROM dispatcher_lease WHERE id = 1")
-            holder, until = (row[0], float(row[1])) if row is not None else ("", 0.0)
+            holder, until = (row["holder"], float(row["until"])) if row is not None else ("", 0.0)
             dead = bool(holder) and holder != self.id and not _alive(holder)
             leader = holder == self.id or until < now or dead
             if leader:
@@ -292,7 +290,7 @@ class Dispatcher:
                     now + SQLITE_LEASE_SECONDS,
                 )
                 if dead:  # its attempts died with it: they are due again now
-                    await tx.execute("UPDATE deliveries SET claimed_until = 0, claim = '' WHERE claim = $1", holder)
+                    await queries.release_claims(tx, holder)
         if leader and not self._leader:
             log.info("event dispatcher %s holds the SQLite dispatch lease", self.id)
         self._leader = leader
@@ -300,13 +298,11 @@ class Dispatcher:
         return leader
 
     async def _claim(self, limit: int, now: float) -> list[Claimed]:
-        pick = "SELECT uid FROM deliveries WHERE state = 1 AND due <= $3 AND claimed_until <= $3 ORDER BY due LIMIT $4"
-        sql = (
-            "UPDATE deliveries SET claimed_until = $1, claim = $2 WHERE uid IN ({pick})"
-            " RETURNING uid, parent, event_id, body, round_attempts, round_start"
-        )
-        found = await self.db.claim(sql, pick, now + self.claim_seconds, self.id, now, limit)
-        return [Claimed(r[0], r[1], r[2], r[3], int(r[4]), float(r[5])) for r in found]
+        found = await queries.claim(self.db, self.id, now + self.claim_seconds, now, limit)
+        return [
+            Claimed(r["uid"], r["parent"], r["event_id"], r["body"], int(r["round_attempts"]), float(r["round_start"]))
+            for r in found
+        ]
 
     async def _start_deliveries(self, claimed: list[Claimed]) -> None:
         events = await self._events({c.event_id for c in claimed})
@@ -324,23 +320,25 @@ class Dispatcher:
             log.error("delivery failed unexpectedly", exc_info=task.exception())
 
     async def _events(self, ids: set[str]) -> dict[str, Event]:
-        marks = ", ".join(f"${i + 1}" for i in range(len(ids)))
-        found = await self.db.fetch(
-            "SELECT id, type, source, subject, grp, time, bodytype, extensions, data FROM events"
-            f" WHERE id IN ({marks})",
-            *ids,
-        )
+        found = await queries.events(self.db, ids)
         return {
-            r[0]: Event(r[0], r[1], r[2], r[3], r[4], r[5], r[6], msgspec.json.decode(r[7]), r[8].encode())
+            r["id"]: Event(
+                r["id"],
+                r["type"],
+                r["source"],
+                r["subject"],
+                r["grp"],
+                r["time"],
+                r["bodytype"],
+                msgspec.json.decode(r["extensions"]),
+                r["data"].encode(),
+            )
             for r in found
         }
 
     async def _sinks(self, uids: set[str]) -> dict[str, Sink]:
-        marks = ", ".join(f"${i + 1}" for i in range(len(uids)))
-        found = await self.db.fetch(
-            f"SELECT uid, sink, secret, disabled FROM subscriptions WHERE uid IN ({marks})", *uids
-        )
-        return {r[0]: Sink(r[0], r[1], r[2], bool(r[3])) for r in found}
+        found = await queries.sinks(self.db, uids)
+        return {r["uid"]: Sink(r["uid"], r["sink"], r["secret"], bool(r["disabled"])) for r in found}
 
     # ------------------------------------------------------------------ one attempt
 
@@ -399,10 +397,7 @@ class Dispatcher:
         if sink is None or ev is None:
             # The subscription was deleted (its deliveries with it) or the event pruned: nothing to do.
             metrics.count(metrics.delivery("dropped"))
-            await self.db.execute(
-                "UPDATE deliveries SET claimed_until = 0, claim = '', state = $3 WHERE uid = $1 AND claim = $2",
-                c.uid, self.id, outbox.FAILED,
-            )  # fmt: skip
+            await queries.drop_claimed(self.db, c.uid, self.id, outbox.FAILED)
             return
         if sink.disabled:
             metrics.count(metrics.delivery("dropped"))
@@ -453,18 +448,13 @@ class Dispatcher:
         await done
 
     async def _write_results(self) -> None:
-        sql = (
-            "UPDATE deliveries SET state = $3, due = $4, round_attempts = $5, round_start = $6, claimed_until = 0,"
-            " claim = '', update_time = $7, body = $8 WHERE uid = $1 AND claim = $2"
-        )
         while True:
             await self._results_ready.wait()
             self._results_ready.clear()
             batch, self._results = self._results, []
             if batch:
                 try:
-                    async with self.db.transaction() as tx:
-                        await tx.executemany(sql, [args for args, _ in batch])
+                    await queries.record_results(self.db, [args for args, _ in batch])
                 except Exception as e:  # the claims lapse and the attempts are made again
                     log.exception("recording %d delivery results failed", len(batch))
                     for _, done in batch:
@@ -479,23 +469,9 @@ class Dispatcher:
         """410 Gone: this delivery ends, the subscription is disabled, its other pending deliveries end."""
         d, now = self._updated(c, attempt, outbox.DISABLED, 0.0)
         async with self.db.transaction() as tx:
-            await tx.execute(
-                "UPDATE deliveries SET state = $3, round_attempts = $4, round_start = $5, claimed_until = 0,"
-                " claim = '', update_time = $6, body = $7 WHERE uid = $1 AND claim = $2",
-                c.uid, self.id, outbox.DISABLED, n, start, now, rows.body(d),
-            )  # fmt: skip
-            body = await tx.fetchval(
-                "SELECT body FROM subscriptions WHERE uid = $1" + rows.for_update(tx), c.subscription
-            )
-            if body is not None:
-                sub = rows.decode(Subscription, body)
-                if not sub.disabled:
-                    sub.disabled, sub.update_time = True, now
-                    await tx.execute(
-                        "UPDATE subscriptions SET disabled = 1, update_time = $2, body = $3 WHERE uid = $1",
-                        sub.uid, now, rows.body(sub),
-                    )  # fmt: skip
-                    log.warning("subscription %s disabled: its sink answered 410 Gone", sub.uid)
+            await queries.end_claimed(tx, c.uid, self.id, outbox.DISABLED, n, start, now, rows.body(d))
+            if await queries.disable_subscription(tx, c.subscription, now) is not None:
+                log.warning("subscription %s disabled: its sink answered 410 Gone", c.subscription)
             await outbox.cancel_pending(tx, c.subscription, now)
 
     # ------------------------------------------------------------------ retention
@@ -504,12 +480,7 @@ class Dispatcher:
         """Drop finished deliveries, and events none of which is pending, older than the retention."""
         cutoff = clock.from_epoch(time.time() - self.settings.event_retention_days * 86400)
         async with self.db.transaction() as tx:
-            await tx.execute("DELETE FROM deliveries WHERE state <> 1 AND update_time < $1", cutoff)
-            await tx.execute(
-                "DELETE FROM events WHERE create_time < $1"
-                " AND NOT EXISTS (SELECT 1 FROM deliveries WHERE deliveries.event_id = events.id)",
-                cutoff,
-            )
+            await queries.prune(tx, cutoff)
 
 
 def _duration(seconds: float) -> str:

@@ -23,6 +23,7 @@ import msgspec
 
 from platform_api.auth.authz import Principal
 from platform_api.core import clock, uidp
+from platform_api.events import queries
 from platform_api.gen.records import RECORDS
 from platform_api.gen.records.events_v2 import Delivery
 from platform_api.service.context import Context
@@ -211,10 +212,8 @@ async def emit(tx: Conn, ctx: Context, body: Any, *, subject: str = "", group: s
     event_type = f"{settings.event_type_prefix}.api.{suffix}"
     source = settings.public_url.rstrip("/") + method.event_source
     now = clock.now()
-    await tx.execute(
-        "INSERT INTO events (id, type, source, subject, grp, time, bodytype, extensions, data, create_time)"
-        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-        event_id, event_type, source, subject, group, ce_time(time.time_ns()), body_name,
+    await queries.insert_event(
+        tx, event_id, event_type, source, subject, group, ce_time(time.time_ns()), body_name,
         _encode(extensions).decode(), raw, now,
     )  # fmt: skip
     if await fan_out(tx, event_id, event_type, subject, group, now):
@@ -225,9 +224,7 @@ async def fan_out(tx: Conn, event_id: str, event_type: str, subject: str, group:
     """One pending delivery per subscription at `group` or above it that takes this type; how many."""
     if not group:
         return 0
-    scopes = uidp.ancestry(group)
-    marks = ", ".join(f"${i + 1}" for i in range(len(scopes)))
-    subs = await tx.fetch(f"SELECT uid, types FROM subscriptions WHERE parent IN ({marks}) AND disabled = 0", *scopes)
+    subs = await queries.subscribers(tx, uidp.ancestry(group))
     n = 0
     due = time.time()
     for sub_uid, types in subs:
@@ -244,27 +241,18 @@ async def insert_delivery(
     d = Delivery(uid=uidp.new_child(subscription), event_id=event_id, event_type=event_type, subject=subject,
                  state="STATE_PENDING", next_attempt_time=clock.from_epoch(due), create_time=now,
                  update_time=now)  # fmt: skip
-    await tx.execute(
-        "INSERT INTO deliveries (uid, parent, event_id, state, due, create_time, update_time, body)"
-        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-        d.uid, subscription, event_id, PENDING, due, now, now, rows.body(d),
-    )  # fmt: skip
+    await queries.insert_delivery(tx, d, subscription, PENDING, due)
     return d
 
 
 async def pending_count(db: Any) -> int:
     """Deliveries still to be made (due or scheduled): the dispatcher's queue depth (a partial index)."""
-    return int(await db.fetchval("SELECT COUNT(*) FROM deliveries WHERE state = 1") or 0)
+    return await queries.pending_count(db)
 
 
 async def cancel_pending(tx: Conn, subscription: str, now: str) -> None:
     """A disabled subscription's pending deliveries end as DISABLED."""
-    pending = await tx.fetch("SELECT uid, body FROM deliveries WHERE parent = $1 AND state = $2", subscription, PENDING)
-    for uid, body in pending:
+    for uid, body in await queries.pending_of(tx, subscription):
         d = rows.decode(Delivery, body)
         d.state, d.next_attempt_time, d.update_time = "STATE_DISABLED", None, now
-        await tx.execute(
-            "UPDATE deliveries SET state = $2, update_time = $3, body = $4, claimed_until = 0, claim = ''"
-            " WHERE uid = $1",
-            uid, DISABLED, now, rows.body(d),
-        )  # fmt: skip
+        await queries.end_unclaimed(tx, uid, DISABLED, now, rows.body(d))

@@ -14,7 +14,7 @@ import time
 import msgspec
 
 from platform_api.core import clock, errors, fieldmask, uidp, validate
-from platform_api.events import outbox, sinks
+from platform_api.events import outbox, queries, sinks
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.events_v2 import (
     CreateSubscriptionRequest,
@@ -31,19 +31,17 @@ from platform_api.gen.records.events_v2 import (
     UpdateSubscriptionRequest,
 )
 from platform_api.iam import groups
-from platform_api.service import listing, storage
+from platform_api.service import listing
 from platform_api.service.context import Context, rpc
-from platform_api.store import rows
 from platform_api.store.db import Conn
 
 SERVICE = "chainguard.platform.events.v2.SubscriptionsService."
 DELIVERIES = "chainguard.platform.events.v2.DeliveriesService."
-RESOURCE = "chainguard.platform.events.v2.Subscription"
+RESOURCE = queries.SUBSCRIPTION
 groups.register_child_table("subscriptions", "subscriptions")
-DELIVERY = "chainguard.platform.events.v2.Delivery"
-_ORDER = {"uid": "uid", "created_at": "create_time", "updated_at": "update_time"}
-TABLE = listing.Table("subscriptions", order_keys=_ORDER)
-DELIVERY_TABLE = listing.Table("deliveries", order_keys=_ORDER)
+DELIVERY = queries.DELIVERY
+TABLE = queries.SUBSCRIPTIONS_TABLE
+DELIVERY_TABLE = queries.DELIVERIES_TABLE
 UPDATABLE = frozenset({"sink", "types", "disabled"})
 MAX_TYPES = 50
 MAX_TYPE = 256
@@ -69,7 +67,7 @@ def _check_types(types: list[str]) -> None:
 
 
 async def _fetch(conn: Conn, uid: str, lock: bool = False) -> Subscription:
-    return await storage.get(conn, "subscriptions", Subscription, RESOURCE, uid, lock=lock)
+    return await queries.SUBSCRIPTIONS.get(conn, uid, lock=lock)
 
 
 @rpc(SERVICE + "CreateSubscription")
@@ -84,11 +82,7 @@ async def create_subscription(req: CreateSubscriptionRequest, ctx: Context) -> S
     secret = new_secret()
     async with ctx.rt.db.transaction() as tx:
         await groups.require(tx, req.parent, "parent")
-        await tx.execute(
-            "INSERT INTO subscriptions (uid, parent, create_time, update_time, body, sink, types, disabled, secret)"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-            sub.uid, req.parent, now, now, rows.body(sub), sub.sink, rows.body(sub.types), int(sub.disabled), secret,
-        )  # fmt: skip
+        await queries.insert_subscription(tx, sub, req.parent, secret)
         await outbox.emit(tx, ctx, sub)
     return msgspec.structs.replace(sub, secret=secret)
 
@@ -100,10 +94,8 @@ async def get_subscription(req: GetSubscriptionRequest, ctx: Context) -> Subscri
 
 @rpc(SERVICE + "ListSubscriptions")
 async def list_subscriptions(req: ListSubscriptionsRequest, ctx: Context) -> ListSubscriptionsResponse:
-    where = listing.Where()
-    listing.add_uidp_filter(where, req.uidp)
-    page = await listing.page(ctx, TABLE, where, req)
-    return listing.response(ListSubscriptionsResponse, "subscriptions", Subscription, page)
+    where = listing.filters(req)
+    return await listing.answer(ctx, TABLE, where, req, ListSubscriptionsResponse, "subscriptions", Subscription)
 
 
 @rpc(SERVICE + "UpdateSubscription")
@@ -114,31 +106,21 @@ async def update_subscription(req: UpdateSubscriptionRequest, ctx: Context) -> S
     _check_types(wanted.types)
     if wanted.sink != current.sink:
         await check_sink(ctx, wanted.sink)
-    async with ctx.rt.db.transaction() as tx:
-        current = await _fetch(tx, patch.uid, lock=True)
-        sub = fieldmask.apply(current, patch, req.update_mask, UPDATABLE)
-        if sub == current:
-            return current
-        sub.update_time = clock.now()
-        await tx.execute(
-            "UPDATE subscriptions SET update_time = $2, body = $3, sink = $4, types = $5, disabled = $6 WHERE uid = $1",
-            sub.uid, sub.update_time, rows.body(sub), sub.sink, rows.body(sub.types), int(sub.disabled),
-        )  # fmt: skip
+
+    async def cancel(tx: Conn, current: Subscription, sub: Subscription) -> None:
         if sub.disabled and not current.disabled:
             await outbox.cancel_pending(tx, sub.uid, sub.update_time)
-        await outbox.emit(tx, ctx, sub)
-    return sub
+
+    return await queries.SUBSCRIPTIONS.update_rpc(
+        ctx, patch, req.update_mask, UPDATABLE, columns=queries.subscription_columns, after=cancel, emit=outbox.emit
+    )
 
 
 @rpc(SERVICE + "DeleteSubscription")
 async def delete_subscription(req: DeleteSubscriptionRequest, ctx: Context) -> Empty:
-    validate.uid(req.uid)
-    lo, hi = uidp.descendant_range(req.uid)
-    async with ctx.rt.db.transaction() as tx:
-        if not await tx.execute("DELETE FROM subscriptions WHERE uid = $1", req.uid):
-            raise errors.not_found(RESOURCE, req.uid)
-        await tx.execute("DELETE FROM deliveries WHERE uid > $1 AND uid < $2", lo, hi)
-        await outbox.emit(tx, ctx, req)
+    # A subscription's deliveries go with it.
+    children = (queries.DELIVERIES.delete_descendants,)
+    await queries.SUBSCRIPTIONS.delete_rpc(ctx, req, children=children, emit=outbox.emit)
     return Empty()
 
 
@@ -153,41 +135,25 @@ async def redeliver_event(req: RedeliverEventRequest, ctx: Context) -> Delivery:
             raise errors.failed_precondition(
                 "SUBSCRIPTION_DISABLED", "the subscription is disabled; enable it first", subject=req.uid
             )
-        row = await tx.fetchrow(
-            "SELECT uid, body FROM deliveries WHERE parent = $1 AND event_id = $2" + rows.for_update(tx),
-            req.uid, req.event_id,
-        )  # fmt: skip
-        if row is None:
+        d = await queries.delivery_of_event(tx, req.uid, req.event_id)
+        if d is None:
             raise errors.not_found("chainguard.platform.events.v2.Event", req.event_id)
-        d = rows.decode(Delivery, row[1])
         now, due = clock.now(), time.time()
         d.state, d.next_attempt_time, d.update_time = "STATE_PENDING", clock.from_epoch(due), now
         # A fresh retry budget; the attempts so far stay on record.
-        await tx.execute(
-            "UPDATE deliveries SET state = $2, due = $3, round_attempts = 0, round_start = 0, update_time = $4,"
-            " body = $5 WHERE uid = $1",
-            d.uid, outbox.PENDING, due, now, rows.body(d),
-        )  # fmt: skip
+        await queries.reschedule(tx, d, outbox.PENDING, due)
         await outbox.wake(tx)
     return d
 
 
 @rpc(DELIVERIES + "GetDelivery")
 async def get_delivery(req: GetDeliveryRequest, ctx: Context) -> Delivery:
-    validate.uid(req.uid)
-    body = await ctx.rt.db.fetchval("SELECT body FROM deliveries WHERE uid = $1", req.uid)
-    if body is None:
-        raise errors.not_found(DELIVERY, req.uid)
-    return rows.decode(Delivery, body)
+    return await queries.DELIVERIES.get(ctx.rt.db, req.uid)
 
 
 @rpc(DELIVERIES + "ListDeliveries")
 async def list_deliveries(req: ListDeliveriesRequest, ctx: Context) -> ListDeliveriesResponse:
-    where = listing.Where()
-    listing.add_uidp_filter(where, req.uidp)
-    if req.event_id:
-        where.eq("event_id", req.event_id)
+    where = listing.filters(req, event_id="event_id")
     if req.state != "STATE_UNSPECIFIED":
         where.eq("state", outbox.STATE_CODES[req.state])
-    page = await listing.page(ctx, DELIVERY_TABLE, where, req)
-    return listing.response(ListDeliveriesResponse, "deliveries", Delivery, page)
+    return await listing.answer(ctx, DELIVERY_TABLE, where, req, ListDeliveriesResponse, "deliveries", Delivery)

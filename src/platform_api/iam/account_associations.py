@@ -14,7 +14,7 @@ import re
 
 from msgspec import structs
 
-from platform_api.core import clock, errors, fieldmask, uidp, validate
+from platform_api.core import clock, errors, uidp, validate
 from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.iam_v2 import (
@@ -29,13 +29,13 @@ from platform_api.gen.records.iam_v2 import (
     UpdateAccountAssociationRequest,
 )
 from platform_api.iam import groups
-from platform_api.service import listing, storage
+from platform_api.service import crud, listing
 from platform_api.service.context import Context, rpc
-from platform_api.store import rows
 from platform_api.store.db import Conn
 
 SERVICE = "chainguard.platform.iam.v2.AccountAssociationsService."
 RESOURCE = "chainguard.platform.iam.v2.AccountAssociation"
+ASSOCIATIONS = crud.Resource("account_associations", AccountAssociation, RESOURCE, outbox.emit)
 # The reference's default order is `group asc`: the group is the uid here.
 TABLE = listing.Table("account_associations", order_keys={**listing.STANDARD_ORDER_KEYS, "group": "uid"})
 UPDATABLE = frozenset({"name", "description", "amazon", "google", "azure", "github"})
@@ -73,8 +73,12 @@ def _check(a: AccountAssociation) -> None:
                 validate.text(inst.name, f"{field}.name", limit=256)
 
 
+def _columns(assoc: AccountAssociation) -> dict[str, str]:
+    return {"name": assoc.name}
+
+
 async def _fetch(conn: Conn, uid: str, lock: bool = False) -> AccountAssociation:
-    return await storage.get(conn, "account_associations", AccountAssociation, RESOURCE, uid, lock=lock)
+    return await ASSOCIATIONS.get(conn, uid, lock=lock)
 
 
 @rpc(SERVICE + "CreateAccountAssociation")
@@ -83,16 +87,12 @@ async def create_account_association(req: CreateAccountAssociationRequest, ctx: 
     now = clock.now()
     assoc = structs.replace(given, uid=req.parent, create_time=now, update_time=now)
     _check(assoc)
-    async with ctx.rt.db.transaction() as tx:
-        await groups.require(tx, req.parent, "parent")
-        await storage.unique_write(
-            tx, errors.already_exists(RESOURCE, req.parent, "this group already has an account association"),
-            "INSERT INTO account_associations (uid, parent, name, create_time, update_time, body)"
-            " VALUES ($1, $2, $3, $4, $5, $6)",
-            assoc.uid, uidp.parent(assoc.uid), assoc.name, now, now, rows.body(assoc),
-        )  # fmt: skip
-        await outbox.emit(tx, ctx, assoc)
-    return assoc
+    return await ASSOCIATIONS.create_rpc(
+        ctx, assoc, uidp.parent(assoc.uid),
+        require=lambda tx: groups.require(tx, req.parent, "parent"),
+        columns={"name": assoc.name},
+        conflict=errors.already_exists(RESOURCE, req.parent, "this group already has an account association"),
+    )  # fmt: skip
 
 
 @rpc(SERVICE + "GetAccountAssociation")
@@ -104,39 +104,22 @@ async def get_account_association(req: GetAccountAssociationRequest, ctx: Contex
 async def list_account_associations(
     req: ListAccountAssociationsRequest, ctx: Context
 ) -> ListAccountAssociationsResponse:
-    where = listing.Where()
-    listing.add_uidp_filter(where, req.uidp)
-    if req.name:
-        where.eq("name", req.name)
-    page = await listing.page(ctx, TABLE, where, req)
-    return listing.response(ListAccountAssociationsResponse, "account_associations", AccountAssociation, page)
+    where = listing.filters(req, name="name")
+    return await listing.answer(
+        ctx, TABLE, where, req, ListAccountAssociationsResponse, "account_associations", AccountAssociation
+    )
 
 
 @rpc(SERVICE + "UpdateAccountAssociation")
 async def update_account_association(req: UpdateAccountAssociationRequest, ctx: Context) -> AccountAssociation:
     patch = req.account_association or AccountAssociation()
-    async with ctx.rt.db.transaction() as tx:
-        current = await _fetch(tx, patch.uid, lock=True)
-        assoc = fieldmask.apply(current, patch, req.update_mask, UPDATABLE)
-        _check(assoc)
-        if assoc == current:
-            return current
-        assoc = structs.replace(assoc, update_time=clock.now())
-        await tx.execute(
-            "UPDATE account_associations SET name = $2, update_time = $3, body = $4 WHERE uid = $1",
-            assoc.uid, assoc.name, assoc.update_time, rows.body(assoc),
-        )  # fmt: skip
-        await outbox.emit(tx, ctx, assoc)
-    return assoc
+    return await ASSOCIATIONS.update_rpc(ctx, patch, req.update_mask, UPDATABLE, check=_check, columns=_columns)
 
 
 @rpc(SERVICE + "DeleteAccountAssociation")
 async def delete_account_association(req: DeleteAccountAssociationRequest, ctx: Context) -> Empty:
-    validate.uid(req.uid)
-    async with ctx.rt.db.transaction() as tx:
-        # Idempotent: deleting an association that does not exist succeeds.
-        if await tx.execute("DELETE FROM account_associations WHERE uid = $1", req.uid):
-            await outbox.emit(tx, ctx, req)
+    # Idempotent: deleting an association that does not exist succeeds.
+    await ASSOCIATIONS.delete_rpc(ctx, req, missing_ok=True)
     return Empty()
 
 

@@ -18,8 +18,8 @@ from platform_api.core import clock, errors, validate
 from platform_api.core.settings import Settings
 from platform_api.gen.records.iam_v2 import Group, Identity
 from platform_api.gen.records.iam_v2 import Identity_ClaimMatch as ClaimMatch
-from platform_api.iam import identities, queries, roles
-from platform_api.store import rows
+from platform_api.iam import groups, identities, queries, roles
+from platform_api.service import runtime
 from platform_api.store.db import Conn, PostgresDatabase, SqliteDatabase
 
 ISSUER_URL_KEY = "issuer_url"
@@ -27,19 +27,14 @@ ISSUER_URL_KEY = "issuer_url"
 
 async def record_issuer(db: SqliteDatabase | PostgresDatabase, issuer: str) -> None:
     """The serving issuer URL, so that tokens minted from the command line carry the same `iss`."""
-    now = clock.now()
-    await db.execute(
-        "INSERT INTO service_secrets (name, value, create_time) VALUES ($1, $2, $3)"
-        " ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-        ISSUER_URL_KEY, issuer.encode(), now,
-    )  # fmt: skip
+    await runtime.set_service_value(db, ISSUER_URL_KEY, issuer.encode())
 
 
 async def issuer_of(db: SqliteDatabase | PostgresDatabase, settings: Settings, explicit: bool) -> str:
     if explicit:
         return settings.issuer
-    stored = await db.fetchval("SELECT value FROM service_secrets WHERE name = $1", ISSUER_URL_KEY)
-    return bytes(stored).decode() if stored is not None else settings.issuer
+    stored = await runtime.service_value(db, ISSUER_URL_KEY)
+    return stored.decode() if stored is not None else settings.issuer
 
 
 async def mint(db: SqliteDatabase | PostgresDatabase, issuer: str, audience: str, subject: str, ttl: int) -> str:
@@ -51,12 +46,7 @@ async def mint(db: SqliteDatabase | PostgresDatabase, issuer: str, audience: str
 
 
 async def _existing_owner(db: Conn) -> tuple[str, str] | None:
-    row = await db.fetchrow(
-        "SELECT rb.parent, rb.identity_uid FROM role_bindings rb JOIN groups g ON g.uid = rb.parent"
-        " WHERE rb.role_uid = $1 AND g.parent = '' ORDER BY rb.create_time, rb.uid LIMIT 1",
-        capabilities.OWNER.uid,
-    )
-    return (row[0], row[1]) if row is not None else None
+    return await queries.first_root_binding(db, capabilities.OWNER.uid)
 
 
 async def bootstrap(
@@ -87,11 +77,7 @@ async def bootstrap(
         async with db.transaction() as tx:
             if await _existing_owner(tx) is not None:
                 raise errors.ApiError(errors.ABORTED, "another bootstrap ran concurrently; run it again")
-            await tx.execute(
-                "INSERT INTO groups (uid, parent, name, create_time, update_time, body)"
-                " VALUES ($1, '', $2, $3, $4, $5)",
-                org.uid, org.name, now, now, rows.body(org),
-            )  # fmt: skip
+            await groups.insert(tx, org, "")
             await identities.insert(tx, owner, "")
             await queries.insert_role_binding(tx, org.uid, owner.uid, capabilities.OWNER.uid, now)
         found = (org.uid, owner.uid)

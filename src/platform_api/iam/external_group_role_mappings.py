@@ -23,43 +23,24 @@ from platform_api.gen.records.iam_v2 import (
     ListExternalGroupRoleMappingsRequest,
     ListExternalGroupRoleMappingsResponse,
 )
-from platform_api.iam import groups, identity_providers, roles
-from platform_api.service import listing, storage
+from platform_api.iam import groups, identity_providers, queries, roles
+from platform_api.service import listing
 from platform_api.service.context import Context, rpc
-from platform_api.store import rows
 from platform_api.store.db import Conn
 
 SERVICE = "chainguard.platform.iam.v2.ExternalGroupRoleMappingsService."
 RESOURCE = "chainguard.platform.iam.v2.ExternalGroupRoleMapping"
-TABLE = listing.Table(
-    "external_group_role_mappings",
-    order_keys={
-        "uid": "uid",
-        "created_at": "create_time",
-        "updated_at": "update_time",
-        "external_group_id": "external_group_id",
-    },
-)
+TABLE = queries.MAPPINGS_TABLE
 MAX_BATCH = 1000
 
 
 async def grants_for(conn: Conn, idp_uid: str, external_groups: list[str]) -> list[tuple[str, str]]:
     """(scope group uid, role uid) for every mapping of the provider naming one of `external_groups`."""
-    wanted = sorted({g for g in external_groups if isinstance(g, str) and g})
-    if not wanted:
-        return []
-    marks = ", ".join(f"${i + 2}" for i in range(len(wanted)))
-    found = await conn.fetch(
-        "SELECT scope, role_uid FROM external_group_role_mappings"
-        f" WHERE parent = $1 AND external_group_id IN ({marks}) ORDER BY scope, role_uid",
-        idp_uid,
-        *wanted,
-    )
-    return sorted({(r[0], r[1]) for r in found})
+    return await queries.mapping_grants(conn, idp_uid, external_groups)
 
 
 async def _fetch(conn: Conn, uid: str) -> ExternalGroupRoleMapping:
-    return await storage.get(conn, "external_group_role_mappings", ExternalGroupRoleMapping, RESOURCE, uid)
+    return await queries.MAPPINGS.get(conn, uid)
 
 
 @rpc(SERVICE + "CreateExternalGroupRoleMapping")
@@ -90,14 +71,7 @@ async def create_external_group_role_mapping(
         await groups.require(tx, mapping.scope, "scope")
         role = await roles.usable_at(tx, mapping.role_uid, mapping.scope)
         authz.caller(ctx).check_grantable(roles.role_mask(role), mapping.scope)
-        await storage.unique_write(
-            tx, errors.already_exists(RESOURCE, "", "this identity provider already maps this group to this role"
-                                      " at this scope"),
-            "INSERT INTO external_group_role_mappings (uid, parent, external_group_id, role_uid, scope, create_time,"
-            " update_time, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-            mapping.uid, req.parent, mapping.external_group_id, mapping.role_uid, mapping.scope, now, now,
-            rows.body(mapping),
-        )  # fmt: skip
+        await queries.insert_mapping(tx, mapping, req.parent)
         await outbox.emit(tx, ctx, mapping)
     return mapping
 
@@ -113,13 +87,15 @@ async def get_external_group_role_mapping(
 async def list_external_group_role_mappings(
     req: ListExternalGroupRoleMappingsRequest, ctx: Context
 ) -> ListExternalGroupRoleMappingsResponse:
-    where = listing.Where()
-    listing.add_uidp_filter(where, req.uidp)
-    if req.identity_provider_uid:
-        where.eq("parent", req.identity_provider_uid)
-    page = await listing.page(ctx, TABLE, where, req)
-    return listing.response(
-        ListExternalGroupRoleMappingsResponse, "external_group_role_mappings", ExternalGroupRoleMapping, page
+    where = listing.filters(req, identity_provider_uid="parent")
+    return await listing.answer(
+        ctx,
+        TABLE,
+        where,
+        req,
+        ListExternalGroupRoleMappingsResponse,
+        "external_group_role_mappings",
+        ExternalGroupRoleMapping,
     )
 
 
@@ -127,7 +103,7 @@ async def list_external_group_role_mappings(
 async def delete_external_group_role_mapping(req: DeleteExternalGroupRoleMappingRequest, ctx: Context) -> Empty:
     async with ctx.rt.db.transaction() as tx:
         await _fetch(tx, req.uid)
-        await tx.execute("DELETE FROM external_group_role_mappings WHERE uid = $1", req.uid)
+        await queries.MAPPINGS.delete(tx, req.uid)
         await outbox.emit(tx, ctx, req)
     return Empty()
 
@@ -146,11 +122,9 @@ async def batch_delete_external_group_role_mappings(
     async with ctx.rt.db.transaction() as tx:
         await identity_providers.fetch(tx, req.parent, lock=True)
         for name in dict.fromkeys(req.names):  # in request order, each once
-            body = await tx.fetchval("SELECT body FROM external_group_role_mappings WHERE uid = $1", name)
-            if body is None:
-                continue  # already gone: skipped
-            await tx.execute("DELETE FROM external_group_role_mappings WHERE uid = $1", name)
-            deleted.append(rows.decode(ExternalGroupRoleMapping, body))
+            mapping = await queries.take_mapping(tx, name)
+            if mapping is not None:  # already gone: skipped
+                deleted.append(mapping)
         result = BatchDeleteExternalGroupRoleMappingsResponse(parent=req.parent, external_group_role_mappings=deleted)
         if deleted:
             await outbox.emit(tx, ctx, result)

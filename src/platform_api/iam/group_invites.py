@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from typing import Any
 
 from msgspec import structs
 
@@ -57,10 +56,7 @@ def _role_view(role: Role) -> GroupInviteRole:
 async def hydrate(conn: Conn, stored: list[GroupInvite]) -> list[GroupInvite]:
     """Invites as the API shows them: with their role (absent if the role no longer exists)."""
     wanted = {i.role_uid for i in stored}
-    found: dict[str, Any] = {}
-    if wanted:
-        marks = ", ".join(f"${n + 1}" for n in range(len(wanted)))
-        found = {r[0]: r[1] for r in await conn.fetch(f"SELECT uid, body FROM roles WHERE uid IN ({marks})", *wanted)}
+    found = await roles.bodies(conn, wanted)
     out = []
     for inv in stored:
         body = found.get(inv.role_uid)
@@ -114,10 +110,7 @@ async def get_group_invite(req: GetGroupInviteRequest, ctx: Context) -> GroupInv
 
 @rpc(SERVICE + "ListGroupInvites")
 async def list_group_invites(req: ListGroupInvitesRequest, ctx: Context) -> ListGroupInvitesResponse:
-    where = listing.Where()
-    listing.add_uidp_filter(where, req.uidp)
-    if req.key_id:
-        where.eq("key_id", req.key_id)
+    where = listing.filters(req, key_id="key_id")
     page = await listing.page(ctx, TABLE, where, req)
     found = await hydrate(ctx.rt.db, [rows.decode(GroupInvite, b) for b in page.bodies])
     return listing.response(ListGroupInvitesResponse, "group_invites", GroupInvite, page, found)
@@ -154,20 +147,16 @@ async def redeem(db: Database, code: str, identity_uid: str, email: str) -> tupl
             code_hash(code),
         )
         now = clock.now()
-        if row is None or row[4] <= now or (row[5] and row[6]):
+        if row is None or row["expire_time"] <= now or (row["single_use"] and row["used_time"]):
             raise invalid_code()
-        uid, group, role_uid, bound_email = row[0], row[1], row[2], row[3]
+        uid, group, role_uid, bound_email = row["uid"], row["parent"], row["role_uid"], row["email"]
         if bound_email and bound_email.lower() != email.lower():
             raise errors.permission_denied("this invite is for another e-mail address")
         home = uidp.parent(identity_uid)
         if home and not uidp.is_ancestor_or_self(home, group):
             raise errors.permission_denied("this identity is confined to a group outside the invite's group")
-        exists = await tx.fetchval(
-            "SELECT 1 FROM role_bindings WHERE parent = $1 AND identity_uid = $2 AND role_uid = $3",
-            group, identity_uid, role_uid,
-        )  # fmt: skip
-        if exists is None:
+        if not await queries.has_binding(tx, group, identity_uid, role_uid):
             await queries.insert_role_binding(tx, group, identity_uid, role_uid, now)
-            if row[5]:
+            if row["single_use"]:
                 await tx.execute("UPDATE group_invites SET used_time = $2 WHERE uid = $1", uid, now)
     return identity_uid, group

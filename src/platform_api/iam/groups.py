@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from platform_api.auth import authz, capabilities
-from platform_api.core import clock, errors, fieldmask, uidp, validate
+from platform_api.core import clock, errors, uidp, validate
 from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.iam_v2 import (
@@ -27,6 +27,7 @@ SERVICE = "chainguard.platform.iam.v2.GroupsService."
 RESOURCE = "chainguard.platform.iam.v2.Group"
 NAMES = crud.UniqueName("groups", RESOURCE, "a group", "under this parent")
 TABLE = listing.Table("groups")
+GROUPS = crud.Resource("groups", Group, RESOURCE, outbox.emit, NAMES)
 UPDATABLE = frozenset({"name", "description"})
 # Tables whose rows live directly under a group (their `parent` column), with the word used in the
 # RESOURCE_NOT_EMPTY message. Other domains that keep resources under groups register theirs
@@ -65,8 +66,30 @@ async def require(conn: Conn, uid: str, field: str = "uid") -> None:
         raise errors.not_found(RESOURCE, uid)
 
 
+async def exists(conn: Conn, uid: str) -> bool:
+    return await conn.fetchval("SELECT 1 FROM groups WHERE uid = $1", uid) is not None
+
+
+async def bodies(conn: Conn, uids: set[str]) -> dict[str, str]:
+    """uid -> stored body of the groups among `uids` that exist."""
+    return await rows.bodies(conn, "groups", uids)
+
+
+async def insert(tx: Conn, group: Group, parent: str) -> None:
+    await storage.unique_write(
+        tx, NAMES.conflict(group.name),
+        "INSERT INTO groups (uid, parent, name, create_time, update_time, body) VALUES ($1, $2, $3, $4, $5, $6)",
+        group.uid, parent, group.name, group.create_time, group.update_time, rows.body(group),
+    )  # fmt: skip
+
+
+def _check(group: Group) -> None:
+    validate.name(group.name)
+    validate.description(group.description)
+
+
 async def _fetch(conn: Conn, uid: str, lock: bool = False) -> Group:
-    return await storage.get(conn, "groups", Group, RESOURCE, uid, lock=lock)
+    return await GROUPS.get(conn, uid, lock=lock)
 
 
 def _authorize_create(ctx: Context, parent: str) -> None:
@@ -99,11 +122,7 @@ async def create_group(req: CreateGroupRequest, ctx: Context) -> Group:
         if req.parent:
             await require(tx, req.parent, "parent")
         await NAMES.check(tx, req.parent, group.name, group.uid)
-        await storage.unique_write(
-            tx, NAMES.conflict(group.name),
-            "INSERT INTO groups (uid, parent, name, create_time, update_time, body) VALUES ($1, $2, $3, $4, $5, $6)",
-            group.uid, req.parent, group.name, now, now, rows.body(group),
-        )  # fmt: skip
+        await insert(tx, group, req.parent)
         if not req.parent:
             # The creator owns the new organization.
             await queries.insert_role_binding(tx, group.uid, ctx.subject, capabilities.OWNER.uid, now)
@@ -120,34 +139,15 @@ async def get_group(req: GetGroupRequest, ctx: Context) -> Group:
 
 @rpc(SERVICE + "ListGroups")
 async def list_groups(req: ListGroupsRequest, ctx: Context) -> ListGroupsResponse:
-    where = listing.Where()
-    listing.add_uidp_filter(where, req.uidp)
-    if req.name:
-        where.eq("name", req.name)
-    page = await listing.page(ctx, TABLE, where, req)
-    return listing.response(ListGroupsResponse, "groups", Group, page)
+    where = listing.filters(req, name="name")
+    return await listing.answer(ctx, TABLE, where, req, ListGroupsResponse, "groups", Group)
 
 
 @rpc(SERVICE + "UpdateGroup")
 async def update_group(req: UpdateGroupRequest, ctx: Context) -> Group:
-    patch = req.group or Group()
-    async with ctx.rt.db.transaction() as tx:
-        current = await _fetch(tx, patch.uid, lock=True)
-        group = fieldmask.apply(current, patch, req.update_mask, UPDATABLE)
-        validate.name(group.name)
-        validate.description(group.description)
-        if group == current:
-            return current
-        if group.name != current.name:
-            await NAMES.check(tx, uidp.parent(group.uid), group.name, group.uid)
-        group.update_time = clock.now()
-        await storage.unique_write(
-            tx, NAMES.conflict(group.name),
-            "UPDATE groups SET name = $2, update_time = $3, body = $4 WHERE uid = $1",
-            group.uid, group.name, group.update_time, rows.body(group),
-        )  # fmt: skip
-        await outbox.emit(tx, ctx, group)
-    return group
+    return await GROUPS.update_rpc(
+        ctx, req.group or Group(), req.update_mask, UPDATABLE, check=_check, columns=lambda g: {"name": g.name}
+    )
 
 
 @rpc(SERVICE + "DeleteGroup")
@@ -161,7 +161,7 @@ async def delete_group(req: DeleteGroupRequest, ctx: Context) -> Empty:
                 )
         for table, column in ATTACHED_TABLES:
             await tx.execute(f"DELETE FROM {table} WHERE {column} = $1", req.uid)
-        await tx.execute("DELETE FROM groups WHERE uid = $1", req.uid)
+        await GROUPS.delete(tx, req.uid)
         await outbox.emit(tx, ctx, req)
     ctx.rt.grants_changed()
     return Empty()

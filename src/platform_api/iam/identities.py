@@ -28,7 +28,7 @@ from platform_api.gen.records.iam_v2 import (
     UpdateIdentityRequest,
 )
 from platform_api.iam import groups
-from platform_api.service import listing, storage
+from platform_api.service import crud, listing, storage
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
@@ -70,8 +70,54 @@ def check(identity: Identity, ctx: Context) -> Identity:
     return identity
 
 
+IDENTITIES = crud.Resource("identities", Identity, RESOURCE, outbox.emit)
+
+
+def _columns(identity: Identity) -> dict[str, Any]:
+    issuer, subject = match_keys(identity)
+    return {"name": identity.name, "kind": kind(identity), "match_issuer": issuer, "match_subject": subject}
+
+
 async def fetch(conn: Conn, uid: str, lock: bool = False) -> Identity:
-    return await storage.get(conn, "identities", Identity, RESOURCE, uid, lock=lock)
+    return await IDENTITIES.get(conn, uid, lock=lock)
+
+
+# This module owns the identities table (see iam/queries.py for the rule): the token exchange, role
+# bindings, authorization and the CLI read it through these.
+
+
+async def exists(conn: Conn, uid: str) -> bool:
+    return await conn.fetchval("SELECT 1 FROM identities WHERE uid = $1", uid) is not None
+
+
+authz.SOURCE.identity_exists = exists
+
+
+async def find(conn: Conn, uid: str) -> Identity | None:
+    """The identity, or None."""
+    body = await conn.fetchval("SELECT body FROM identities WHERE uid = $1", uid)
+    return None if body is None else rows.decode(Identity, body)
+
+
+async def matching_keys(conn: Conn, issuer: str, subject: str, limit: int) -> list[Identity]:
+    """Identities whose relationship may accept a token of `issuer` and `subject` (exactly or by pattern),
+    by uid, at most `limit`."""
+    found = await conn.fetch(
+        "SELECT body FROM identities WHERE match_issuer IN ($1, '*') AND match_subject IN ($2, '*')"
+        f" ORDER BY uid LIMIT {int(limit)}",
+        issuer, subject,
+    )  # fmt: skip
+    return [rows.decode(Identity, r["body"]) for r in found]
+
+
+async def save_body(tx: Conn, identity: Identity) -> None:
+    """Store the record's fields that no index holds (last_seen_time, company)."""
+    await tx.execute("UPDATE identities SET body = $2 WHERE uid = $1", identity.uid, rows.body(identity))
+
+
+async def bodies(conn: Conn, uids: set[str]) -> dict[str, str]:
+    """uid -> stored body of those that exist."""
+    return await rows.bodies(conn, "identities", uids)
 
 
 def match_keys(identity: Identity) -> tuple[str, str]:
@@ -125,47 +171,44 @@ async def get_identity(req: GetIdentityRequest, ctx: Context) -> Identity:
 
 @rpc(SERVICE + "ListIdentities")
 async def list_identities(req: ListIdentitiesRequest, ctx: Context) -> ListIdentitiesResponse:
-    where = listing.Where()
-    listing.add_uidp_filter(where, req.uidp)
-    if req.name:
-        where.eq("name", req.name)
+    where = listing.filters(req, name="name")
     if req.relationship_type in _KINDS:
         where.eq("kind", _KINDS[req.relationship_type])
-    page = await listing.page(ctx, TABLE, where, req)
-    return listing.response(ListIdentitiesResponse, "identities", Identity, page)
+    return await listing.answer(ctx, TABLE, where, req, ListIdentitiesResponse, "identities", Identity)
 
 
 @rpc(SERVICE + "UpdateIdentity")
 async def update_identity(req: UpdateIdentityRequest, ctx: Context) -> Identity:
     patch = req.identity or Identity()
-    async with ctx.rt.db.transaction() as tx:
-        current = await fetch(tx, patch.uid, lock=True)
-        identity = fieldmask.apply(current, patch, req.update_mask, UPDATABLE)
+
+    def checked(identity: Identity) -> None:
         # The relationship is a oneof: setting one member clears the other.
         if patch.claim_match is not None and identity.claim_match is not None and identity.static_keys is not None:
             identity.static_keys = None
         elif patch.static_keys is not None and identity.static_keys is not None and identity.claim_match is not None:
             identity.claim_match = None
-        identity = check(identity, ctx)
-        if identity == current:
-            return current
+        check(identity, ctx)
+
+    async def relationship(tx: Conn, current: Identity, identity: Identity) -> None:
         if (identity.claim_match, identity.static_keys) != (current.claim_match, current.static_keys):
             # Changing who can act as an identity is acting as it: it needs everything the identity holds.
             held = await authz.load_grants(tx, identity.uid)
             authz.caller(ctx).check_obtainable(held, "changing how this identity logs in would hand over")
-        identity.update_time = clock.now()
-        await tx.execute(
-            "UPDATE identities SET name = $2, update_time = $3, body = $4, kind = $5, match_issuer = $6,"
-            " match_subject = $7 WHERE uid = $1",
-            identity.uid, identity.name, identity.update_time, rows.body(identity), kind(identity),
-            *match_keys(identity),
-        )  # fmt: skip
-        await outbox.emit(tx, ctx, identity)
-    return identity
+
+    return await IDENTITIES.update_rpc(
+        ctx, patch, req.update_mask, UPDATABLE, check=checked, before=relationship, columns=_columns
+    )
 
 
-# Rows that name an identity and go with it when it is deleted.
-IDENTITY_ATTACHMENTS: list[tuple[str, str]] = [("role_bindings", "identity_uid"), ("refresh_tokens", "identity_uid")]
+# Rows that name an identity and go with it when it is deleted (table, column holding the identity uid);
+# the modules owning such tables register them.
+IDENTITY_ATTACHMENTS: list[tuple[str, str]] = [("role_bindings", "identity_uid")]
+
+
+def register_attachment(table: str, column: str) -> None:
+    """Rows of `table` whose `column` names an identity are deleted with it."""
+    if (table, column) not in IDENTITY_ATTACHMENTS:
+        IDENTITY_ATTACHMENTS.append((table, column))
 
 
 @rpc(SERVICE + "DeleteIdentity")

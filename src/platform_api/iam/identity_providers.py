@@ -36,7 +36,7 @@ from platform_api.gen.records.iam_v2 import (
     SetScimEnabledResponse,
     UpdateIdentityProviderRequest,
 )
-from platform_api.iam import groups, roles
+from platform_api.iam import groups, queries, roles
 from platform_api.service import crud, listing, storage
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
@@ -74,9 +74,9 @@ async def fetch(conn: Conn, uid: str, lock: bool = False) -> IdentityProvider:
     row = await conn.fetchrow(sql, uid)
     if row is None:
         raise errors.not_found(RESOURCE, uid)
-    idp = rows.decode(IdentityProvider, row[0])
-    if row[1] and idp.oidc is not None:
-        idp.oidc.client_secret = row[1]
+    idp = rows.decode(IdentityProvider, row["body"])
+    if row["client_secret"] and idp.oidc is not None:
+        idp.oidc.client_secret = row["client_secret"]
     return idp
 
 
@@ -113,11 +113,7 @@ async def _obtainable(tx: Conn, idp: IdentityProvider) -> dict[str, int]:
     """What a login through `idp` can obtain: its default role at its group, and every role its external group
     mappings hand out at their scopes."""
     group = uidp.parent(idp.uid)
-    found = await tx.fetch(
-        "SELECT m.scope, r.capabilities FROM external_group_role_mappings m JOIN roles r ON r.uid = m.role_uid"
-        " WHERE m.parent = $1",
-        idp.uid,
-    )
+    found = await queries.mapping_capabilities(tx, idp.uid)
     out = {group: roles.role_mask(await roles.usable_at(tx, idp.default_role, group, "default_role"))}
     for scope, names in found:
         out[scope] = out.get(scope, 0) | capabilities.mask(names.split(","))
@@ -162,12 +158,10 @@ async def get_identity_provider(req: GetIdentityProviderRequest, ctx: Context) -
 
 @rpc(SERVICE + "ListIdentityProviders")
 async def list_identity_providers(req: ListIdentityProvidersRequest, ctx: Context) -> ListIdentityProvidersResponse:
-    where = listing.Where()
-    listing.add_uidp_filter(where, req.uidp)
-    if req.name:
-        where.eq("name", req.name)
-    page = await listing.page(ctx, TABLE, where, req)
-    return listing.response(ListIdentityProvidersResponse, "identity_providers", IdentityProvider, page)
+    where = listing.filters(req, name="name")
+    return await listing.answer(
+        ctx, TABLE, where, req, ListIdentityProvidersResponse, "identity_providers", IdentityProvider
+    )
 
 
 def _same_rule(a: str, b: str) -> bool:
@@ -260,7 +254,8 @@ def endpoint_url(ctx: Context, idp_uid: str) -> str:
 def _state(row: Any, now: str) -> str:
     if row is None:
         return "CREDENTIAL_STATE_NOT_ISSUED"
-    _, token_hash, expire, previous, previous_expire, revoked, _ = row
+    token_hash, expire, previous = row["token_hash"], row["expire_time"], row["previous_hash"]
+    previous_expire, revoked = row["previous_expire_time"], row["revoke_time"]
     if not token_hash:
         return "CREDENTIAL_STATE_REVOKED" if revoked else "CREDENTIAL_STATE_NOT_ISSUED"
     if expire and expire <= now:
@@ -281,9 +276,10 @@ async def _with_scim(conn: Conn, ctx: Context, idp: IdentityProvider) -> Identit
     now = clock.now()
     scim = IdentityProvider_SCIM(endpoint_url=endpoint_url(ctx, idp.uid), credential_state=_state(row, now))
     if row is not None:
-        scim.enabled, scim.etag = bool(row[0]), row[6]
-        scim.token_expire_time = (row[2] or None) if row[1] else None
-        scim.previous_token_expire_time = row[4] if row[3] and row[4] > now else None
+        scim.enabled, scim.etag = bool(row["enabled"]), row["etag"]
+        scim.token_expire_time = (row["expire_time"] or None) if row["token_hash"] else None
+        previous_expire = row["previous_expire_time"]
+        scim.previous_token_expire_time = previous_expire if row["previous_hash"] and previous_expire > now else None
     return structs.replace(public(idp), scim=scim)
 
 
@@ -306,7 +302,7 @@ def _token_expiry(expire_time: str | None, never_expires: bool, now: str) -> str
 def _check_etag(row: Any, etag: str) -> None:
     if not etag:
         raise errors.invalid_argument("etag", "etag is required: the scim.etag of GetIdentityProvider")
-    if etag != row[6]:
+    if etag != row["etag"]:
         raise errors.ApiError(
             errors.ABORTED, "Aborted: the SCIM configuration changed since this etag was read; read it again"
         )
@@ -323,12 +319,25 @@ async def _require_scim(tx: Conn, uid: str) -> Any:
 async def scim_token_valid(conn: Conn, idp_uid: str, token: str) -> bool:
     """For the SCIM server: whether `token` currently authenticates provisioning for this provider."""
     row = await _scim_row(conn, idp_uid)
-    if row is None or not row[0] or not token:
+    if row is None or not row["enabled"] or not token:
         return False
     digest, now = _hash(token), clock.now()
-    current = row[1] and secrets.compare_digest(digest, row[1]) and (not row[2] or row[2] > now)
-    previous = row[3] and secrets.compare_digest(digest, row[3]) and row[4] > now
+    current_hash, expire = row["token_hash"], row["expire_time"]
+    previous_hash, previous_expire = row["previous_hash"], row["previous_expire_time"]
+    current = current_hash and secrets.compare_digest(digest, current_hash) and (not expire or expire > now)
+    previous = previous_hash and secrets.compare_digest(digest, previous_hash) and previous_expire > now
     return bool(current or previous)
+
+
+async def _set_token(
+    tx: Conn, uid: str, token_hash: str, expire: str, previous: str, previous_expire: str, etag: str, now: str
+) -> None:
+    """A new current token (and the previous one, while it overlaps); not revoked."""
+    await tx.execute(
+        "UPDATE scim_credentials SET token_hash = $2, expire_time = $3, previous_hash = $4,"
+        " previous_expire_time = $5, revoke_time = '', etag = $6, update_time = $7 WHERE idp_uid = $1",
+        uid, token_hash, expire, previous, previous_expire, etag, now,
+    )  # fmt: skip
 
 
 @rpc(SERVICE + "GenerateScimToken")
@@ -348,16 +357,12 @@ async def generate_scim_token(req: GenerateScimTokenRequest, ctx: Context) -> Ge
                 " VALUES ($1, $2, $3, $4, $5, $6)",
                 uid, _hash(token), expire, etag, now, now,
             )  # fmt: skip
-        elif row[1]:
+        elif row["token_hash"]:
             raise errors.failed_precondition(
                 "SCIM_TOKEN_EXISTS", "a SCIM token already exists: regenerate or revoke it", subject=uid
             )
         else:  # revoked: a new token, the enabled flag as it was
-            await tx.execute(
-                "UPDATE scim_credentials SET token_hash = $2, expire_time = $3, previous_hash = '',"
-                " previous_expire_time = '', revoke_time = '', etag = $4, update_time = $5 WHERE idp_uid = $1",
-                uid, _hash(token), expire, etag, now,
-            )  # fmt: skip
+            await _set_token(tx, uid, _hash(token), expire, "", "", etag, now)
         result = GenerateScimTokenResponse(
             token=token,
             endpoint_url=endpoint_url(ctx, uid),
@@ -382,16 +387,12 @@ async def regenerate_scim_token(req: RegenerateScimTokenRequest, ctx: Context) -
         _check_etag(row, req.etag)
         previous = previous_expire = ""
         # The current token, if still valid, keeps working for the overlap (never beyond its own expiry).
-        if row[1] and (not row[2] or row[2] > now) and overlap > 0:
-            previous = row[1]
+        if row["token_hash"] and (not row["expire_time"] or row["expire_time"] > now) and overlap > 0:
+            previous = row["token_hash"]
             previous_expire = clock.from_epoch(clock.to_epoch(now) + overlap)
-            if row[2] and row[2] < previous_expire:
-                previous_expire = row[2]
-        await tx.execute(
-            "UPDATE scim_credentials SET token_hash = $2, expire_time = $3, previous_hash = $4,"
-            " previous_expire_time = $5, revoke_time = '', etag = $6, update_time = $7 WHERE idp_uid = $1",
-            uid, _hash(token), expire, previous, previous_expire, etag, now,
-        )  # fmt: skip
+            if row["expire_time"] and row["expire_time"] < previous_expire:
+                previous_expire = row["expire_time"]
+        await _set_token(tx, uid, _hash(token), expire, previous, previous_expire, etag, now)
         result = RegenerateScimTokenResponse(
             token=token,
             endpoint_url=endpoint_url(ctx, uid),
@@ -417,7 +418,9 @@ async def revoke_scim_token(req: RevokeScimTokenRequest, ctx: Context) -> Revoke
             " previous_expire_time = '', revoke_time = $2, etag = $3, update_time = $2 WHERE idp_uid = $1",
             uid, now, etag,
         )  # fmt: skip
-        result = RevokeScimTokenResponse(identity_provider_uid=uid, etag=etag, enabled=bool(row[0]), revoke_time=now)
+        result = RevokeScimTokenResponse(
+            identity_provider_uid=uid, etag=etag, enabled=bool(row["enabled"]), revoke_time=now
+        )
         await outbox.emit(tx, ctx, result)
     return result
 
@@ -428,15 +431,11 @@ async def set_scim_enabled(req: SetScimEnabledRequest, ctx: Context) -> SetScimE
     async with ctx.rt.db.transaction() as tx:
         row = await _require_scim(tx, uid)
         _check_etag(row, req.etag)
-        if bool(row[0]) == req.enabled:
-            return SetScimEnabledResponse(identity_provider_uid=uid, enabled=req.enabled, etag=row[6])
+        if bool(row["enabled"]) == req.enabled:
+            return SetScimEnabledResponse(identity_provider_uid=uid, enabled=req.enabled, etag=row["etag"])
         if req.enabled:
             org = uidp.root(uid)
-            owners = await tx.fetchval(
-                "SELECT COUNT(DISTINCT identity_uid) FROM role_bindings WHERE parent = $1 AND role_uid = $2",
-                org, capabilities.OWNER.uid,
-            )  # fmt: skip
-            if int(owners) < MIN_OWNERS_FOR_SCIM:
+            if await queries.count_bound(tx, org, capabilities.OWNER.uid) < MIN_OWNERS_FOR_SCIM:
                 raise errors.failed_precondition(
                     "INSUFFICIENT_OWNERS",
                     f"enabling SCIM needs at least {MIN_OWNERS_FOR_SCIM} owners bound at the organization",

@@ -1,14 +1,39 @@
-"""SQL on the IAM tables shared by several IAM modules (issue 10 moves every IAM statement here)."""
+"""SQL on the IAM tables that several IAM modules (and, through registered functions, `auth`) work with:
+`role_bindings` and `external_group_role_mappings`, and the reads that start from them.
+
+Ownership rule (every domain): each table has one owning module in its domain package, and only that module
+has SQL on it (including the generic statements `service.crud`, `storage.get` and `listing` build from the
+owner's table name); every other module, of this domain or another, calls the owner's functions. A resource
+module owns its table when the others only need a few reads or writes it can offer as functions without an
+import cycle (`identities.py`: identities, `roles.py`: roles, `groups.py`: groups, `sts.py`: refresh_tokens,
+`identity_providers.py`: identity_providers and scim_credentials, `group_invites.py`, `terms.py`,
+`account_associations.py`); tables written or read by several modules live here. A read that joins another
+IAM table stays with the table it starts from. Deletes that clear rows of other tables (a group's, an
+identity's, a provider's attachments) go through the lists the owners register.
+
+`auth` sits below the domains: the authorizer reads grants through `authz.register_source`, which this
+module fills at import.
+"""
 
 from __future__ import annotations
 
+from platform_api.auth import authz
 from platform_api.core import errors, uidp
-from platform_api.gen.records.iam_v2 import RoleBinding
-from platform_api.service import storage
+from platform_api.events import outbox
+from platform_api.gen.records.iam_v2 import ExternalGroupRoleMapping, RoleBinding
+from platform_api.service import crud, listing, storage
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
 ROLE_BINDING = "chainguard.platform.iam.v2.RoleBinding"
+MAPPING = "chainguard.platform.iam.v2.ExternalGroupRoleMapping"
+ROLE_BINDINGS = crud.Resource("role_bindings", RoleBinding, ROLE_BINDING, outbox.emit)
+MAPPINGS = crud.Resource("external_group_role_mappings", ExternalGroupRoleMapping, MAPPING, outbox.emit)
+_ORDER = {"uid": "uid", "created_at": "create_time", "updated_at": "update_time"}
+ROLE_BINDINGS_TABLE = listing.Table("role_bindings", order_keys=_ORDER)
+MAPPINGS_TABLE = listing.Table(
+    "external_group_role_mappings", order_keys={**_ORDER, "external_group_id": "external_group_id"}
+)
 
 
 def binding_conflict() -> errors.ApiError:
@@ -27,3 +52,93 @@ async def insert_role_binding(tx: Conn, group: str, identity_uid: str, role_uid:
         rb.uid, group, identity_uid, role_uid, now, now, rows.body(rb),
     )  # fmt: skip
     return rb
+
+
+async def update_role_binding(tx: Conn, rb: RoleBinding) -> None:
+    await ROLE_BINDINGS.update(tx, rb, conflict=binding_conflict(), identity_uid=rb.identity_uid, role_uid=rb.role_uid)
+
+
+async def has_binding(conn: Conn, group: str, identity_uid: str, role_uid: str) -> bool:
+    sql = "SELECT 1 FROM role_bindings WHERE parent = $1 AND identity_uid = $2 AND role_uid = $3"
+    return await conn.fetchval(sql, group, identity_uid, role_uid) is not None
+
+
+async def count_bound(conn: Conn, group: str, role_uid: str) -> int:
+    """How many distinct identities hold `role_uid` at `group` itself."""
+    sql = "SELECT COUNT(DISTINCT identity_uid) FROM role_bindings WHERE parent = $1 AND role_uid = $2"
+    return int(await conn.fetchval(sql, group, role_uid) or 0)
+
+
+async def first_root_binding(conn: Conn, role_uid: str) -> tuple[str, str] | None:
+    """(organization, identity) of the oldest binding of `role_uid` at an organization (a root group)."""
+    row = await conn.fetchrow(
+        "SELECT rb.parent, rb.identity_uid FROM role_bindings rb JOIN groups g ON g.uid = rb.parent"
+        " WHERE rb.role_uid = $1 AND g.parent = '' ORDER BY rb.create_time, rb.uid LIMIT 1",
+        role_uid,
+    )
+    return (row["parent"], row["identity_uid"]) if row is not None else None
+
+
+async def binding_capabilities(conn: Conn, identity: str) -> list[tuple[str, str]]:
+    """(group, comma-separated capability names) of each of the identity's role bindings."""
+    sql = (
+        "SELECT rb.parent AS at, r.capabilities FROM role_bindings rb JOIN roles r ON r.uid = rb.role_uid"
+        " WHERE rb.identity_uid = $1"
+    )
+    return await _capabilities_at(conn, sql, identity)
+
+
+async def _capabilities_at(conn: Conn, sql: str, key: str) -> list[tuple[str, str]]:
+    return [(r["at"], r["capabilities"]) for r in await conn.fetch(sql, key)]
+
+
+authz.SOURCE.bindings = binding_capabilities
+
+
+# ------------------------------------------------------------------ external group role mappings
+
+
+def mapping_conflict() -> errors.ApiError:
+    return errors.already_exists(
+        MAPPING, "", "this identity provider already maps this group to this role at this scope"
+    )
+
+
+async def insert_mapping(tx: Conn, mapping: ExternalGroupRoleMapping, idp_uid: str) -> None:
+    await MAPPINGS.insert(
+        tx, mapping, idp_uid, conflict=mapping_conflict(),
+        external_group_id=mapping.external_group_id, role_uid=mapping.role_uid, scope=mapping.scope,
+    )  # fmt: skip
+
+
+async def mapping_grants(conn: Conn, idp_uid: str, external_groups: list[str]) -> list[tuple[str, str]]:
+    """(scope group uid, role uid) for every mapping of the provider naming one of `external_groups`."""
+    wanted = sorted({g for g in external_groups if isinstance(g, str) and g})
+    if not wanted:
+        return []
+    marks = ", ".join(f"${i + 2}" for i in range(len(wanted)))
+    found = await conn.fetch(
+        "SELECT scope, role_uid FROM external_group_role_mappings"
+        f" WHERE parent = $1 AND external_group_id IN ({marks}) ORDER BY scope, role_uid",
+        idp_uid,
+        *wanted,
+    )
+    return sorted({(r["scope"], r["role_uid"]) for r in found})
+
+
+async def mapping_capabilities(conn: Conn, idp_uid: str) -> list[tuple[str, str]]:
+    """(scope, comma-separated capability names) of each mapping of the provider."""
+    sql = (
+        "SELECT m.scope AS at, r.capabilities FROM external_group_role_mappings m JOIN roles r ON r.uid = m.role_uid"
+        " WHERE m.parent = $1"
+    )
+    return await _capabilities_at(conn, sql, idp_uid)
+
+
+async def take_mapping(tx: Conn, uid: str) -> ExternalGroupRoleMapping | None:
+    """Deletes the mapping, answering what it was (None: there was none)."""
+    body = await tx.fetchval("SELECT body FROM external_group_role_mappings WHERE uid = $1", uid)
+    if body is None:
+        return None
+    await MAPPINGS.delete(tx, uid)
+    return rows.decode(ExternalGroupRoleMapping, body)

@@ -33,16 +33,14 @@ from platform_api.gen.records.iam_v2 import (
     UpdateRoleBindingRequest,
 )
 from platform_api.iam import groups, identities, queries, roles
-from platform_api.service import listing, storage
+from platform_api.service import listing
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
 SERVICE = "chainguard.platform.iam.v2.RoleBindingsService."
 RESOURCE = "chainguard.platform.iam.v2.RoleBinding"
-TABLE = listing.Table(
-    "role_bindings", order_keys={"uid": "uid", "created_at": "create_time", "updated_at": "update_time"}
-)
+TABLE = queries.ROLE_BINDINGS_TABLE
 UPDATABLE = frozenset({"identity_uid", "role_uid"})
 MAX_BATCH = 25
 
@@ -64,7 +62,7 @@ async def _identity_bindable(conn: Conn, ctx: Context, identity_uid: str, group:
     if (
         not uidp.is_ancestor_or_self(home, group)
         or not authz.caller(ctx).held_at(identity_uid)
-        or await conn.fetchval("SELECT 1 FROM identities WHERE uid = $1", identity_uid) is None
+        or not await identities.exists(conn, identity_uid)
     ):
         raise errors.not_found(identities.RESOURCE, identity_uid)
 
@@ -99,14 +97,9 @@ async def hydrate(conn: Conn, ctx: Context, stored: list[RoleBinding]) -> list[R
     if not stored:
         return []
 
-    async def bodies(table: str, uids: set[str]) -> dict[str, str]:
-        marks = ", ".join(f"${i + 1}" for i in range(len(uids)))
-        found = await conn.fetch(f"SELECT uid, body FROM {table} WHERE uid IN ({marks})", *uids)
-        return {r[0]: r[1] for r in found}
-
-    ids = await bodies("identities", {b.identity_uid for b in stored})
-    grps = await bodies("groups", {uidp.parent(b.uid) for b in stored})
-    rls = await bodies("roles", {b.role_uid for b in stored})
+    ids = await identities.bodies(conn, {b.identity_uid for b in stored})
+    grps = await groups.bodies(conn, {uidp.parent(b.uid) for b in stored})
+    rls = await roles.bodies(conn, {b.role_uid for b in stored})
     out = []
     for b in stored:
         ident = ids.get(b.identity_uid)
@@ -133,7 +126,7 @@ async def hydrate(conn: Conn, ctx: Context, stored: list[RoleBinding]) -> list[R
 
 
 async def _fetch(conn: Conn, uid: str, lock: bool = False) -> RoleBinding:
-    return await storage.get(conn, "role_bindings", RoleBinding, RESOURCE, uid, lock=lock)
+    return await queries.ROLE_BINDINGS.get(conn, uid, lock=lock)
 
 
 @rpc(SERVICE + "CreateRoleBinding")
@@ -185,14 +178,7 @@ async def get_role_binding(req: GetRoleBindingRequest, ctx: Context) -> RoleBind
 
 @rpc(SERVICE + "ListRoleBindings")
 async def list_role_bindings(req: ListRoleBindingsRequest, ctx: Context) -> ListRoleBindingsResponse:
-    where = listing.Where()
-    listing.add_uidp_filter(where, req.uidp)
-    if req.identity:
-        where.eq("identity_uid", req.identity)
-    if req.group:
-        where.eq("parent", req.group)
-    if req.role:
-        where.eq("role_uid", req.role)
+    where = listing.filters(req, identity="identity_uid", group="parent", role="role_uid")
     page = await listing.page(ctx, TABLE, where, req)
     found = await hydrate(ctx.rt.db, ctx, [rows.decode(RoleBinding, b) for b in page.bodies])
     return listing.response(ListRoleBindingsResponse, "role_bindings", RoleBinding, page, found)
@@ -208,11 +194,7 @@ async def update_role_binding(req: UpdateRoleBindingRequest, ctx: Context) -> Ro
             group = uidp.parent(rb.uid)
             await _checked(tx, ctx, group, rb.identity_uid, rb.role_uid)
             rb.update_time = clock.now()
-            await storage.unique_write(
-                tx, queries.binding_conflict(),
-                "UPDATE role_bindings SET identity_uid = $2, role_uid = $3, update_time = $4, body = $5 WHERE uid = $1",
-                rb.uid, rb.identity_uid, rb.role_uid, rb.update_time, rows.body(rb),
-            )  # fmt: skip
+            await queries.update_role_binding(tx, rb)
         (result,) = await hydrate(tx, ctx, [rb])
         if rb != current:
             await outbox.emit(tx, ctx, result)
@@ -222,10 +204,7 @@ async def update_role_binding(req: UpdateRoleBindingRequest, ctx: Context) -> Ro
 
 @rpc(SERVICE + "DeleteRoleBinding")
 async def delete_role_binding(req: DeleteRoleBindingRequest, ctx: Context) -> Empty:
-    validate.uid(req.uid)
-    async with ctx.rt.db.transaction() as tx:
-        # Idempotent (AIP-135): deleting a binding that is already gone succeeds.
-        if await tx.execute("DELETE FROM role_bindings WHERE uid = $1", req.uid):
-            await outbox.emit(tx, ctx, req)
+    # Idempotent (AIP-135): deleting a binding that is already gone succeeds.
+    await queries.ROLE_BINDINGS.delete_rpc(ctx, req, missing_ok=True)
     ctx.rt.grants_changed()
     return Empty()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from platform_api.auth import authz
 from platform_api.auth import capabilities as caps
-from platform_api.core import clock, errors, fieldmask, uidp, validate
+from platform_api.core import clock, errors, uidp, validate
 from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.iam_v2 import (
@@ -20,7 +20,7 @@ from platform_api.gen.records.iam_v2 import (
     UpdateRoleRequest,
 )
 from platform_api.iam import groups
-from platform_api.service import crud, listing, storage
+from platform_api.service import crud, listing
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
@@ -28,6 +28,7 @@ from platform_api.store.db import Conn
 SERVICE = "chainguard.platform.iam.v2.RolesService."
 RESOURCE = "chainguard.platform.iam.v2.Role"
 NAMES = crud.UniqueName("roles", RESOURCE, "a role", "in this group")
+ROLES = crud.Resource("roles", Role, RESOURCE, outbox.emit, NAMES)
 TABLE = listing.Table("roles", public_root_rows=True)
 UPDATABLE = frozenset({"name", "description", "capabilities"})
 # Tables whose rows name a role; a role any of them still uses cannot be deleted.
@@ -55,8 +56,8 @@ async def seed_builtin(db: Conn) -> None:
                 " VALUES ($1, '', $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
                 b.uid, b.name, now, now, rows.body(role), ",".join(names),
             )  # fmt: skip
-        elif row[0] != ",".join(names):
-            stored = rows.decode(Role, row[1])
+        elif row["capabilities"] != ",".join(names):
+            stored = rows.decode(Role, row["body"])
             role.create_time = stored.create_time
             await db.execute(
                 "UPDATE roles SET capabilities = $2, update_time = $3, body = $4 WHERE uid = $1",
@@ -64,8 +65,22 @@ async def seed_builtin(db: Conn) -> None:
             )  # fmt: skip
 
 
+async def bodies(conn: Conn, uids: set[str]) -> dict[str, str]:
+    """uid -> stored body of the roles among `uids` that exist."""
+    return await rows.bodies(conn, "roles", uids)
+
+
+async def capabilities_of(conn: Conn, uid: str) -> str | None:
+    """The role's comma-separated capability names (None: no such role)."""
+    names: str | None = await conn.fetchval("SELECT capabilities FROM roles WHERE uid = $1", uid)
+    return names
+
+
+authz.SOURCE.role_capabilities = capabilities_of
+
+
 async def fetch(conn: Conn, uid: str, lock: bool = False) -> Role:
-    return await storage.get(conn, "roles", Role, RESOURCE, uid, lock=lock)
+    return await ROLES.get(conn, uid, lock=lock)
 
 
 def role_mask(role: Role) -> int:
@@ -115,12 +130,7 @@ async def create_role(req: CreateRoleRequest, ctx: Context) -> Role:
     authz.caller(ctx).check_grantable(role_mask(role), req.parent)
     async with ctx.rt.db.transaction() as tx:
         await groups.require(tx, req.parent, "parent")
-        await storage.unique_write(
-            tx, NAMES.conflict(role.name),
-            "INSERT INTO roles (uid, parent, name, create_time, update_time, body, capabilities)"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            role.uid, req.parent, role.name, now, now, rows.body(role), ",".join(role.capabilities),
-        )  # fmt: skip
+        await ROLES.insert(tx, role, req.parent, name=role.name, capabilities=",".join(role.capabilities))
         await outbox.emit(tx, ctx, role)
     return role
 
@@ -137,33 +147,24 @@ async def get_role(req: GetRoleRequest, ctx: Context) -> Role:
 
 @rpc(SERVICE + "ListRoles")
 async def list_roles(req: ListRolesRequest, ctx: Context) -> ListRolesResponse:
-    where = listing.Where()
-    listing.add_uidp_filter(where, req.uidp)
-    if req.name:
-        where.eq("name", req.name)
-    page = await listing.page(ctx, TABLE, where, req)
-    return listing.response(ListRolesResponse, "roles", Role, page)
+    where = listing.filters(req, name="name")
+    return await listing.answer(ctx, TABLE, where, req, ListRolesResponse, "roles", Role)
 
 
 @rpc(SERVICE + "UpdateRole")
 async def update_role(req: UpdateRoleRequest, ctx: Context) -> Role:
-    patch = req.role or Role()
-    async with ctx.rt.db.transaction() as tx:
-        current = await fetch(tx, patch.uid, lock=True)
-        role = fieldmask.apply(current, patch, req.update_mask, UPDATABLE)
+
+    def check(role: Role) -> None:
         role.capabilities = caps.canonical(role.capabilities)
         _check(role)
-        if role == current:
-            return current
-        parent = uidp.parent(role.uid)
-        authz.caller(ctx).check_grantable(role_mask(role) & ~role_mask(current), parent)
-        role.update_time = clock.now()
-        await storage.unique_write(
-            tx, NAMES.conflict(role.name),
-            "UPDATE roles SET name = $2, update_time = $3, body = $4, capabilities = $5 WHERE uid = $1",
-            role.uid, role.name, role.update_time, rows.body(role), ",".join(role.capabilities),
-        )  # fmt: skip
-        await outbox.emit(tx, ctx, role)
+
+    async def grantable(tx: Conn, current: Role, role: Role) -> None:
+        authz.caller(ctx).check_grantable(role_mask(role) & ~role_mask(current), uidp.parent(role.uid))
+
+    role = await ROLES.update_rpc(
+        ctx, req.role or Role(), req.update_mask, UPDATABLE, check=check, before=grantable, check_name=False,
+        columns=lambda r: {"name": r.name, "capabilities": ",".join(r.capabilities)},
+    )  # fmt: skip
     ctx.rt.grants_changed()
     return role
 
@@ -177,7 +178,7 @@ async def delete_role(req: DeleteRoleRequest, ctx: Context) -> Empty:
                 raise errors.failed_precondition(
                     "RESOURCE_IN_USE", f"cannot delete a role that is still bound ({table})", subject=req.uid
                 )
-        await tx.execute("DELETE FROM roles WHERE uid = $1", req.uid)
+        await ROLES.delete(tx, req.uid)
         await outbox.emit(tx, ctx, req)
     ctx.rt.grants_changed()
     return Empty()

@@ -49,9 +49,10 @@ from platform_api.iam import (
 )
 from platform_api.service.context import Context, rpc
 from platform_api.service.runtime import Runtime
-from platform_api.store import rows
 
 log = logging.getLogger("platform_api.sts")
+# This module owns refresh_tokens: an identity's go with it.
+identities.register_attachment("refresh_tokens", "identity_uid")
 REFRESH_TOKEN_SECONDS = 7 * 24 * 3600
 REFRESH_PREFIX = "pat_rt_"
 MAX_CANDIDATES = 50
@@ -153,17 +154,12 @@ class Exchange:
         iss = matching.normalize_issuer(raw_iss)
         db = self.rt.db
         if wanted:
-            body = await db.fetchval("SELECT body FROM identities WHERE uid = $1", wanted)
-            if body is None:
+            found = await identities.find(db, wanted)
+            if found is None:
                 raise upstream.Rejected(f"no identity {wanted}")
-            candidates = [rows.decode(Identity, body)]
+            candidates = [found]
         else:
-            found = await db.fetch(
-                "SELECT body FROM identities WHERE match_issuer IN ($1, '*') AND match_subject IN ($2, '*')"
-                f" ORDER BY uid LIMIT {MAX_CANDIDATES}",
-                iss, sub,
-            )  # fmt: skip
-            candidates = [rows.decode(Identity, r[0]) for r in found]
+            candidates = await identities.matching_keys(db, iss, sub, MAX_CANDIDATES)
         verified: dict[str, Any] | None = None
         accepted: list[tuple[Identity, dict[str, Any]]] = []
         for ident in candidates:
@@ -248,9 +244,9 @@ class Exchange:
         whether it was created now)."""
         iss = matching.normalize_issuer(claims["iss"])
         uid = matching.user_uid(iss, claims["sub"])
-        body = await self.rt.db.fetchval("SELECT body FROM identities WHERE uid = $1", uid)
-        if body is not None:
-            return rows.decode(Identity, body), False
+        existing = await identities.find(self.rt.db, uid)
+        if existing is not None:
+            return existing, False
         now = clock.now()
         email = claims.get("email") if isinstance(claims.get("email"), str) else ""
         verified = claims.get("email_verified") in (True, "true")
@@ -266,7 +262,7 @@ class Exchange:
             update_time=now,
         )
         async with self.rt.db.transaction() as tx:
-            if await tx.fetchval("SELECT 1 FROM identities WHERE uid = $1", uid) is not None:
+            if await identities.exists(tx, uid):
                 return identity, False  # registered concurrently
             await identities.insert(tx, identity, "")
         return identity, True
@@ -274,11 +270,10 @@ class Exchange:
     async def seen(self, uid: str) -> None:
         """The identity has just logged in (or accepted an invite): its last_seen_time is now."""
         async with self.rt.db.transaction() as tx:
-            body = await tx.fetchval("SELECT body FROM identities WHERE uid = $1", uid)
-            if body is not None:
-                ident = rows.decode(Identity, body)
+            ident = await identities.find(tx, uid)
+            if ident is not None:
                 ident.last_seen_time = clock.now()
-                await tx.execute("UPDATE identities SET body = $2 WHERE uid = $1", uid, rows.body(ident))
+                await identities.save_body(tx, ident)
 
     # ------------------------------------------------------------------ refresh tokens
 
@@ -300,9 +295,9 @@ class Exchange:
             "SELECT family, identity_uid, claims, expire_time, used_time FROM refresh_tokens WHERE token_hash = $1",
             _hash(token),
         )
-        if row is None or row[3] <= clock.now():
+        if row is None or row["expire_time"] <= clock.now():
             raise refused()
-        family, identity, stored_text, _, used = row
+        family, identity, stored_text, used = row["family"], row["identity_uid"], row["claims"], row["used_time"]
         claimed = await db.execute(
             "UPDATE refresh_tokens SET used_time = $2 WHERE token_hash = $1 AND used_time = ''",
             _hash(token), clock.now(),
@@ -323,7 +318,7 @@ class Exchange:
             if cap_limit and caps.mask(req_caps) & ~caps.mask(cap_limit):
                 raise errors.invalid_argument("cap", "cap must be within the original token's capabilities")
             cap_limit = req_caps
-        if await db.fetchval("SELECT 1 FROM identities WHERE uid = $1", identity) is None:
+        if not await identities.exists(db, identity):
             raise refused()
         access, expiry = self.rt.part(Access).tokens.mint(
             identity, audience=audience, scopes=scopes, cap_limit=cap_limit, act=stored["act"]

@@ -61,9 +61,10 @@ async def accept_terms(req: AcceptTermsRequest, ctx: Context) -> AcceptTermsResp
 
 @rpc(SERVICE + "ListTermsAcceptances")
 async def list_terms_acceptances(req: ListTermsAcceptancesRequest, ctx: Context) -> ListTermsAcceptancesResponse:
-    if await ctx.rt.db.fetchval("SELECT 1 FROM groups WHERE uid = $1", req.group) is None:
+    if not await groups.exists(ctx.rt.db, req.group):
         raise errors.not_found(groups.RESOURCE, req.group)
     where = listing.Where()
     where.any_of("parent", uidp.ancestry(req.group))
-    page = await listing.page(ctx, TABLE, where, req)
-    return listing.response(ListTermsAcceptancesResponse, "terms_acceptances", TermsAcceptance, page)
+    return await listing.answer(
+        ctx, TABLE, where, req, ListTermsAcceptancesResponse, "terms_acceptances", TermsAcceptance
+    )

@@ -20,17 +20,16 @@ from platform_api.gen.records.registry_v2 import (
     UpdateRepoRequest,
 )
 from platform_api.iam import groups
+from platform_api.registry import queries
 from platform_api.registry import readme as readme_safety
-from platform_api.service import crud, listing, storage
+from platform_api.service import listing
 from platform_api.service.context import Context, rpc
-from platform_api.store import rows
 from platform_api.store.db import Conn
 
 SERVICE = "chainguard.platform.registry.v2.ReposService."
-RESOURCE = "chainguard.platform.registry.v2.Repo"
-NAMES = crud.UniqueName("repos", RESOURCE, "a repo", "in this group")
-groups.register_child_table("repos", "repos")
-TABLE = listing.Table("repos")
+RESOURCE = queries.REPO
+NAMES = queries.REPO_NAMES
+TABLE = queries.REPOS_TABLE
 UPDATABLE = frozenset({"name", "description", "aliases", "active_tags"})
 MAX_README = 512 * 1024
 
@@ -45,7 +44,7 @@ def _check(repo: Repo) -> None:
 
 
 async def fetch(conn: Conn, uid: str, lock: bool = False) -> Repo:
-    return await storage.get(conn, "repos", Repo, RESOURCE, uid, lock=lock)
+    return await queries.REPOS.get(conn, uid, lock=lock)
 
 
 @rpc(SERVICE + "CreateRepo")
@@ -63,16 +62,9 @@ async def create_repo(req: CreateRepoRequest, ctx: Context) -> Repo:
         update_time=now,
     )
     _check(repo)
-    async with ctx.rt.db.transaction() as tx:
-        await groups.require(tx, req.parent, "parent")
-        await NAMES.check(tx, req.parent, repo.name, repo.uid)
-        await storage.unique_write(
-            tx, NAMES.conflict(repo.name),
-            "INSERT INTO repos (uid, parent, name, create_time, update_time, body) VALUES ($1, $2, $3, $4, $5, $6)",
-            repo.uid, req.parent, repo.name, now, now, rows.body(repo),
-        )  # fmt: skip
-        await outbox.emit(tx, ctx, repo)
-    return repo
+    return await queries.REPOS.create_rpc(
+        ctx, repo, req.parent, require=lambda tx: groups.require(tx, req.parent, "parent"), columns={"name": repo.name}
+    )
 
 
 @rpc(SERVICE + "GetRepo")
@@ -82,54 +74,30 @@ async def get_repo(req: GetRepoRequest, ctx: Context) -> Repo:
 
 @rpc(SERVICE + "ListRepos")
 async def list_repos(req: ListReposRequest, ctx: Context) -> ListReposResponse:
-    where = listing.Where()
-    listing.add_uidp_filter(where, req.uidp)
+    where = listing.filters(req)
     if req.name is not UNSET:
         where.eq("name", req.name)
-    page = await listing.page(ctx, TABLE, where, req)
-    return listing.response(ListReposResponse, "repos", Repo, page)
+    return await listing.answer(ctx, TABLE, where, req, ListReposResponse, "repos", Repo)
 
 
 @rpc(SERVICE + "UpdateRepo")
 async def update_repo(req: UpdateRepoRequest, ctx: Context) -> Repo:
-    patch = req.repo or Repo()
-    async with ctx.rt.db.transaction() as tx:
-        current = await fetch(tx, patch.uid, lock=True)
-        repo = fieldmask.apply(current, patch, req.update_mask, UPDATABLE)
-        _check(repo)
-        if repo == current:
-            return current
-        parent = uidp.parent(repo.uid)
-        if repo.name != current.name:
-            await NAMES.check(tx, parent, repo.name, repo.uid)
-        now = clock.now()
-        repo.update_time = now
-        await storage.unique_write(
-            tx, NAMES.conflict(repo.name),
-            "UPDATE repos SET name = $2, update_time = $3, body = $4 WHERE uid = $1",
-            repo.uid, repo.name, now, rows.body(repo),
-        )  # fmt: skip
-        await outbox.emit(tx, ctx, repo)
-    return repo
+    return await queries.REPOS.update_rpc(
+        ctx, req.repo or Repo(), req.update_mask, UPDATABLE, check=_check, columns=lambda r: {"name": r.name}
+    )
 
 
 @rpc(SERVICE + "DeleteRepo")
 async def delete_repo(req: DeleteRepoRequest, ctx: Context) -> Empty:
-    validate.uid(req.uid)
-    lo, hi = uidp.descendant_range(req.uid)
-    async with ctx.rt.db.transaction() as tx:
-        if not await tx.execute("DELETE FROM repos WHERE uid = $1", req.uid):
-            raise errors.not_found(RESOURCE, req.uid)
-        # A repo's tags go with it.
-        await tx.execute("DELETE FROM tags WHERE uid > $1 AND uid < $2", lo, hi)
-        await outbox.emit(tx, ctx, req)
+    # A repo's tags go with it.
+    await queries.REPOS.delete_rpc(ctx, req, children=(queries.TAGS.delete_descendants,))
     return Empty()
 
 
 @rpc(SERVICE + "GetRepoReadme")
 async def get_repo_readme(req: GetRepoReadmeRequest, ctx: Context) -> RepoReadme:
     validate.uid(req.uid)
-    content = await ctx.rt.db.fetchval("SELECT readme FROM repos WHERE uid = $1", req.uid)
+    content = await queries.repo_readme(ctx.rt.db, req.uid)
     if content is None:
         raise errors.not_found(RESOURCE, req.uid)
     return RepoReadme(uid=req.uid, content=content)
@@ -148,10 +116,7 @@ async def update_repo_readme(req: UpdateRepoReadmeRequest, ctx: Context) -> Repo
     async with ctx.rt.db.transaction() as tx:
         repo = await fetch(tx, readme.uid, lock=True)
         repo.update_time = clock.now()
-        await tx.execute(
-            "UPDATE repos SET readme = $2, update_time = $3, body = $4 WHERE uid = $1",
-            repo.uid, readme.content, repo.update_time, rows.body(repo),
-        )  # fmt: skip
+        await queries.set_repo_readme(tx, repo, readme.content)
         result = RepoReadme(uid=readme.uid, content=readme.content)
         await outbox.emit(tx, ctx, result)
     return result

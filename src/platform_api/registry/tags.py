@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from platform_api.core import clock, errors, uidp, validate
+from platform_api.core import clock, validate
 from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.registry_v2 import (
@@ -15,15 +15,14 @@ from platform_api.gen.records.registry_v2 import (
     ListTagsResponse,
     Tag,
 )
-from platform_api.registry import repos
-from platform_api.service import listing, storage
+from platform_api.registry import queries, repos
+from platform_api.service import listing
 from platform_api.service.context import Context, rpc
-from platform_api.store import rows
 from platform_api.store.db import Conn
 
 SERVICE = "chainguard.platform.registry.v2.TagsService."
-RESOURCE = "chainguard.platform.registry.v2.Tag"
-TABLE = listing.Table("tags")
+RESOURCE = queries.TAG
+TABLE = queries.TAGS_TABLE
 # Tag kinds listed only on request (v2's include_* flags default to false).
 REFERRER, DATED, EPOCH = 1, 2, 4
 _DATED = re.compile(r".*-20\d{6}")
@@ -60,56 +59,35 @@ async def upsert(
     """Create the tag `name` under repo `parent`, or point it at `digest`, inside `tx`; emits the event of
     `ctx`'s method for a change. Returns the tag and "created", "updated" or "unchanged". The caller has
     validated the values and locked the repo (`repos.fetch(tx, parent, lock=True)`)."""
-    now = clock.now()
-    row = await tx.fetchrow("SELECT body FROM tags WHERE parent = $1 AND name = $2" + rows.for_update(tx), parent, name)
-    if row is None:
-        tag = Tag(uid=uidp.new_child(parent), name=name, digest=digest, deprecated=deprecated,
-                  create_time=now, update_time=now)  # fmt: skip
-        await tx.execute(
-            "INSERT INTO tags (uid, parent, name, digest, kind, create_time, update_time, body)"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-            tag.uid, parent, tag.name, tag.digest, kind(tag.name), now, now, rows.body(tag),
-        )  # fmt: skip
+    tag = await queries.tag_by_name(tx, parent, name)
+    if tag is None:
+        tag = await queries.insert_tag(tx, parent, name, digest, deprecated, kind(name))
         await outbox.emit(tx, ctx, tag)
         return tag, "created"
-    tag = rows.decode(Tag, row[0])
     if tag.digest == digest and tag.deprecated == deprecated:
         return tag, "unchanged"
-    tag.digest, tag.deprecated, tag.update_time = digest, deprecated, now
-    await tx.execute(
-        "UPDATE tags SET digest = $2, update_time = $3, body = $4 WHERE uid = $1",
-        tag.uid, tag.digest, now, rows.body(tag),
-    )  # fmt: skip
+    tag.digest, tag.deprecated, tag.update_time = digest, deprecated, clock.now()
+    await queries.update_tag(tx, tag)
     await outbox.emit(tx, ctx, tag)
     return tag, "updated"
 
 
 @rpc(SERVICE + "GetTag")
 async def get_tag(req: GetTagRequest, ctx: Context) -> Tag:
-    return await storage.get(ctx.rt.db, "tags", Tag, RESOURCE, req.uid)
+    return await queries.TAGS.get(ctx.rt.db, req.uid)
 
 
 @rpc(SERVICE + "ListTags")
 async def list_tags(req: ListTagsRequest, ctx: Context) -> ListTagsResponse:
-    where = listing.Where()
-    listing.add_uidp_filter(where, req.uidp)
-    if req.name:
-        where.eq("name", req.name)
-    if req.digest:
-        where.eq("digest", req.digest)
+    where = listing.filters(req, name="name", digest="digest")
     if req.updated_since:
         where.add(f"update_time > {where.p(req.updated_since)}")
     hidden = (0 if req.include_referrers else REFERRER) | (0 if req.include_dates else DATED)
     where.hide_kinds(hidden | (0 if req.include_epochs else EPOCH))
-    page = await listing.page(ctx, TABLE, where, req)
-    return listing.response(ListTagsResponse, "tags", Tag, page)
+    return await listing.answer(ctx, TABLE, where, req, ListTagsResponse, "tags", Tag)
 
 
 @rpc(SERVICE + "DeleteTag")
 async def delete_tag(req: DeleteTagRequest, ctx: Context) -> Empty:
-    validate.uid(req.uid)
-    async with ctx.rt.db.transaction() as tx:
-        if not await tx.execute("DELETE FROM tags WHERE uid = $1", req.uid):
-            raise errors.not_found(RESOURCE, req.uid)
-        await outbox.emit(tx, ctx, req)
+    await queries.TAGS.delete_rpc(ctx, req)
     return Empty()

@@ -208,6 +208,25 @@ def response(cls: type[R], items: str, record: type[Any], page: Page, decoded: l
     return cls(**fields)
 
 
+def filters(req: Any, **columns: str) -> Where:
+    """The Where of a List request: its `uidp` filter, and `column = value` for each request field named
+    (`field="column"`) that the request sets (non-empty)."""
+    where = Where()
+    add_uidp_filter(where, req.uidp)
+    for name, column in columns.items():
+        value = getattr(req, name)
+        if value:
+            where.eq(column, value)
+    return where
+
+
+async def answer(
+    ctx: Context, table: Table, where: Where, request: Any, cls: type[R], items: str, record: type[Any]
+) -> R:
+    """A List RPC's answer: the page of `table` that `where` selects, as `response` shapes it."""
+    return response(cls, items, record, await page(ctx, table, where, request))
+
+
 def restrict_to_visible(where: Where, ctx: Context, table: Table) -> None:
     """Unscoped Lists return only rows in subtrees where the caller holds the method's capabilities, and
     totalCount counts only those. A structural filter already inside one such subtree needs no more."""
@@ -252,7 +271,7 @@ async def page(ctx: Context, table: Table, where: Where, request: Any, columns: 
         f"SELECT {columns}, {keys} FROM {table.name} WHERE {where.sql(walk)} ORDER BY {order_sql}"
         f" LIMIT {where.p(size + 1)} OFFSET {where.p(request.skip)}"
     )
-    rows = await db.fetch(sql, *where.args)
+    rows = await db.fetchtuples(sql, *where.args)
     token = ""
     if len(rows) > size:
         rows = rows[:size]

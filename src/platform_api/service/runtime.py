@@ -56,3 +56,20 @@ async def service_secret(db: SqliteDatabase | PostgresDatabase, name: str, size:
     )
     value = await db.fetchval("SELECT value FROM service_secrets WHERE name = $1", name)
     return bytes(value)
+
+
+# This module owns the service_secrets table: settings shared by every process (the issuer URL) go
+# through these too.
+
+
+async def set_service_value(db: SqliteDatabase | PostgresDatabase, name: str, value: bytes) -> None:
+    await db.execute(
+        "INSERT INTO service_secrets (name, value, create_time) VALUES ($1, $2, $3)"
+        " ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+        name, value, clock.now(),
+    )  # fmt: skip
+
+
+async def service_value(db: SqliteDatabase | PostgresDatabase, name: str) -> bytes | None:
+    value = await db.fetchval("SELECT value FROM service_secrets WHERE name = $1", name)
+    return None if value is None else bytes(value)

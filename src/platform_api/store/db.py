@@ -1,7 +1,9 @@
 """Database access for every domain: one small async interface over stdlib sqlite3 and asyncpg.
 
 SQL is written once with PostgreSQL-style numbered placeholders ($1, $2, ...); SQLite gets them as
-?1, ?2 (it supports numbered parameters natively). Rows are tuples (asyncpg Records index the same).
+?1, ?2 (it supports numbered parameters natively). Rows are read by column name, `row["body"]`, on both
+dialects (`fetch`, `fetchrow`: `sqlite3.Row` / asyncpg `Record`). `fetchtuples` is the positional fast
+path for code that builds its column list itself (listing: ~15% less per row on SQLite).
 
 Everything that differs between the two lives here (and in `rows`, `migrate`): placeholders, row locks
 (`lock_suffix`), batch writes (`executemany`), claiming rows among concurrent workers (`claim`), and
@@ -26,7 +28,15 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlparse
 
-Row = Sequence[Any]
+
+class Row(Protocol):
+    """A result row: `row["column"]` (and, where a column list is built at run time, `row[i]`)."""
+
+    def __getitem__(self, key: str | int, /) -> Any: ...
+    def __len__(self) -> int: ...
+    def keys(self) -> Any: ...
+
+
 _PLACEHOLDER = re.compile(r"\$(\d+)")
 log = logging.getLogger("platform_api.store")
 
@@ -45,8 +55,15 @@ class Conn(Protocol):
     # True when the planner has no statistics and listing must pick the access path (SQLite without STAT4).
     index_hints: bool
 
-    async def fetch(self, sql: str, *args: Any) -> list[Row]: ...
-    async def fetchrow(self, sql: str, *args: Any) -> Row | None: ...
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        """The rows, read by column name."""
+
+    async def fetchrow(self, sql: str, *args: Any) -> Row | None:
+        """The first row (by column name), or None."""
+
+    async def fetchtuples(self, sql: str, *args: Any) -> list[Sequence[Any]]:
+        """The rows by position only (cheapest; for column lists built at run time)."""
+
     async def fetchval(self, sql: str, *args: Any) -> Any: ...
     async def execute(self, sql: str, *args: Any) -> int: ...
     async def executemany(self, sql: str, args: Iterable[Sequence[Any]]) -> None: ...
@@ -109,12 +126,20 @@ class _SqliteConn:
             q = self._sql[sql] = _PLACEHOLDER.sub(r"?\1", sql)
         return q
 
+    def _named(self, sql: str, args: tuple[Any, ...]) -> sqlite3.Cursor:
+        cur = self._conn.cursor()
+        cur.row_factory = sqlite3.Row
+        return cur.execute(self._q(sql), args)
+
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        return self._conn.execute(self._q(sql), args).fetchall()
+        return self._named(sql, args).fetchall()
 
     async def fetchrow(self, sql: str, *args: Any) -> Row | None:
-        row: Row | None = self._conn.execute(self._q(sql), args).fetchone()
+        row: Row | None = self._named(sql, args).fetchone()
         return row
+
+    async def fetchtuples(self, sql: str, *args: Any) -> list[Sequence[Any]]:
+        return self._conn.execute(self._q(sql), args).fetchall()
 
     async def fetchval(self, sql: str, *args: Any) -> Any:
         row = self._conn.execute(self._q(sql), args).fetchone()
@@ -278,6 +303,10 @@ class _PgConn:
     async def fetchrow(self, sql: str, *args: Any) -> Row | None:
         row: Row | None = await self._c.fetchrow(sql, *args)
         return row
+
+    async def fetchtuples(self, sql: str, *args: Any) -> list[Sequence[Any]]:
+        rows: list[Sequence[Any]] = await self._c.fetch(sql, *args)
+        return rows
 
     async def fetchval(self, sql: str, *args: Any) -> Any:
         return await self._c.fetchval(sql, *args)

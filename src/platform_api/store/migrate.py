@@ -40,7 +40,7 @@ async def _apply(db: SqliteDatabase | PostgresDatabase) -> list[str]:
         "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
         " applied_at TEXT NOT NULL)"
     )
-    done = {row[0] for row in await db.fetch("SELECT version FROM schema_migrations")}
+    done = {row["version"] for row in await db.fetch("SELECT version FROM schema_migrations")}
     applied = []
     for version, name, sql in migrations(db.dialect):
         if version in done:

@@ -38,6 +38,15 @@ async def get(conn: Conn, table: str, record: type[T], uid: str, *, lock: bool =
     return decode(record, body)
 
 
+async def bodies(conn: Conn, table: str, uids: set[str]) -> dict[str, str]:
+    """uid -> stored body of the rows of `table` among `uids` that exist."""
+    if not uids:
+        return {}
+    marks = ", ".join(f"${i + 1}" for i in range(len(uids)))
+    found = await conn.fetch(f"SELECT uid, body FROM {table} WHERE uid IN ({marks})", *uids)
+    return {r["uid"]: r["body"] for r in found}
+
+
 def for_update(conn: Conn) -> str:
     """Row lock suffix for read-modify-write (SQLite's single writer already serializes)."""
     return conn.lock_suffix
