@@ -105,8 +105,8 @@ async def store(tx: Conn, docs: Sequence[fmt.Document], namespace: str, now: str
         chunk = ids[start : start + 500]
         marks = ", ".join(f"${i + 1}" for i in range(len(chunk)))
         sql = f"SELECT id, digest FROM advisory_documents WHERE id IN ({marks})"
-        for doc_id, known_digest in await tx.fetch(sql, *chunk):
-            known[doc_id] = known_digest
+        for r in await tx.fetch(sql, *chunk):
+            known[r["id"]] = r["digest"]
     new: list[tuple[str, str, str, fmt.Document]] = []
     changed: list[tuple[str, str, str, fmt.Document]] = []
     for d in docs:
@@ -156,7 +156,7 @@ async def list_documents(req: ListDocumentsRequest, ctx: Context) -> ListDocumen
             marks.append(f"${len(args)}")
         conds.append(f"id IN (SELECT id FROM advisory_document_cves WHERE cve IN ({', '.join(marks)}))")
     sql = f"SELECT body FROM advisory_documents WHERE {' AND '.join(conds)} ORDER BY id LIMIT {MAX_DOCUMENTS}"
-    documents = [rows.decode(Document, body) for (body,) in await db.fetch(sql, *args)]
+    documents = [rows.decode(Document, r["body"]) for r in await db.fetch(sql, *args)]
     if cves:
         wanted = set(cves)
         for d in documents:

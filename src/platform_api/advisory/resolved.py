@@ -26,7 +26,7 @@ from platform_api.gen.records.advisory_v2 import (
     ResolvedVulnsReport,
     Severity,
 )
-from platform_api.registry import images, sboms
+from platform_api.registry import images, queries, sboms
 from platform_api.service.context import Context, rpc
 from platform_api.vulnerabilities import advisory_queries, metadata
 
@@ -64,10 +64,10 @@ async def _repo(ctx: Context, ref: ImageRef, at: int) -> str:
         return any(uidp.is_ancestor_or_self(root, uid) for root in roots)
 
     if uidp.valid(ref.repo):
-        if not usable(ref.repo) or not await images.repo_exists(ctx.rt.db, ref.repo):
+        if not usable(ref.repo) or not await queries.repo_exists(ctx.rt.db, ref.repo):
             raise errors.not_found(RESOURCE, ref.repo)
         return str(ref.repo)
-    candidates = [uid for uid in await images.repos_named(ctx.rt.db, ref.repo) if usable(uid)]
+    candidates = [uid for uid in await queries.repos_named(ctx.rt.db, ref.repo) if usable(uid)]
     if not candidates:
         raise errors.not_found(RESOURCE, ref.repo)
     if len(candidates) > 1:

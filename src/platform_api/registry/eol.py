@@ -80,7 +80,7 @@ def parse(file: Path) -> dict[str, tuple[PackageVersion, bool]]:
 async def put(tx: Conn, repo: str, package: str, cycles: dict[str, tuple[PackageVersion, bool]]) -> dict[str, int]:
     """Make the repo's cycles exactly `cycles` of `package`: created / updated / unchanged / removed."""
     found = await tx.fetch("SELECT cycle, package, body, ended FROM eol_cycles WHERE repo = $1", repo)
-    have = {c: (p, b, bool(e)) for c, p, b, e in found}
+    have = {r["cycle"]: (r["package"], r["body"], bool(r["ended"])) for r in found}
     tally = {"created": 0, "updated": 0, "unchanged": 0, "removed": 0}
     for cycle in sorted(set(have) - set(cycles)):
         await tx.execute("DELETE FROM eol_cycles WHERE repo = $1 AND cycle = $2", repo, cycle)
@@ -134,10 +134,8 @@ async def eol_tags(conn: Conn, tag_bodies: list[str]) -> list[EolTag]:
     repos = sorted({t.uid.rsplit("/", 1)[0] for t in tags})
     cycles: dict[str, dict[str, tuple[str, PackageVersion, bool]]] = {r: {} for r in repos}
     for repo in repos:
-        for cycle, package, body, ended in await conn.fetch(
-            "SELECT cycle, package, body, ended FROM eol_cycles WHERE repo = $1", repo
-        ):
-            cycles[repo][cycle] = (package, rows.decode(PackageVersion, body), bool(ended))
+        for r in await conn.fetch("SELECT cycle, package, body, ended FROM eol_cycles WHERE repo = $1", repo):
+            cycles[repo][r["cycle"]] = (r["package"], rows.decode(PackageVersion, r["body"]), bool(r["ended"]))
     today = datetime.date.today().isoformat()
     out = []
     for t in tags:

@@ -15,20 +15,20 @@ from typing import Any
 
 from platform_api.core import errors, validate
 from platform_api.gen.records.registry_v2 import Architectures, GetArchitecturesRequest, GetSizeRequest, Size
-from platform_api.registry import oci
+from platform_api.registry import oci, queries
 from platform_api.service.context import Context, rpc
-from platform_api.store.db import Conn
+from platform_api.store.db import Conn, Row
 
 SERVICE = "chainguard.platform.registry.v2.ImagesService."
 RESOURCE = "chainguard.platform.registry.v2.Image"
 _COLUMNS = "digest, media_type, is_index, size, os, architecture, variant, body"
 
 
-def _image(row: Any) -> oci.Image:
-    digest, media, is_index, size, os_, arch, variant, body = row
-    facts = json.loads(body)
-    return oci.Image(digest=digest, media_type=media, is_index=bool(is_index), size=int(size), os=os_,
-                     architecture=arch, variant=variant, config=facts.get("config", ""),
+def _image(row: Row) -> oci.Image:
+    facts = json.loads(row["body"])
+    return oci.Image(digest=row["digest"], media_type=row["media_type"], is_index=bool(row["is_index"]),
+                     size=int(row["size"]), os=row["os"], architecture=row["architecture"],
+                     variant=row["variant"], config=facts.get("config", ""),
                      layers=facts.get("layers", []), children=facts.get("children", []))  # fmt: skip
 
 
@@ -148,20 +148,10 @@ async def size_of(conn: Conn, repo: str, digest: str) -> int:
 async def tagged_digests(conn: Conn, repo: str, tags: list[str]) -> list[str]:
     """The digests that `tags` name in `repo` and, for an index, its platform manifests' (as far as
     imported): every digest whose SBOM describes the tagged image."""
-    marks = ", ".join(f"${i + 2}" for i in range(len(tags)))
     found: list[str] = []
-    for (digest,) in await conn.fetch(f"SELECT digest FROM tags WHERE parent = $1 AND name IN ({marks})", repo, *tags):
+    for digest in await queries.tag_digests(conn, repo, tags):
         found.append(digest)
         image = await get(conn, repo, digest)
         if image is not None and image.is_index:
             found += [child["digest"] for child in await _platforms(conn, repo, image)]
     return list(dict.fromkeys(found))
-
-
-async def repos_named(conn: Conn, name: str) -> list[str]:
-    """The uids of the repos called `name` (in any group; the caller filters by what it may see)."""
-    return [uid for (uid,) in await conn.fetch("SELECT uid FROM repos WHERE name = $1 ORDER BY uid", name)]
-
-
-async def repo_exists(conn: Conn, uid: str) -> bool:
-    return await conn.fetchval("SELECT 1 FROM repos WHERE uid = $1", uid) is not None

@@ -67,3 +67,19 @@ async def update_tag(tx: Conn, tag: Tag) -> None:
         "UPDATE tags SET digest = $2, update_time = $3, body = $4 WHERE uid = $1",
         tag.uid, tag.digest, tag.update_time, rows.body(tag),
     )  # fmt: skip
+
+
+async def tag_digests(conn: Conn, repo: str, names: list[str]) -> list[str]:
+    """The digests the tags `names` of `repo` point at (tags that do not exist are left out)."""
+    marks = ", ".join(f"${i + 2}" for i in range(len(names)))
+    found = await conn.fetch(f"SELECT digest FROM tags WHERE parent = $1 AND name IN ({marks})", repo, *names)
+    return [r["digest"] for r in found]
+
+
+async def repos_named(conn: Conn, name: str) -> list[str]:
+    """The uids of the repos called `name` (in any group; the caller filters by what it may see)."""
+    return [r["uid"] for r in await conn.fetch("SELECT uid FROM repos WHERE name = $1 ORDER BY uid", name)]
+
+
+async def repo_exists(conn: Conn, uid: str) -> bool:
+    return await conn.fetchval("SELECT 1 FROM repos WHERE uid = $1", uid) is not None

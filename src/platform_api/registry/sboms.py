@@ -40,12 +40,10 @@ async def put(tx: Conn, repo: str, digest: str, fmt: str, packages: list[Package
     difference to what is recorded is written."""
     sha = fingerprint(packages)
     old = await tx.fetchrow("SELECT format, packages_sha256 FROM sboms WHERE repo = $1 AND digest = $2", repo, digest)
-    if old is not None:
-        old_format, old_sha = old
-        if (old_format, old_sha) == (fmt, sha):
-            return Change(0, 0, len(packages), "unchanged")
+    if old is not None and (old["format"], old["packages_sha256"]) == (fmt, sha):
+        return Change(0, 0, len(packages), "unchanged")
     rows = await tx.fetch("SELECT name, version, purl FROM sbom_packages WHERE repo = $1 AND digest = $2", repo, digest)
-    have = {Package(name, version, purl) for name, version, purl in rows}
+    have = {Package(r["name"], r["version"], r["purl"]) for r in rows}
     want = set(packages)
     gone = sorted(have - want)
     new = sorted(want - have)
@@ -85,4 +83,4 @@ async def packages(conn: Conn, repo_uid: str, digests: list[str]) -> list[Packag
         " ORDER BY name, version, purl",
         repo_uid, *digests,
     )  # fmt: skip
-    return [Package(name, version, purl) for name, version, purl in rows]
+    return [Package(r["name"], r["version"], r["purl"]) for r in rows]

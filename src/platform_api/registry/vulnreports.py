@@ -56,10 +56,9 @@ async def latest(conn: Conn, repo: str, digest: str) -> VulnReport | None:
     )  # fmt: skip
     if row is None:
         return None
-    body, raw, last_seen = row
-    report = rows.decode(VulnReport, body)
-    report.raw_vuln_report = base64.b64encode(bytes(raw)).decode()
-    report.last_seen = last_seen
+    report = rows.decode(VulnReport, row["body"])
+    report.raw_vuln_report = base64.b64encode(bytes(row["raw"])).decode()
+    report.last_seen = row["last_seen"]
     return report
 
 
@@ -103,7 +102,7 @@ async def counts(
         conds.append("(" + (" OR ".join(seen) or "1 = 0") + ")")
     where = (" WHERE " + " AND ".join(conds)) if conds else ""
     found = await conn.fetch(
-        "SELECT v.repo, r.name, t.name, v.day, v.generated, v.counts FROM vuln_reports v"
+        "SELECT v.repo, r.name AS repo_name, t.name AS tag, v.day, v.generated, v.counts FROM vuln_reports v"
         " JOIN repos r ON r.uid = v.repo JOIN tags t ON t.parent = v.repo AND t.digest = v.digest"
         f"{where} ORDER BY r.name, t.name, v.day, v.generated LIMIT {MAX_COUNT_ROWS + 1}",
         *args,
@@ -111,7 +110,7 @@ async def counts(
     if len(found) > MAX_COUNT_ROWS:
         raise TooMany()
     out: dict[tuple[str, str, str], Counted] = {}
-    for uid, name, tag_name, day, _, counted in found:  # later generations of a day replace earlier ones
-        c = json.loads(counted)
-        out[(uid, tag_name, day)] = Counted(name, tag_name, day, int(c["size"]), c["ids"])
+    for r in found:  # later generations of a day replace earlier ones
+        c = json.loads(r["counts"])
+        out[(r["repo"], r["tag"], r["day"])] = Counted(r["repo_name"], r["tag"], r["day"], int(c["size"]), c["ids"])
     return list(out.values())

@@ -150,7 +150,7 @@ def build(group: str, package: str, adv: fmt.Advisory, artifact_type: str = "apk
 async def digests(conn: Conn, group: str) -> dict[str, str]:
     """{uid: content digest} of the advisories stored in `group`."""
     found = await conn.fetch("SELECT uid, digest FROM advisories WHERE parent = $1", group)
-    return {uid: digest for uid, digest in found}
+    return {r["uid"]: r["digest"] for r in found}
 
 
 _INSERT = (
@@ -209,8 +209,8 @@ async def aliases_of(conn: Conn, uids: Iterable[str]) -> dict[str, list[str]]:
         chunk = wanted[start : start + 500]
         marks = ", ".join(f"${i + 1}" for i in range(len(chunk)))
         sql = f"SELECT advisory, alias FROM advisory_aliases WHERE advisory IN ({marks}) ORDER BY alias"
-        for advisory, alias in await conn.fetch(sql, *chunk):
-            out[advisory].append(alias)
+        for r in await conn.fetch(sql, *chunk):
+            out[r["advisory"]].append(r["alias"])
     return out
 
 
@@ -237,8 +237,8 @@ async def fixed_between(conn: Conn, org: str, packages: Iterable[str], start: st
             " AND uid IN (SELECT advisory FROM advisory_events WHERE type = $3)",
             org + "/", org + "0", fixed, *chunk,
         )  # fmt: skip
-        for (body,) in bodies:
-            advisory = rows.decode(Advisory, body)
+        for r in bodies:
+            advisory = rows.decode(Advisory, r["body"])
             for event in advisory.events:
                 when = event.create_time or ""
                 if event.fixed is not None and start <= when <= end:

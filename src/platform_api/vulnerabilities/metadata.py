@@ -50,8 +50,8 @@ async def apply(tx: Conn, records: list[Record]) -> list[str]:
     """
     ids = sorted({r.id for r in records})
     state: dict[str, tuple[str, str]] = {}  # id -> (modified, digest) as stored, then as written here
-    for rid, modified, digest in await _by_id(tx, "id, modified, digest", ids):
-        state[rid] = (modified, digest)
+    for row in await _by_id(tx, "id, modified, digest", ids):
+        state[row["id"]] = (row["modified"], row["digest"])
     existed = set(state)
     outcomes: list[str] = []
     pending: dict[str, tuple[Record, str]] = {}
@@ -95,8 +95,8 @@ async def resolve(conn: Conn, ids: list[str]) -> dict[str, str]:
     """{requested id: id of the stored record answering to it} for the `ids` that any record answers to."""
     candidates: dict[str, list[tuple[bool, str, str]]] = {}  # requested -> [(exact, modified, record id)]
     sql = "SELECT alias, id, modified FROM vulnerability_aliases WHERE alias IN ({ids})"
-    for alias, rid, modified in await _fetch_in(conn, sql, ids):
-        candidates.setdefault(alias, []).append((alias == rid, modified, rid))
+    for r in await _fetch_in(conn, sql, ids):
+        candidates.setdefault(r["alias"], []).append((r["alias"] == r["id"], r["modified"], r["id"]))
     # The exact id first, then the latest modified; max() keeps the first of equals: the smallest id.
     return {alias: max(sorted(c, key=lambda x: x[2]), key=lambda x: x[:2])[2] for alias, c in candidates.items()}
 
@@ -104,7 +104,7 @@ async def resolve(conn: Conn, ids: list[str]) -> dict[str, str]:
 async def bodies(conn: Conn, record_ids: Iterable[str]) -> dict[str, str]:
     """{record id: stored VulnerabilityMetadata JSON} of those of `record_ids` that exist."""
     found = await _by_id(conn, "id, body", record_ids)
-    return {rid: body for rid, body in found}
+    return {r["id"]: r["body"] for r in found}
 
 
 async def count(conn: Conn) -> int:
@@ -125,7 +125,7 @@ async def page(conn: Conn, after: str | None, descending: bool, limit: int, offs
         f" LIMIT ${n - 1} OFFSET ${n}",
         *args,
     )
-    return [(rid, body) for rid, body in found]
+    return [(r["id"], r["body"]) for r in found]
 
 
 async def severities(conn: Conn, ids: list[str]) -> dict[str, list[vulnerabilities_v2.Severity]]:
@@ -134,6 +134,6 @@ async def severities(conn: Conn, ids: list[str]) -> dict[str, list[vulnerabiliti
     """
     resolved = await resolve(conn, ids)
     stored: dict[str, list[vulnerabilities_v2.Severity]] = {}
-    for rid, text in await _by_id(conn, "id, severities", resolved.values()):
-        stored[rid] = rows.decode(list[vulnerabilities_v2.Severity], text)
+    for r in await _by_id(conn, "id, severities", resolved.values()):
+        stored[r["id"]] = rows.decode(list[vulnerabilities_v2.Severity], r["severities"])
     return {asked: list(stored.get(rid, [])) for asked, rid in resolved.items()}
