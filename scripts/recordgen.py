@@ -153,7 +153,7 @@ class Generator:
         if t in INT32:
             return "0"
         if t in (F.TYPE_DOUBLE, F.TYPE_FLOAT):
-            return "0.0"
+            return "_ZERO"
         if t in INT64:
             return '"0"'
         return '""'
@@ -162,6 +162,7 @@ class Generator:
         imports: set[str] = set()
         body: list[str] = []
         names: list[tuple[str, str]] = []
+        uses_zero = False
         for full, (pkg, e) in self.enums.items():
             if pkg == package:
                 values = ", ".join(repr(v.name) for v in e.value)
@@ -181,9 +182,18 @@ class Generator:
             opts = f", rename={rename!r}" if rename else ""
             body.append(f"\nclass {cls}(Record{opts}):")
             body.extend(lines or ["    pass"])
+            # msgspec omits a float default by identity, so an equal zero decoded or computed would be sent
+            # where protobuf sends nothing: every zero becomes the default object itself.
+            floats = [ln.split(":")[0].strip() for ln in lines if ln.endswith(": float = _ZERO")]
+            if floats:
+                uses_zero = True
+                body.append("\n    def __post_init__(self) -> None:")
+                body += [f"        if self.{a} == 0:\n            self.{a} = _ZERO" for a in floats]
             body.append("")
         src = [HEADER.format(source=package)]
         src += [f"from platform_api.gen.records import {mod}" for mod in sorted(imports)]
+        if uses_zero:
+            src.append("\n_ZERO = 0.0  # the one zero float object (see __post_init__)")
         src += body
         src.append("\nRECORDS: dict[str, type[Record]] = {")
         src += [f"    {full!r}: {cls}," for full, cls in names]

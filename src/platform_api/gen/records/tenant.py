@@ -12,6 +12,8 @@ from msgspec import UNSET, UnsetType, field
 from platform_api.gen.records._base import Empty, Record
 
 
+_ZERO = 0.0  # the one zero float object (see __post_init__)
+
 VulnerabilityRecord_Severity = Literal['UNKNOWN', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL']
 
 
@@ -52,8 +54,12 @@ class VulnerabilityRecord(Record, rename={'cpe_uri': 'cpeUri', 'related_urls': '
 
 
 class CVSS(Record):
-    score: float = 0.0
+    score: float = _ZERO
     version: str = ""
+
+    def __post_init__(self) -> None:
+        if self.score == 0:
+            self.score = _ZERO
 
 
 class RelatedVulnerability(Record):
