@@ -42,6 +42,7 @@ DOMAINS = (
     "platform_api.registry.repos",
     "platform_api.registry.tags",
     "platform_api.events.subscriptions",
+    "platform_api.libraries.artifacts",
 )
 
 

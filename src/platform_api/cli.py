@@ -26,6 +26,7 @@ from platform_api.core.errors import ApiError
 from platform_api.core.settings import Settings
 from platform_api.events import dispatcher
 from platform_api.iam import bootstrap
+from platform_api.libraries import importer as libraries_importer
 from platform_api.service import imports
 from platform_api.service.runtime import Runtime
 from platform_api.store import db
@@ -35,7 +36,9 @@ T = TypeVar("T")
 
 # `platform-api import <kind>`: each importer module has HELP, arguments(parser) and async run(job) (see
 # service/imports.py). The domains add theirs here.
-IMPORTERS: dict[str, Any] = {}
+IMPORTERS: dict[str, Any] = {
+    "libraries": libraries_importer,
+}
 
 
 def _database(p: argparse.ArgumentParser) -> None:
