@@ -66,12 +66,12 @@ def _value(file: str, el: ET.Element, path: str, name: str, pattern: re.Pattern[
     if len(c):
         raise BadInput(file, f"{path}/{name}", f"<{name}> must hold text, not elements")
     text = (c.text or "").strip()
+    if pattern is None:  # free text (name, description): cut to length by the caller
+        return text
     limit = facts.MAX_VERSION if name == "version" else facts.MAX_NAME
-    if pattern is None:
-        limit = facts.MAX_DESCRIPTION
     if len(text) > limit:
         raise BadInput(file, f"{path}/{name}", f"<{name}> is longer than {limit} characters")
-    if pattern is not None and not pattern.fullmatch(text):
+    if not pattern.fullmatch(text):
         raise BadInput(file, f"{path}/{name}", f"<{name}> {text[:80]!r} is not a valid Maven {name}")
     return text
 
