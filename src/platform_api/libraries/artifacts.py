@@ -47,6 +47,7 @@ VERSIONS = listing.Table(
     default_order="version desc",
 )
 _NUMBERS: dict[Ecosystem, int] = {"ECOSYSTEM_JAVA": 1, "ECOSYSTEM_PYTHON": 2}
+ALL_KINDS = 1 | 2
 MAX_QUERY = 200
 
 
@@ -83,14 +84,12 @@ async def list_artifacts(req: ListArtifactsRequest, ctx: Context) -> ListArtifac
     if len(req.query) > MAX_QUERY:
         raise errors.invalid_argument("query", f"query must be at most {MAX_QUERY} characters")
     where = listing.Where()
-    if len(ecosystems) == 1:
-        where.eq("ecosystem", ecosystems[0])
+    # The ecosystem is the row's kind bit: without a query the total is a sum of the per-kind counters.
+    where.hide_kinds(ALL_KINDS & ~sum(ecosystems))
     if req.query:
         where.add(f"search LIKE {where.p(_like(req.query))} ESCAPE '\\'")
     if req.remediated or (isinstance(req.cuda_version, str) and req.cuda_version):
         where.add("1 = 0")
-    # Counted by COUNT(*), never by the per-parent counters (these rows have no parent).
-    where.counted = False
     page = await listing.page(ctx, ARTIFACTS, where, req)
     return listing.response(ListArtifactsResponse, "artifacts", Artifact, page)
 
@@ -112,7 +111,7 @@ async def list_artifact_versions(req: ListArtifactVersionsRequest, ctx: Context)
 async def get_artifact_count(req: GetArtifactCountRequest, ctx: Context) -> GetArtifactCountResponse:
     _global(ctx)
     ecosystems = _ecosystems(req.ecosystems)
-    found = await queries.counts(ctx.rt.db, ecosystems)
+    found = await queries.counts(ctx.rt.db)
     names = {n: e for e, n in _NUMBERS.items()}
     counts = [GetArtifactCountResponse_EcosystemCount(ecosystem=names[n], total_count=str(found.get(n, 0)))
               for n in ecosystems]  # fmt: skip

@@ -20,6 +20,7 @@ from platform_api.service.imports import Progress, Summary
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
+# The ecosystem's number in the contract's enum, stored as the row's `kind` bit.
 ECOSYSTEMS: dict[str, int] = {"java": 1, "python": 2}
 ENUMS: dict[str, Ecosystem] = {"java": "ECOSYSTEM_JAVA", "python": "ECOSYSTEM_PYTHON"}
 CHUNK = 400
@@ -40,13 +41,12 @@ async def exists(conn: Conn, uid: str) -> bool:
     return await conn.fetchval("SELECT 1 FROM library_artifacts WHERE uid = $1", uid) is not None
 
 
-async def counts(conn: Conn, ecosystems: list[int]) -> dict[int, int]:
-    marks = ", ".join(f"${i + 1}" for i in range(len(ecosystems)))
+async def counts(conn: Conn) -> dict[int, int]:
+    """Artifacts per ecosystem number, from the counters the table's triggers keep (no COUNT(*))."""
     found = await conn.fetch(
-        f"SELECT ecosystem, COUNT(*) FROM library_artifacts WHERE ecosystem IN ({marks}) GROUP BY ecosystem",
-        *ecosystems,
+        "SELECT kind, COALESCE(SUM(n), 0) FROM child_counts WHERE tbl = 'library_artifacts' GROUP BY kind"
     )
-    return {int(eco): int(n) for eco, n in found}
+    return {int(kind): int(n) for kind, n in found}
 
 
 async def apply(tx: Conn, collected: Collected, summary: Summary, progress: Progress) -> None:
@@ -101,13 +101,13 @@ class _Writes:
             )
         if self.new_artifacts:
             await tx.executemany(
-                "INSERT INTO library_artifacts (uid, ecosystem, name, search, latest_version, version_count,"
+                "INSERT INTO library_artifacts (uid, kind, name, search, latest_version, version_count,"
                 " create_time, update_time, last_updated, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
                 self.new_artifacts,
             )
         if self.changed_artifacts:
             await tx.executemany(
-                "UPDATE library_artifacts SET ecosystem = $2, name = $3, search = $4, latest_version = $5,"
+                "UPDATE library_artifacts SET kind = $2, name = $3, search = $4, latest_version = $5,"
                 " version_count = $6, create_time = $7, update_time = $8, last_updated = $9, body = $10"
                 " WHERE uid = $1",
                 self.changed_artifacts,

@@ -1,12 +1,15 @@
 -- Libraries: artifacts (Python projects, Maven artifacts) and their versions. Global data, not owned by
 -- any group: `platform-api import libraries` writes them, ArtifactsService reads them.
 
--- uid: 'python:<PEP 503 name>' or 'java:<groupId>:<artifactId>'. ecosystem: 1 java, 2 python (the
--- contract's enum numbers). search: lower(name), for the case-insensitive `query`. ''-valued times are
--- unknown (null on the wire). last_updated: maven-metadata.xml's lastUpdated ('' when not given).
+-- uid: 'python:<PEP 503 name>' or 'java:<groupId>:<artifactId>'. kind: the ecosystem as a bit (1 java,
+-- 2 python: the contract's enum numbers), so that the per-parent counters (child_counts, parent '') give
+-- the totals per ecosystem without COUNT(*). search: lower(name), for the case-insensitive `query`.
+-- ''-valued times are unknown (null on the wire). last_updated: maven-metadata.xml's lastUpdated ('' when
+-- not given).
 CREATE TABLE library_artifacts (
     uid TEXT PRIMARY KEY,
-    ecosystem INTEGER NOT NULL,
+    parent TEXT NOT NULL DEFAULT '',
+    kind INTEGER NOT NULL,
     name TEXT NOT NULL,
     search TEXT NOT NULL,
     latest_version TEXT NOT NULL,
@@ -16,10 +19,19 @@ CREATE TABLE library_artifacts (
     last_updated TEXT NOT NULL DEFAULT '',
     body TEXT NOT NULL
 );
-CREATE INDEX library_artifacts_name ON library_artifacts (ecosystem, name, uid);
-CREATE INDEX library_artifacts_name_all ON library_artifacts (name, uid);
+CREATE INDEX library_artifacts_name ON library_artifacts (name, uid);
 CREATE INDEX library_artifacts_create_time ON library_artifacts (create_time, uid);
 CREATE INDEX library_artifacts_update_time ON library_artifacts (update_time, uid);
+CREATE INDEX library_artifacts_version_count ON library_artifacts (version_count, uid);
+
+CREATE TRIGGER library_artifacts_count_insert AFTER INSERT ON library_artifacts BEGIN
+    INSERT INTO child_counts (tbl, parent, kind, n) VALUES ('library_artifacts', NEW.parent, NEW.kind, 1)
+    ON CONFLICT (tbl, parent, kind) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER library_artifacts_count_delete AFTER DELETE ON library_artifacts BEGIN
+    UPDATE child_counts SET n = n - 1
+    WHERE tbl = 'library_artifacts' AND parent = OLD.parent AND kind = OLD.kind;
+END;
 
 -- uid: '<artifact uid>@<version>'. version_rank: the version's place among its artifact's versions in the
 -- ecosystem's version order (0 = lowest), so that `order_by version` is version order. yanked: every
@@ -38,3 +50,4 @@ CREATE TABLE library_versions (
 CREATE INDEX library_versions_rank ON library_versions (artifact, version_rank, uid);
 CREATE INDEX library_versions_create_time ON library_versions (artifact, create_time, uid);
 CREATE INDEX library_versions_update_time ON library_versions (artifact, update_time, uid);
+CREATE INDEX library_versions_size ON library_versions (artifact, size_bytes, uid);
