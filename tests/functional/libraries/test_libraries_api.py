@@ -180,7 +180,7 @@ def test_artifact_count(server: Any, http: httpx.Client, tmp_path: Path) -> None
     for ecosystems in (["ECOSYSTEM_JAVA"], ["ECOSYSTEM_PYTHON"], ["ECOSYSTEM_JAVA", "ECOSYSTEM_PYTHON"]):
         r = http.get("/libraries/v2/artifacts", params={"ecosystems": ecosystems, "pageSize": 1}).json()
         assert int(r["totalCount"]) == sum(after[e] for e in ecosystems)
-        assert all(a["ecosystem"] in ecosystems for a in r["artifacts"])
+        assert all(a["ecosystem"] in ecosystems for a in r.get("artifacts", []))
     java = list_all(http, "/libraries/v2/artifacts", {"ecosystems": "ECOSYSTEM_JAVA", "query": group}, "artifacts")
     assert [a["name"] for a in java] == [f"{group}:alpha", f"{group}:beta"]
 
