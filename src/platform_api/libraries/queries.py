@@ -9,6 +9,7 @@ none; nothing is deleted. Then each touched artifact is recomputed from all its 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -85,6 +86,8 @@ class _Writes:
         self.changed_versions: list[tuple[Any, ...]] = []
         self.new_artifacts: list[tuple[Any, ...]] = []
         self.changed_artifacts: list[tuple[Any, ...]] = []
+        # New artifacts per kind (ecosystem): what the per-parent counters gain.
+        self.added: Counter[int] = Counter()
 
     async def flush(self, tx: Conn) -> None:
         if self.new_versions:
@@ -104,6 +107,11 @@ class _Writes:
                 "INSERT INTO library_artifacts (uid, kind, name, search, latest_version, version_count,"
                 " create_time, update_time, last_updated, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
                 self.new_artifacts,
+            )
+            await tx.executemany(
+                "INSERT INTO child_counts (tbl, parent, kind, n) VALUES ('library_artifacts', '', $1, $2)"
+                " ON CONFLICT (tbl, parent, kind) DO UPDATE SET n = child_counts.n + excluded.n",
+                sorted(self.added.items()),
             )
         if self.changed_artifacts:
             await tx.executemany(
@@ -170,6 +178,7 @@ def _merge(
            artifact.create_time or "", artifact.update_time or "", last_updated, body)  # fmt: skip
     if stored is None:
         writes.new_artifacts.append(artifact_row)
+        writes.added[ECOSYSTEMS[facts.ecosystem]] += 1
         summary.count("created")
     elif stored != (body, last_updated):
         writes.changed_artifacts.append(artifact_row)
