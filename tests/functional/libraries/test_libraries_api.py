@@ -95,6 +95,9 @@ def test_fixture_files_import_and_read(server: Any, http: httpx.Client) -> None:
                   "createTime": "2020-06-25T19:09:43.103Z", "updateTime": "2020-06-25T19:09:43.925Z",
                   "sizeBytes": "11584"}  # fmt: skip
     assert versions["totalCount"] == "5"
+    # The artifact id may come percent-encoded.
+    encoded = http.get("/libraries/v2/artifacts/python%3Asampleproject/versions").json()
+    assert encoded["artifactVersions"] == versions["artifactVersions"]
 
     java = http.get("/libraries/v2/artifacts", params={"ecosystems": "ECOSYSTEM_JAVA", "query": "org.example:demo-lib"})
     (demo,) = java.json()["artifacts"]
@@ -157,6 +160,24 @@ def test_reimport_changes_exactly_what_changed(server: Any, http: httpx.Client, 
     assert run_import(server, "python", path) == {"created": 0, "updated": 1, "unchanged": 2, "rejected": []}
     vs = http.get(f"/libraries/v2/artifacts/python:{name}/versions").json()["artifactVersions"]
     assert [(v["version"], v["sizeBytes"]) for v in vs] == [("1.0", "11"), ("0.9", "5")]
+
+
+def test_yanked_release_is_not_latest(server: Any, http: httpx.Client, tmp_path: Path) -> None:
+    name = f"pa-{secrets.token_hex(4)}-yank"
+    page = simple_page(name, [("1.0", 1, "2021-01-01T00:00:00Z"), ("2.0", 2, "2022-01-01T00:00:00Z")])
+    page["files"][1]["yanked"] = "broken build"
+    run_import(server, "python", write(tmp_path / "p.json", page))
+    (a,) = http.get("/libraries/v2/artifacts", params={"ecosystems": "ECOSYSTEM_PYTHON", "query": name}).json()[
+        "artifacts"
+    ]
+    assert (a["latestVersion"], a["versionCount"], a["updateTime"]) == ("1.0", 2, "2022-01-01T00:00:00.000Z")
+    # Un-yanked by a later import: 2.0 becomes the latest.
+    page["files"][1]["yanked"] = False
+    assert run_import(server, "python", write(tmp_path / "p.json", page))["updated"] == 2
+    (a,) = http.get("/libraries/v2/artifacts", params={"ecosystems": "ECOSYSTEM_PYTHON", "query": name}).json()[
+        "artifacts"
+    ]
+    assert a["latestVersion"] == "2.0"
 
 
 def test_artifact_count(server: Any, http: httpx.Client, tmp_path: Path) -> None:
