@@ -48,6 +48,7 @@ DOMAINS = (
     "platform_api.advisory.documents",
     "platform_api.advisory.metadata",
     "platform_api.advisory.resolved",
+    "platform_api.libraries.artifacts",
 )
 
 

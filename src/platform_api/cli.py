@@ -26,6 +26,7 @@ from platform_api.core.errors import ApiError
 from platform_api.core.settings import Settings
 from platform_api.events import dispatcher
 from platform_api.iam import bootstrap, identities
+from platform_api.libraries import importer as libraries_importer
 from platform_api.registry import eol, oci_import, sbom_import, vulnreport_import
 from platform_api.service import imports
 from platform_api.service.runtime import Runtime
@@ -44,6 +45,7 @@ IMPORTERS: dict[str, Any] = {
     "eol": eol,
     "advisories": advisory_import,
     "osv": osv_import,
+    "libraries": libraries_importer,
 }
 
 
