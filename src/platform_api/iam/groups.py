@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from platform_api.auth import authz, capabilities
 from platform_api.core import clock, errors, uidp, validate
 from platform_api.events import outbox
@@ -44,6 +46,17 @@ def register_child_table(table: str, label: str) -> None:
     """A group holding rows of `table` (by its `parent` column) cannot be deleted (RESOURCE_NOT_EMPTY)."""
     if (table, label) not in CHILD_TABLES:
         CHILD_TABLES.append((table, label))
+
+
+# Imported data kept under a group that no API call deletes (advisories): its owner's function removes it
+# when the group is deleted (inside that transaction), so such a group does not stay undeletable.
+CLEANUPS: list[Callable[[Conn, str], Awaitable[None]]] = []
+
+
+def register_cleanup(remove: Callable[[Conn, str], Awaitable[None]]) -> None:
+    """`remove(tx, group_uid)` runs when a group is deleted, after the not-empty checks pass."""
+    if remove not in CLEANUPS:
+        CLEANUPS.append(remove)
 
 
 # Rows that belong to the group itself rather than being resources in it: deleted with the group
@@ -161,6 +174,8 @@ async def delete_group(req: DeleteGroupRequest, ctx: Context) -> Empty:
                 )
         for table, column in ATTACHED_TABLES:
             await tx.execute(f"DELETE FROM {table} WHERE {column} = $1", req.uid)
+        for remove in CLEANUPS:
+            await remove(tx, req.uid)
         await GROUPS.delete(tx, req.uid)
         await outbox.emit(tx, ctx, req)
     ctx.rt.grants_changed()

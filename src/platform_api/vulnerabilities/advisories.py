@@ -23,7 +23,7 @@ from platform_api.service import listing, storage
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
-from platform_api.vulnerabilities import metadata
+from platform_api.vulnerabilities import advisory_queries, metadata
 from platform_api.vulnerabilities.advisory_queries import EVENT_TYPE_NUMBERS, REVIEW_STATE_NUMBERS
 
 SERVICE = "chainguard.platform.vulnerabilities.v2.AdvisoriesService."
@@ -43,7 +43,7 @@ TABLE = listing.Table(
 MAX_VALUES = 1000  # values of one repeated filter
 MAX_QUERY = 256
 
-groups.register_child_table("advisories", "advisories")
+groups.register_cleanup(advisory_queries.delete_in_group)
 
 
 @rpc(SERVICE + "GetAdvisory")

@@ -201,6 +201,16 @@ async def write(tx: Conn, group: str, new: Sequence[Row], changed: Sequence[Row]
     )
 
 
+async def delete_in_group(tx: Conn, group: str) -> None:
+    """Remove the advisories stored in `group` with their events, aliases and row counter (the group is
+    being deleted; the public feed's documents are global and stay)."""
+    owned = "SELECT uid FROM advisories WHERE parent = $1"
+    await tx.execute(f"DELETE FROM advisory_events WHERE advisory IN ({owned})", group)
+    await tx.execute(f"DELETE FROM advisory_aliases WHERE advisory IN ({owned})", group)
+    await tx.execute("DELETE FROM advisories WHERE parent = $1", group)
+    await tx.execute("DELETE FROM child_counts WHERE tbl = 'advisories' AND parent = $1", group)
+
+
 async def aliases_of(conn: Conn, uids: Iterable[str]) -> dict[str, list[str]]:
     """{advisory uid: its aliases} (e.g. to join OSV severities onto a page of advisories)."""
     wanted = list(dict.fromkeys(uids))

@@ -57,8 +57,8 @@ CREATE INDEX advisory_events_review_state ON advisory_events (review_state, advi
 
 -- The per-group counter (child_counts, tbl 'advisories') is kept by the import itself, one update per
 -- import rather than a row trigger: 200,000 trigger updates of one counter row in one PostgreSQL
--- transaction grow its version chain quadratically. Advisories are only ever inserted (never deleted:
--- a group holding advisories cannot be deleted); whoever adds deletion decrements the counter with it.
+-- transaction grow its version chain quadratically. Advisories are deleted only with their group
+-- (advisory_queries.delete_in_group), which removes the group's counter row with them.
 
 -- The public feed: the latest imported document of each origin package (global, not per group).
 CREATE TABLE advisory_documents (
