@@ -47,6 +47,14 @@ def _child(el: ET.Element, name: str) -> ET.Element | None:
 def _load(file: str, data: bytes) -> ET.Element:
     if len(data) > MAX_XML:
         raise BadInput(file, "", f"{len(data)} bytes is over the XML limit of {MAX_XML} bytes")
+    # UTF-8 only, no NUL: then the declaration check below sees what the parser will see (in UTF-16 a
+    # DOCTYPE would not match the ASCII pattern).
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise BadInput(file, f"byte {e.start}", "not UTF-8 text (the only encoding accepted)") from None
+    if b"\x00" in data:
+        raise BadInput(file, f"byte {data.index(0)}", "NUL byte in XML")
     m = _DECL.search(data)
     if m:
         line = data.count(b"\n", 0, m.start()) + 1
