@@ -18,18 +18,13 @@ Prints a table and writes bench/results/advisories-<time>.json.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import json
 import os
 import random
 import resource
-import secrets
 import shutil
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -37,15 +32,27 @@ from typing import Any
 
 import httpx
 
-BENCH = Path(__file__).resolve().parent
-ROOT = BENCH.parent
-RESULTS = BENCH / "results"
-PG_ADMIN_URL = os.environ.get("PLATFORM_API_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import (
+    PG_ADMIN_URL,
+    RESULTS,
+    add_backend_options,
+    backends,
+    cli,
+    cli_json,
+    log,
+    pct,
+    pg,
+    results_dir,
+    scratch_database,
+    serve,
+    token,
+    write_json,
+)
+
+PG_URL = os.environ.get("PLATFORM_API_BENCH_PG", PG_ADMIN_URL)
 ALPHABET = "23456789cfghjmpqrvwx"
-
-
-def log(msg: str) -> None:
-    print(msg, file=sys.stderr, flush=True)
 
 
 def cga(n: int) -> str:
@@ -108,37 +115,6 @@ def generate(directory: Path, packages: int, per_package: int) -> list[str]:
     return names
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def command() -> list[str]:
-    return [sys.executable, "-m", "platform_api.cli"]
-
-
-def pinned(argv: list[str]) -> list[str]:
-    return ["taskset", "-c", "0", *argv] if shutil.which("taskset") and (os.cpu_count() or 1) >= 2 else argv
-
-
-def cli(url: str, *args: str) -> str:
-    r = subprocess.run([*command(), *args, "--database", url], capture_output=True, text=True, cwd=ROOT)
-    if r.returncode != 0:
-        raise RuntimeError(f"platform-api {' '.join(args)}: {r.stderr}")
-    return r.stdout
-
-
-async def pg_admin(sql: str) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(PG_ADMIN_URL)
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
-
-
 def child_cpu() -> float:
     """User + system CPU seconds of finished child processes (the import's own work, whatever else the
     machine runs meanwhile)."""
@@ -146,31 +122,18 @@ def child_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def pct(values: list[float], q: float) -> float:
-    s = sorted(values)
-    return s[min(len(s) - 1, int(q * len(s)))]
-
-
 def run_backend(backend: str, args: argparse.Namespace, docs: Path, names: list[str], stamp: str) -> dict[str, Any]:
     log(f"\n== {backend}")
-    cleanup: list[Any] = []
-    try:
-        if backend == "sqlite":
-            path = RESULTS / f"advisories-{stamp}.db"
-            url = f"sqlite:///{path}"
-            for suffix in ("", "-wal", "-shm"):
-                cleanup.append(lambda p=Path(str(path) + suffix): p.unlink(missing_ok=True))
-        else:
-            dbname = f"pa_bench_adv_{secrets.token_hex(4)}"
-            asyncio.run(pg_admin(f"CREATE DATABASE {dbname}"))
-            cleanup.append(lambda: asyncio.run(pg_admin(f"DROP DATABASE IF EXISTS {dbname} WITH (FORCE)")))
-            url = PG_ADMIN_URL.rsplit("/", 1)[0] + "/" + dbname
+    with contextlib.ExitStack() as stack:
+        url = stack.enter_context(
+            scratch_database(backend, RESULTS / f"advisories-{stamp}.db", "pa_bench_adv_", PG_URL)
+        )
         boot = json.loads(cli(url, "bootstrap"))
         org, owner = boot["organization"], boot["identity"]
         total = len(names) * args.per_package
 
         t, cpu = time.perf_counter(), child_cpu()
-        summary = json.loads(cli(url, "import", "advisories", str(docs), "--group", org).strip().splitlines()[-1])
+        summary = cli_json(url, "import", "advisories", str(docs), "--group", org)
         import_s, import_cpu = time.perf_counter() - t, child_cpu() - cpu
         assert summary["created"] == total, summary
         log(
@@ -178,51 +141,25 @@ def run_backend(backend: str, args: argparse.Namespace, docs: Path, names: list[
             f" docs/s, {total / import_s:,.0f} advisories/s"
         )
         t = time.perf_counter()
-        again = json.loads(cli(url, "import", "advisories", str(docs), "--group", org).strip().splitlines()[-1])
+        again = cli_json(url, "import", "advisories", str(docs), "--group", org)
         reimport_s = time.perf_counter() - t
         assert again["unchanged"] == total and again["created"] == again["updated"] == 0, again
         log(f"  re-import (all unchanged): {reimport_s:.1f} s")
         if backend == "postgres":
             # What autovacuum does soon after a bulk load (statistics, visibility map for index-only counts).
-            asyncio.run(pg_admin_db(url, "VACUUM ANALYZE"))
+            pg("VACUUM ANALYZE", url)
 
-        port = free_port()
-        log_path = RESULTS / f"server-advisories-{backend}-{stamp}.log"
-        with open(log_path, "wb") as out:
-            proc = subprocess.Popen(
-                pinned([*command(), "serve", "--host", "127.0.0.1", "--http-port", str(port),
-                        "--grpc-port", str(free_port()), "--database", url]),
-                stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True,
-                env={**os.environ, "PLATFORM_API_LOG_LEVEL": "warning"},
-            )  # fmt: skip
-
-        def stop() -> None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGINT)
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-
-        cleanup.append(stop)
-        base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while True:
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(base + "/readyz", timeout=1).status_code == 200:
-                    break
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"server not ready: {log_path.read_text()[-2000:]}")
-            time.sleep(0.2)
-
+        server = serve(url, RESULTS / f"server-advisories-{backend}-{stamp}.log", cpu="0",
+                       env={"PLATFORM_API_LOG_LEVEL": "warning"})  # fmt: skip
+        stack.callback(server.stop)
+        base = server.url
         # A token as `platform-api token` mints it once the server has recorded its issuer.
-        token = cli(url, "token", "--identity", owner, "--ttl", "7200").strip()
+        bearer = token(url, owner)
         rng = random.Random(7)
         pages: list[float] = []
         first_pages: list[float] = []
         subtree_pages: list[float] = []
-        with httpx.Client(base_url=base, headers={"authorization": f"Bearer {token}"}, timeout=30) as c:
+        with httpx.Client(base_url=base, headers={"authorization": f"Bearer {bearer}"}, timeout=30) as c:
             for _ in range(20):  # warm-up
                 c.get("/vulnerabilities/v2/advisories", params={"artifact_names": rng.sample(names, args.names)})
             for _ in range(args.samples):
@@ -268,41 +205,24 @@ def run_backend(backend: str, args: argparse.Namespace, docs: Path, names: list[
         }  # fmt: skip
         log(f"  ListAdvisories artifactNames x{args.names}, page_size {args.page_size}: {result['list_page_ms']}")
         return result
-    finally:
-        for fn in reversed(cleanup):
-            try:
-                fn()
-            except Exception as e:
-                log(f"  cleanup: {e!r}")
-
-
-async def pg_admin_db(url: str, sql: str) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(url)
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--backend", choices=("sqlite", "postgres", "both"), default="both")
+    add_backend_options(p, pg_url=False)
     p.add_argument("--packages", type=int, default=20_000)
     p.add_argument("--per-package", type=int, default=10)
     p.add_argument("--names", type=int, default=10, help="artifactNames per List request")
     p.add_argument("--page-size", type=int, default=20)
     p.add_argument("--samples", type=int, default=300, help="name sets walked")
     args = p.parse_args()
-    RESULTS.mkdir(exist_ok=True)
+    results_dir()
     stamp = time.strftime("%Y%m%d-%H%M%S")
     docs = RESULTS / "advisory-docs"
     t = time.perf_counter()
     names = generate(docs, args.packages, args.per_package)
     log(f"documents: {len(names):,} x {args.per_package} advisories in {docs} ({time.perf_counter() - t:.1f} s)")
-    backends = ["sqlite", "postgres"] if args.backend == "both" else [args.backend]
-    results = [run_backend(b, args, docs, names, stamp) for b in backends]
+    results = [run_backend(b, args, docs, names, stamp) for b in backends(args)]
     print(f"\n{'backend':<10} {'docs/s':>8} {'adv/s':>8} {'import s':>9} {'reimport s':>10} "
           f"{'page p50':>9} {'p90':>7} {'p99':>7} {'subtree p50':>12} {'no-filter p50':>14}")  # fmt: skip
     for r in results:
@@ -311,8 +231,7 @@ def main() -> None:
               f"{r['import_seconds']:>9.1f} {r['reimport_seconds']:>10.1f} {lp['p50']:>7.2f}ms {lp['p90']:>5.2f}ms "
               f"{lp['p99']:>5.2f}ms {r['subtree_first_page_ms']['p50']:>10.2f}ms"
               f" {r['unfiltered_first_page_ms']['p50']:>12.2f}ms")  # fmt: skip
-    out = RESULTS / f"advisories-{stamp}.json"
-    out.write_text(json.dumps({"args": vars(args), "results": results}, indent=2))
+    out = write_json(RESULTS / f"advisories-{stamp}.json", {"args": vars(args), "results": results})
     log(f"wrote {out}")
 
 

@@ -22,6 +22,10 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import log, pct
+
 from platform_api.auth import capabilities, keys
 from platform_api.auth.access import Access
 from platform_api.core import clock, errors, uidp
@@ -48,10 +52,6 @@ def tree(groups: int, levels: int) -> list[str]:
     return out
 
 
-def pct(values: list[float], q: float) -> float:
-    return sorted(values)[min(len(values) - 1, int(q * len(values)))]
-
-
 async def main(args: argparse.Namespace) -> None:
     random.seed(args.seed)
     path = Path(tempfile.mkdtemp(prefix="authz-bench-")) / "authz.db"
@@ -62,7 +62,7 @@ async def main(args: argparse.Namespace) -> None:
     now = clock.now()
     groups = tree(args.groups, args.levels)
     depth = [g.count("/") + 1 for g in groups]
-    print(f"tree: {len(groups)} groups, depth {min(depth)}..{max(depth)}", file=sys.stderr)
+    log(f"tree: {len(groups)} groups, depth {min(depth)}..{max(depth)}")
     async with database.transaction() as tx:
         for g in groups:
             body = rows.body(Group(uid=g, name=g[-8:], create_time=now, update_time=now))

@@ -25,11 +25,7 @@ import json
 import multiprocessing
 import os
 import platform
-import secrets
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -37,22 +33,26 @@ from typing import Any
 
 import httpx
 
-BENCH = Path(__file__).resolve().parent
-ROOT = BENCH.parent
-RESULTS = BENCH / "results"
-PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import (
+    RESULTS,
+    Server,
+    add_backend_options,
+    backends,
+    cli,
+    command,
+    free_port,
+    git_commit,
+    log,
+    results_dir,
+    scratch_database,
+    serve,
+    write_json,
+)
+
 TARGET_RATE = 1000.0
 TARGET_P50_MS = 50.0
-
-
-def log(msg: str) -> None:
-    print(msg, file=sys.stderr, flush=True)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 # ---------------------------------------------------------------- the receiver (own process)
@@ -108,62 +108,11 @@ def receiver_dump(port: int) -> list[tuple[float, str, str, str]]:
     return [tuple(r) for r in httpx.get(f"http://127.0.0.1:{port}/dump", timeout=60).json()]  # type: ignore[misc]
 
 
-# ---------------------------------------------------------------- processes
-
-
-def cli(database: str, *args: str) -> str:
-    r = subprocess.run([sys.executable, "-m", "platform_api.cli", *args, "--database", database],
-                       capture_output=True, text=True, timeout=120, cwd=ROOT)  # fmt: skip
-    if r.returncode:
-        sys.exit(r.stderr)
-    return r.stdout
-
-
-def spawn(argv: list[str], name: str, env: dict[str, str]) -> subprocess.Popen[bytes]:
-    out = open(RESULTS / f"events-{name}.log", "wb")  # noqa: SIM115 - lives as long as the process
-    return subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **env}, cwd=ROOT,
-                            start_new_session=True)  # fmt: skip
-
-
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGTERM)
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
-
-
-def wait_ready(base: str, proc: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            sys.exit(f"server exited ({proc.returncode}); see bench/results/events-*.log")
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(base + "/readyz", timeout=1).status_code == 200:
-                return
-        time.sleep(0.1)
-    sys.exit("server did not become ready")
-
-
-def pg(sql: str, url: str) -> None:
-    import asyncpg
-
-    async def go() -> None:
-        conn = await asyncpg.connect(url)
-        try:
-            await conn.execute(sql)
-        finally:
-            await conn.close()
-
-    asyncio.run(go())
-
-
 # ---------------------------------------------------------------- one backend
 
 
 def pct(values: list[float], p: float) -> float:
+    """Nearest rank at p percent (not common.pct: the numbers of earlier runs stay comparable)."""
     s = sorted(values)
     return s[min(len(s) - 1, max(0, round(p / 100 * len(s)) - 1))]
 
@@ -181,27 +130,30 @@ async def create_repos(base: str, token: str, org: str, n: int, concurrency: int
 
 
 def run_backend(backend: str, ns: argparse.Namespace, stamp: str) -> dict[str, Any]:
-    if backend == "sqlite":
-        path = RESULTS / f"events-{stamp}.db"
-        database = f"sqlite:///{path}"
-    else:
-        name = "pa_bench_events_" + secrets.token_hex(4)
-        pg(f"CREATE DATABASE {name}", ns.pg_url)
-        database = ns.pg_url.rsplit("/", 1)[0] + "/" + name
-    rport, hport = free_port(), free_port()
-    ready = multiprocessing.Event()
-    rproc = multiprocessing.Process(target=_receiver_main, args=(rport, ready), daemon=True)
-    rproc.start()
-    ready.wait(10)
-    env = {"PLATFORM_API_LOG_LEVEL": "warning"}
-    base = f"http://127.0.0.1:{hport}"
-    serve = [sys.executable, "-m", "platform_api.cli", "serve", "--host", "127.0.0.1", "--http-port", str(hport),
-             "--grpc-port", str(free_port()), "--database", database, "--insecure-allow-loopback"]  # fmt: skip
-    server = spawn([*serve, "--no-dispatcher"], f"{backend}-serve", env)
-    worker = None
-    try:
-        wait_ready(base, server)
-        boot = json.loads(cli(database, "bootstrap"))
+    with contextlib.ExitStack() as stack:
+        database = stack.enter_context(
+            scratch_database(backend, RESULTS / f"events-{stamp}.db", "pa_bench_events_", ns.pg_url)
+        )
+        rport = free_port()
+        ready = multiprocessing.Event()
+        rproc = multiprocessing.Process(target=_receiver_main, args=(rport, ready), daemon=True)
+        rproc.start()
+        stack.callback(rproc.join, 5)
+        stack.callback(rproc.terminate)
+        ready.wait(10)
+        env = {"PLATFORM_API_LOG_LEVEL": "warning"}
+        procs: list[Server] = []
+
+        @stack.callback
+        def stop_all() -> None:  # last started first
+            for proc in reversed(procs):
+                proc.stop()
+
+        server = serve(database, RESULTS / f"events-{backend}-serve.log", "--insecure-allow-loopback",
+                       "--no-dispatcher", env=env)  # fmt: skip
+        procs.append(server)
+        base = server.url
+        boot = json.loads(cli(database, "bootstrap", timeout=120))
         token, org = boot["token"], boot["organization"]
         http = httpx.Client(base_url=base, headers={"authorization": f"Bearer {token}"}, timeout=60)
         for i in range(ns.subscriptions):
@@ -214,12 +166,13 @@ def run_backend(backend: str, ns: argparse.Namespace, stamp: str) -> dict[str, A
         expected = ns.backlog * ns.subscriptions
         if ns.dispatcher == "worker":
             profile = ["-m", "cProfile", "-o", str(RESULTS / f"events-{backend}.prof")] if ns.profile else []
-            worker = spawn([sys.executable, *profile, "-m", "platform_api.cli", "dispatch", "--database", database,
-                            "--insecure-allow-loopback"], f"{backend}-dispatch", env)  # fmt: skip
+            argv = [sys.executable, *profile, *command()[1:], "dispatch", "--database", database,
+                    "--insecure-allow-loopback"]  # fmt: skip
+            procs.append(Server(RESULTS / f"events-{backend}-dispatch.log", argv, env=env))
         else:  # the same server again, now with its dispatcher
-            stop(server)
-            server = spawn(serve, f"{backend}-serve-dispatching", env)
-            wait_ready(base, server)
+            server.stop()
+            procs.append(serve(database, RESULTS / f"events-{backend}-serve-dispatching.log",
+                               "--insecure-allow-loopback", port=server.port, env=env))  # fmt: skip
         deadline = time.monotonic() + 600
         # Each subscription's creation event reaches the subscriptions that existed: 1 + 2 + ... + S more.
         extra = ns.subscriptions * (ns.subscriptions + 1) // 2
@@ -273,28 +226,15 @@ def run_backend(backend: str, ns: argparse.Namespace, stamp: str) -> dict[str, A
         log(f"[{backend}] live: {len(lat)} deliveries, p50 {live_stats['p50_ms']} ms, p99 {live_stats['p99_ms']} ms")
         http.close()
         return result
-    finally:
-        if worker is not None:
-            stop(worker)
-        stop(server)
-        rproc.terminate()
-        rproc.join(5)
-        if backend == "sqlite":
-            for suffix in ("", "-wal", "-shm"):
-                with contextlib.suppress(FileNotFoundError):
-                    Path(f"{path}{suffix}").unlink()
-        else:
-            pg(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)", ns.pg_url)
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--backend", choices=["sqlite", "postgres", "both"], default="both")
+    add_backend_options(p)
     p.add_argument("--subscriptions", type=int, default=10)
     p.add_argument("--backlog", type=int, default=500, help="repo creations queued before the dispatcher starts")
     p.add_argument("--live", type=int, default=300, help="paced repo creations for the latency phase")
     p.add_argument("--rate", type=float, default=20.0, help="creations per second in the latency phase")
-    p.add_argument("--pg-url", default=PG_ADMIN_URL)
     p.add_argument(
         "--dispatcher",
         choices=["worker", "serve"],
@@ -303,10 +243,9 @@ def main() -> None:
     )
     p.add_argument("--profile", action="store_true", help="run the dispatcher under cProfile (bench/results/*.prof)")
     ns = p.parse_args()
-    RESULTS.mkdir(exist_ok=True)
+    results_dir()
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    backends = ["sqlite", "postgres"] if ns.backend == "both" else [ns.backend]
-    results = [run_backend(b, ns, stamp) for b in backends]
+    results = [run_backend(b, ns, stamp) for b in backends(ns)]
     print(f"\n{'backend':10} {'deliveries/s (drain)':>22} {'p50 ms':>8} {'p99 ms':>8} {'dup':>5}")
     for r in results:
         print(f"{r['backend']:10} {r['drain']['per_second']:>22} {r['live']['p50_ms']:>8} {r['live']['p99_ms']:>8}"
@@ -316,10 +255,8 @@ def main() -> None:
             print(f"targets (postgres): >= {TARGET_RATE:.0f} deliveries/s: "
                   f"{'met' if r['drain']['per_second'] >= TARGET_RATE else 'NOT met'}; p50 <= {TARGET_P50_MS:.0f} ms: "
                   f"{'met' if (r['live']['p50_ms'] or 1e9) <= TARGET_P50_MS else 'NOT met'}")  # fmt: skip
-    commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, cwd=ROOT).stdout.strip()
-    out = RESULTS / f"events-{stamp}.json"
-    out.write_text(json.dumps({"results": results, "args": vars(ns), "commit": commit, "nproc": os.cpu_count(),
-                               "python": platform.python_version()}, indent=2))  # fmt: skip
+    out = write_json(RESULTS / f"events-{stamp}.json", {"results": results, "args": vars(ns), "commit": git_commit(),
+                     "nproc": os.cpu_count(), "python": platform.python_version()})  # fmt: skip
     log(f"wrote {out}")
 
 

@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
+import contextlib
 import secrets
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -28,8 +27,19 @@ import httpx
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
+from common import (  # noqa: E402
+    RESULTS,
+    add_backend_options,
+    backends,
+    log,
+    pct,
+    results_dir,
+    scratch_database,
+    serve,
+    token,
+    write_json,
+)
 from load import load  # noqa: E402
-from run import PG_ADMIN_URL, RESULTS, Server, _pg_admin, _service_command, free_port, log  # noqa: E402
 
 from platform_api.core import clock, uidp  # noqa: E402
 from platform_api.gen.records.registry_v2 import Repo, Tag  # noqa: E402
@@ -40,10 +50,6 @@ from platform_api.store import rows  # noqa: E402
 TARGET_PAGE_P99_MS = 50.0
 BATCH = 20_000
 TAG_COLUMNS = ["uid", "parent", "name", "digest", "kind", "create_time", "update_time", "body"]
-
-
-def pct(values: list[float], q: float) -> float:
-    return sorted(values)[min(len(values) - 1, int(q * len(values)))]
 
 
 async def _insert(database: Any, table: str, columns: list[str], batch: list[tuple[Any, ...]]) -> None:
@@ -111,29 +117,14 @@ def timed(client: httpx.Client, path: str, params: dict[str, Any], samples: int)
 
 def run_backend(backend: str, args: argparse.Namespace, stamp: str) -> dict[str, Any]:
     log(f"\n== {backend}")
-    cleanup: list[Any] = []
-    try:
-        if backend == "sqlite":
-            path = RESULTS / f"images-{stamp}.db"
-            url = f"sqlite:///{path}"
-            for suffix in ("", "-wal", "-shm"):
-                cleanup.append(lambda p=Path(str(path) + suffix): p.unlink(missing_ok=True))
-        else:
-            dbname = f"pa_images_{secrets.token_hex(4)}"
-            asyncio.run(_pg_admin(f"CREATE DATABASE {dbname}"))
-            cleanup.append(lambda: asyncio.run(_pg_admin(f"DROP DATABASE IF EXISTS {dbname} WITH (FORCE)")))
-            url = PG_ADMIN_URL.rsplit("/", 1)[0] + "/" + dbname
+    with contextlib.ExitStack() as stack:
+        url = stack.enter_context(scratch_database(backend, RESULTS / f"images-{stamp}.db", "pa_images_"))
         ds = asyncio.run(load_images(url, args.tags))
         log(f"  loaded {args.tags:,} tags in {ds['seconds']:.1f} s")
-        port = free_port()
-        server = Server(f"images-{backend}-{stamp}",
-                        [_service_command(), "serve", "--http-port", str(port), "--grpc-port", str(free_port()),
-                         "--database", url, "--host", "127.0.0.1", "--no-dispatcher"], port, "/readyz")  # fmt: skip
-        cleanup.append(server.stop)
-        server.wait_ready()
-        argv = [_service_command(), "token", "--identity", ds["owner"], "--database", url, "--ttl", "7200"]
-        token = subprocess.run(argv, capture_output=True, text=True, check=True).stdout.strip()
-        client = httpx.Client(base_url=server.url, headers={"authorization": f"Bearer {token}"}, timeout=60)
+        server = serve(url, RESULTS / f"server-images-{backend}-{stamp}.log", "--no-dispatcher", cpu="0")
+        stack.callback(server.stop)
+        bearer = token(url, ds["owner"])
+        client = httpx.Client(base_url=server.url, headers={"authorization": f"Bearer {bearer}"}, timeout=60)
         base = {"uidp.childrenOf": ds["repo"]}
         t0 = time.perf_counter()
         tokens, page, seen = [""], None, 0
@@ -158,20 +149,17 @@ def run_backend(backend: str, args: argparse.Namespace, stamp: str) -> dict[str,
         log(f"  GetSize: {results['get_size']}")
         client.close()
         return {"backend": backend, "tags": args.tags, **results}
-    finally:
-        for c in reversed(cleanup):
-            c()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--backend", choices=["sqlite", "postgres", "both"], default="both")
+    add_backend_options(parser, pg_url=False)
     parser.add_argument("--tags", type=int, default=1_000_000)
     parser.add_argument("--samples", type=int, default=200)
     args = parser.parse_args()
-    RESULTS.mkdir(exist_ok=True)
+    results_dir()
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    out = [run_backend(b, args, stamp) for b in (["sqlite", "postgres"] if args.backend == "both" else [args.backend])]
+    out = [run_backend(b, args, stamp) for b in backends(args)]
     print(
         f"\n{'backend':<10} {'page':<8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}  (target p99 <= {TARGET_PAGE_P99_MS})"
     )
@@ -179,8 +167,7 @@ def main() -> None:
         for name in ("page_first", "page_middle", "page_last", "get_size"):
             m = r[name]
             print(f"{r['backend']:<10} {name:<12} {m['p50_ms']:>8} {m['p99_ms']:>8} {m['max_ms']:>8}")
-    path = RESULTS / f"images-{stamp}.json"
-    path.write_text(json.dumps(out, indent=2))
+    path = write_json(RESULTS / f"images-{stamp}.json", out)
     print(f"\nwrote {path}")
 
 

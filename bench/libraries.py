@@ -25,10 +25,7 @@ import platform
 import random
 import secrets
 import shutil
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -37,29 +34,23 @@ from typing import Any
 
 import httpx
 
-BENCH = Path(__file__).resolve().parent
-ROOT = BENCH.parent
-RESULTS = BENCH / "results"
-PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import (
+    RESULTS,
+    add_backend_options,
+    backends,
+    cli,
+    git_commit,
+    log,
+    pct,
+    results_dir,
+    scratch_database,
+    serve,
+    write_json,
+)
+
 WORDS = [f"w{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(50)]
-
-
-def log(msg: str) -> None:
-    print(msg, file=sys.stderr, flush=True)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def cli(database: str, *args: str) -> str:
-    r = subprocess.run([sys.executable, "-m", "platform_api.cli", *args, "--database", database],
-                       capture_output=True, text=True, timeout=3600, cwd=ROOT)  # fmt: skip
-    if r.returncode:
-        sys.exit(r.stderr)
-    return r.stdout
 
 
 def generate(folder: Path, artifacts: int, versions: int) -> tuple[Path, Path, list[str]]:
@@ -105,9 +96,8 @@ def timed_import(database: str, ecosystem: str, folder: Path) -> tuple[float, di
 
 
 def percentiles(samples: list[float]) -> dict[str, float]:
-    s = sorted(samples)
-    p99 = s[min(len(s) - 1, int(len(s) * 0.99))]
-    return {"p50_ms": round(statistics.median(s) * 1000, 2), "p99_ms": round(p99 * 1000, 2), "n": len(s)}
+    return {"p50_ms": round(statistics.median(samples) * 1000, 2), "p99_ms": round(pct(samples, 0.99) * 1000, 2),
+            "n": len(samples)}  # fmt: skip
 
 
 def measure(base: str, token: str, uids: list[str], samples: int) -> dict[str, dict[str, float]]:
@@ -164,35 +154,18 @@ def measure(base: str, token: str, uids: list[str], samples: int) -> dict[str, d
 
 
 def run_backend(backend: str, args: argparse.Namespace, folder: Path) -> dict[str, Any]:
-    pg_name = ""
-    if backend == "sqlite":
-        database = f"sqlite:///{RESULTS / f'libraries-{secrets.token_hex(4)}.db'}"
-    else:
-        pg_name = "pa_bench_" + secrets.token_hex(6)
-        pg(f"CREATE DATABASE {pg_name}", args.pg_url)
-        database = args.pg_url.rsplit("/", 1)[0] + "/" + pg_name
-    proc = None
-    try:
+    with contextlib.ExitStack() as stack:
+        sqlite_path = RESULTS / f"libraries-{secrets.token_hex(4)}.db"
+        database = stack.enter_context(scratch_database(backend, sqlite_path, "pa_bench_", args.pg_url))
         py_s, py_sum = timed_import(database, "python", folder / "python")
         log(f"{backend}: python import {py_s:.1f} s {py_sum}")
         java_s, java_sum = timed_import(database, "java", folder / "java")
         log(f"{backend}: java import {java_s:.1f} s {java_sum}")
         again_s, again_sum = timed_import(database, "python", folder / "python")
         log(f"{backend}: python re-import {again_s:.1f} s {again_sum}")
-        port, grpc_port = free_port(), free_port()
-        out = open(RESULTS / f"libraries-{backend}.log", "wb")  # noqa: SIM115 - lives as long as the process
-        proc = subprocess.Popen([sys.executable, "-m", "platform_api.cli", "serve", "--host", "127.0.0.1",
-                                 "--http-port", str(port), "--grpc-port", str(grpc_port), "--database", database],
-                                stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True)  # fmt: skip
-        base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while True:
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(base + "/readyz", timeout=1).status_code == 200:
-                    break
-            if time.monotonic() > deadline or proc.poll() is not None:
-                sys.exit("server did not become ready")
-            time.sleep(0.2)
+        server = serve(database, RESULTS / f"libraries-{backend}.log")
+        stack.callback(server.stop)
+        base = server.url
         token = json.loads(cli(database, "bootstrap"))["token"]
         uids = [*(f"python:{p.stem}" for p in (folder / "python").iterdir())]
         latency = measure(base, token, uids, args.samples)
@@ -203,66 +176,38 @@ def run_backend(backend: str, args: argparse.Namespace, folder: Path) -> dict[st
             "reimport_python_s": round(again_s, 2), "reimport_python": again_sum,
             "records_per_s": round(records / (py_s + java_s)), "latency": latency,
         }  # fmt: skip
-    finally:
-        if proc is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=30)
-        if pg_name:
-            pg(f"DROP DATABASE IF EXISTS {pg_name} WITH (FORCE)", args.pg_url)
-        else:
-            for suffix in ("", "-wal", "-shm"):
-                Path(database.removeprefix("sqlite:///") + suffix).unlink(missing_ok=True)
-
-
-def pg(sql: str, url: str) -> None:
-    import asyncio
-
-    import asyncpg
-
-    async def go() -> None:
-        conn = await asyncpg.connect(url)
-        try:
-            await conn.execute(sql)
-        finally:
-            await conn.close()
-
-    asyncio.run(go())
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--backend", choices=("sqlite", "postgres", "both"), default="both")
+    add_backend_options(p)
     p.add_argument("--artifacts", type=int, default=100_000)
     p.add_argument("--versions", type=int, default=3)
     p.add_argument("--samples", type=int, default=200)
-    p.add_argument("--pg-url", default=PG_ADMIN_URL)
     args = p.parse_args()
-    RESULTS.mkdir(exist_ok=True)
-    backends = ["sqlite", "postgres"] if args.backend == "both" else [args.backend]
+    results_dir()
     folder = Path(tempfile.mkdtemp(prefix="libraries-bench-", dir=RESULTS))
     try:
         t = time.perf_counter()
         generate(folder, args.artifacts, args.versions)
         log(f"generated {args.artifacts} artifacts in {time.perf_counter() - t:.1f} s")
-        results = {b: run_backend(b, args, folder) for b in backends}
+        results = {b: run_backend(b, args, folder) for b in backends(args)}
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, cwd=ROOT).stdout.strip()
-    doc = {"artifacts": args.artifacts, "versions": args.versions, "samples": args.samples, "commit": commit,
+    doc = {"artifacts": args.artifacts, "versions": args.versions, "samples": args.samples, "commit": git_commit(),
            "machine": {"nproc": os.cpu_count(), "python": platform.python_version()}, "results": results}  # fmt: skip
-    path = RESULTS / f"libraries-{time.strftime('%Y%m%dT%H%M%S')}.json"
-    path.write_text(json.dumps(doc, indent=2))
+    path = write_json(RESULTS / f"libraries-{time.strftime('%Y%m%dT%H%M%S')}.json", doc)
     print(f"\n{args.artifacts} artifacts x ~{args.versions} versions")
-    print(f"{'':52}" + "".join(f"{b:>22}" for b in backends))
+    names = list(results)
+    print(f"{'':52}" + "".join(f"{b:>22}" for b in names))
     rows = [("import python (s)", "import_python_s"), ("import java (s)", "import_java_s"),
             ("re-import python, unchanged (s)", "reimport_python_s"),
             ("import records/s", "records_per_s")]  # fmt: skip
     for label, key in rows:
-        print(f"{label:52}" + "".join(f"{results[b][key]:>22}" for b in backends))
-    for label in results[backends[0]]["latency"]:
+        print(f"{label:52}" + "".join(f"{results[b][key]:>22}" for b in names))
+    for label in results[names[0]]["latency"]:
         cells = "".join(f"{results[b]['latency'][label]['p50_ms']:>10} / {results[b]['latency'][label]['p99_ms']:>7}"
-                        for b in backends)  # fmt: skip
+                        for b in names)  # fmt: skip
         print(f"{label + ' p50/p99 ms':52}{cells}")
     print(f"\nwritten: {path}")
 

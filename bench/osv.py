@@ -21,15 +21,11 @@ Prints a table and writes bench/results/osv-<time>.json. Never fails on the targ
 from __future__ import annotations
 
 import argparse
-import asyncio
+import contextlib
 import json
 import os
 import random
-import secrets
-import shutil
-import socket
 import statistics
-import subprocess
 import sys
 import time
 import zipfile
@@ -39,25 +35,31 @@ from typing import Any
 import grpc
 import httpx
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import (
+    RESULTS,
+    add_backend_options,
+    backends,
+    free_port,
+    log,
+    pct,
+    pg,
+    results_dir,
+    scratch_database,
+    serve,
+    write_json,
+)
+from common import (
+    cli as common_cli,
+)
+
 from platform_api.gen.chainguard.platform.advisory.v2 import advisory_pb2, advisory_pb2_grpc
 
-BENCH = Path(__file__).resolve().parent
-RESULTS = BENCH / "results"
-PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
 TARGET_P50_MS = 50.0
 V3 = ["CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H", "CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L/A:N",
       "CVSS:3.1/AV:L/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:H", "CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:N/A:N"]  # fmt: skip
 V4 = "CVSS:4.0/AV:N/AC:L/AT:N/PR:N/UI:N/VC:H/VI:H/VA:H/SC:N/SI:N/SA:N"
-
-
-def log(msg: str) -> None:
-    print(msg, file=sys.stderr, flush=True)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def names(i: int) -> tuple[str, str]:
@@ -99,28 +101,10 @@ def generate(path: Path, n: int) -> float:
     return time.perf_counter() - t0
 
 
-async def _pg_admin(url: str, sql: str) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(url)
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
-
-
 def cli(*args: str, database: str) -> tuple[float, dict[str, Any]]:
     t0 = time.perf_counter()
-    r = subprocess.run([sys.executable, "-m", "platform_api.cli", *args, "--database", database],
-                       capture_output=True, text=True)  # fmt: skip
-    if r.returncode != 0:
-        raise RuntimeError(r.stderr)
-    return time.perf_counter() - t0, json.loads(r.stdout)
-
-
-def pct(values: list[float], q: float) -> float:
-    s = sorted(values)
-    return s[min(len(s) - 1, int(q * len(s)))]
+    summary = json.loads(common_cli(database, *args))
+    return time.perf_counter() - t0, summary
 
 
 def measure(label: str, fn: Any, requests: int) -> dict[str, Any]:
@@ -137,45 +121,12 @@ def measure(label: str, fn: Any, requests: int) -> dict[str, Any]:
     return row
 
 
-def serve(database: str, tmp: Path) -> tuple[subprocess.Popen[bytes], str, str]:
-    http_port, grpc_port = free_port(), free_port()
-    argv = [sys.executable, "-m", "platform_api.cli", "serve", "--host", "127.0.0.1", "--http-port", str(http_port),
-            "--grpc-port", str(grpc_port), "--database", database]  # fmt: skip
-    if shutil.which("taskset"):
-        argv = ["taskset", "-c", "0", *argv]
-    env = {**os.environ, "PLATFORM_API_LOG_LEVEL": "warning"}
-    with open(tmp / f"server-{http_port}.log", "wb") as out:
-        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, env=env)
-    base = f"http://127.0.0.1:{http_port}"
-    deadline = time.monotonic() + 60
-    while True:
-        if proc.poll() is not None:
-            raise RuntimeError("server exited")
-        try:
-            if httpx.get(base + "/readyz", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        if time.monotonic() > deadline:
-            proc.kill()
-            raise RuntimeError("server did not become ready")
-        time.sleep(0.1)
-    return proc, base, f"127.0.0.1:{grpc_port}"
-
-
 def run_backend(backend: str, args: argparse.Namespace, archive: Path, stamp: str) -> dict[str, Any]:
     log(f"[{backend}]")
-    dbname = ""
-    if backend == "sqlite":
-        dbfile = RESULTS / f"osv-{stamp}.db"
-        database = f"sqlite:///{dbfile}"
-    else:
-        dbname = f"pa_bench_osv_{secrets.token_hex(4)}"
-        asyncio.run(_pg_admin(args.pg_url, f"CREATE DATABASE {dbname}"))
-        database = args.pg_url.rsplit("/", 1)[0] + "/" + dbname
     result: dict[str, Any] = {"backend": backend, "records": args.records}
-    proc = None
-    try:
+    with contextlib.ExitStack() as stack:
+        database = stack.enter_context(scratch_database(backend, RESULTS / f"osv-{stamp}.db", "pa_bench_osv_",
+                                                        args.pg_url))  # fmt: skip
         secs, summary = cli("import", "osv", str(archive), database=database)
         assert summary["created"] == args.records, summary
         result["import_s"] = round(secs, 2)
@@ -186,10 +137,14 @@ def run_backend(backend: str, args: argparse.Namespace, archive: Path, stamp: st
         result["reimport_s"] = round(secs, 2)
         result["reimport_records_per_s"] = round(args.records / secs)
         log(f"  re-import (unchanged): {secs:.1f} s, {args.records / secs:,.0f} records/s")
-        if dbname:  # what autovacuum does shortly after a bulk load (as bench/load.py does)
-            asyncio.run(_pg_admin(database, "ANALYZE vulnerability_metadata; ANALYZE vulnerability_aliases"))
+        if backend == "postgres":  # what autovacuum does shortly after a bulk load (as bench/load.py does)
+            pg("ANALYZE vulnerability_metadata; ANALYZE vulnerability_aliases", database)
 
-        proc, base, target = serve(database, RESULTS)
+        port = free_port()
+        server = serve(database, RESULTS / f"server-{port}.log", port=port, cpu="0",
+                       env={"PLATFORM_API_LOG_LEVEL": "warning"})  # fmt: skip
+        stack.callback(server.stop)
+        base, target = server.url, f"127.0.0.1:{server.grpc_port}"
         rng = random.Random(7)
 
         def sample() -> list[str]:
@@ -235,15 +190,6 @@ def run_backend(backend: str, args: argparse.Namespace, archive: Path, stamp: st
         result["rows"] = rows
         client.close()
         channel.close()
-    finally:
-        if proc is not None:
-            proc.terminate()
-            proc.wait(timeout=20)
-        if backend == "sqlite":
-            for suffix in ("", "-wal", "-shm"):
-                Path(f"{dbfile}{suffix}").unlink(missing_ok=True)
-        elif dbname:
-            asyncio.run(_pg_admin(args.pg_url, f"DROP DATABASE IF EXISTS {dbname} WITH (FORCE)"))
     return result
 
 
@@ -261,24 +207,22 @@ def table(results: list[dict[str, Any]]) -> str:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--backend", choices=("sqlite", "postgres", "both"), default="both")
+    add_backend_options(p)
     p.add_argument("--records", type=int, default=50_000)
     p.add_argument("--ids", type=int, default=1_000)
     p.add_argument("--requests", type=int, default=100)
-    p.add_argument("--pg-url", default=PG_ADMIN_URL)
     args = p.parse_args()
-    RESULTS.mkdir(exist_ok=True)
+    results_dir()
     stamp = time.strftime("%Y%m%dT%H%M%S")
     archive = RESULTS / f"osv-{stamp}-all.zip"
     log(f"generating {args.records:,} OSV records into {archive.name} ...")
     log(f"  {generate(archive, args.records):.1f} s, {archive.stat().st_size / 1e6:.1f} MB")
-    backends = ["sqlite", "postgres"] if args.backend == "both" else [args.backend]
     try:
-        results = [run_backend(b, args, archive, stamp) for b in backends]
+        results = [run_backend(b, args, archive, stamp) for b in backends(args)]
     finally:
         archive.unlink(missing_ok=True)
     out = {"stamp": stamp, "target_p50_ms": TARGET_P50_MS, "cpus": os.cpu_count(), "results": results}
-    (RESULTS / f"osv-{stamp}.json").write_text(json.dumps(out, indent=2))
+    write_json(RESULTS / f"osv-{stamp}.json", out)
     print(table(results))
     print(f"URL of the 1,000-id GET: {results[0]['url_bytes']:,} bytes")
 

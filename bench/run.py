@@ -16,34 +16,39 @@ import json
 import os
 import platform
 import re
-import secrets
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
 import time
-import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
 
-BENCH = Path(__file__).resolve().parent
-ROOT = BENCH.parent
-RESULTS = BENCH / "results"
-PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import (
+    BENCH,
+    RESULTS,
+    ROOT,
+    Server,
+    add_backend_options,
+    backends,
+    free_port,
+    log,
+    results_dir,
+    scratch_database,
+    serve,
+    token,
+    write_json,
+)
+
 SERVER_CPU = "0"
 CLIENT_CPU = "1"
 # GET with a valid token (authentication and authorization included) vs the bare hello-world.
 TARGET_GET_RATIO = 0.45
 TARGET_LIST_P50_MS = 15.0
-
-sys.path.insert(0, str(BENCH))
-
-
-def log(msg: str) -> None:
-    print(msg, file=sys.stderr, flush=True)
 
 
 # ---------------------------------------------------------------- processes
@@ -58,67 +63,6 @@ def require_tools() -> None:
         )
     if (os.cpu_count() or 1) < 2:
         sys.exit("error: the benchmark pins the server to CPU 0 and wrk to CPU 1; it needs at least 2 CPUs")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    """A server process group pinned to SERVER_CPU; stopped (whole group) on exit."""
-
-    def __init__(self, name: str, argv: list[str], port: int, ready_path: str, env: dict[str, str] | None = None):
-        self.name, self.port, self.ready_path = name, port, ready_path
-        self.log_path = RESULTS / f"server-{name}.log"
-        self._log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
-        self.proc = subprocess.Popen(
-            ["taskset", "-c", SERVER_CPU, *argv],
-            stdout=self._log,
-            stderr=subprocess.STDOUT,
-            env={**os.environ, **(env or {})},
-            cwd=str(ROOT),
-            start_new_session=True,  # own process group: Granian's worker goes down with it
-        )
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def wait_ready(self, timeout: float = 60) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"{self.name} exited with {self.proc.returncode}; log:\n{self.tail()}")
-            try:
-                with urllib.request.urlopen(self.url + self.ready_path, timeout=2) as r:
-                    if r.status == 200:
-                        return
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            time.sleep(0.2)
-        raise RuntimeError(f"{self.name} not ready after {timeout}s; log:\n{self.tail()}")
-
-    def tail(self, n: int = 30) -> str:
-        with contextlib.suppress(OSError):
-            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-n:])
-        return ""
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            for sig, wait in ((signal.SIGINT, 10), (signal.SIGTERM, 5), (signal.SIGKILL, 5)):
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(self.proc.pid, sig)
-                try:
-                    self.proc.wait(wait)
-                    break
-                except subprocess.TimeoutExpired:
-                    continue
-        # Stragglers in the group (a worker whose parent died first).
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        self._log.close()
 
 
 # ---------------------------------------------------------------- wrk
@@ -204,92 +148,50 @@ def check(url: str, token: str, expect_total: int | None = None) -> dict:
     return body
 
 
-async def _pg_admin(sql: str) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(PG_ADMIN_URL)
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
-
-
-def _service_command() -> str:
-    """`platform-api` of this interpreter's environment (the venv), else the one on PATH."""
-    here = Path(sys.executable).parent / "platform-api"
-    found = str(here) if here.exists() else shutil.which("platform-api")
-    if not found:
-        sys.exit("error: platform-api not found: activate the venv (pip install -e .) first")
-    return found
-
-
 def run_backend(backend: str, args: argparse.Namespace, stamp: str) -> dict:
     from load import load
 
     log(f"\n== {backend}")
-    cleanup: list[Any] = []
-    try:
-        if backend == "sqlite":
-            path = RESULTS / f"bench-{stamp}.db"
-            url = f"sqlite:///{path}"
-            for suffix in ("", "-wal", "-shm") if not args.keep_db else ():
-                cleanup.append(lambda p=Path(str(path) + suffix): p.unlink(missing_ok=True))
-        else:
-            dbname = f"pa_bench_{secrets.token_hex(4)}"
-            asyncio.run(_pg_admin(f"CREATE DATABASE {dbname}"))
-            cleanup.append(lambda: asyncio.run(_pg_admin(f"DROP DATABASE IF EXISTS {dbname} WITH (FORCE)")))
-            url = PG_ADMIN_URL.rsplit("/", 1)[0] + "/" + dbname
+    with contextlib.ExitStack() as stack:
+        url = stack.enter_context(
+            scratch_database(backend, RESULTS / f"bench-{stamp}.db", "pa_bench_", args.pg_url, keep_sqlite=args.keep_db)
+        )
         log(f"  database {url}")
         ds = asyncio.run(load(url, repos=args.repos, groups=args.groups))
         log(f"  loaded {len(ds.repo_uids):,} repos under {1 + len(ds.groups)} groups in {ds.seconds:.1f} s")
         uids_file = RESULTS / f"uids-{backend}-{stamp}.txt"
         uids_file.write_text("\n".join(ds.repo_uids) + "\n")
-        cleanup.append(lambda: uids_file.unlink(missing_ok=True))
+        stack.callback(lambda: uids_file.unlink(missing_ok=True))
 
-        port = free_port()
-        server = Server(
-            f"{backend}-{stamp}",
-            [_service_command(), "serve", "--http-port", str(port),
-             "--grpc-port", str(free_port()), "--database", url, "--host", "127.0.0.1"],
-            port, "/readyz",
-        )  # fmt: skip
-        cleanup.append(server.stop)
-        server.wait_ready()
+        server = serve(url, RESULTS / f"server-{backend}-{stamp}.log", cpu=SERVER_CPU)
+        stack.callback(server.stop)
         base = server.url
         # Every API request carries a valid access token of the owner (minted as `platform-api token` does).
-        token = subprocess.run(
-            [_service_command(), "token", "--identity", ds.owner, "--database", url, "--ttl", "7200"],
-            capture_output=True, text=True, check=True,
-        ).stdout.strip()  # fmt: skip
+        bearer = token(url, ds.owner)
         list_path = f"/registry/v2/repos?uidp.descendants_of={ds.org}&page_size=200"
         # Sanity: the requests measured answer what they should.
-        got = check(base + "/registry/v2/repos/" + ds.repo_uids[len(ds.repo_uids) // 2], token)
+        got = check(base + "/registry/v2/repos/" + ds.repo_uids[len(ds.repo_uids) // 2], bearer)
         assert got["uid"] == ds.repo_uids[len(ds.repo_uids) // 2], got
-        assert len(check(base + list_path, token, args.repos)["repos"]) == 200
-        named = check(base + list_path + "&order_by=name", token, args.repos)["repos"]
+        assert len(check(base + list_path, bearer, args.repos)["repos"]) == 200
+        named = check(base + list_path + "&order_by=name", bearer, args.repos)["repos"]
         assert [r["name"] for r in named] == sorted(r["name"] for r in named)
 
         lua = str(BENCH / "get_random.lua")
         results = {
             "ping": measure("ping", base, "/ping/v2/ping", args),
-            "get": measure("get", base, "/registry/v2/repos/<uid>", args, [lua, str(uids_file)], token),
-            "list200": measure("list200", base, list_path, args, token=token),
-            "list200_name": measure("list200_name", base, list_path + "&order_by=name", args, token=token),
+            "get": measure("get", base, "/registry/v2/repos/<uid>", args, [lua, str(uids_file)], bearer),
+            "list200": measure("list200", base, list_path, args, token=bearer),
+            "list200_name": measure("list200_name", base, list_path + "&order_by=name", args, token=bearer),
         }
         return {"backend": backend, "load_seconds": ds.seconds, "repos": len(ds.repo_uids),
                 "groups": 1 + len(ds.groups), "org": ds.org, "results": results}  # fmt: skip
-    finally:
-        for fn in reversed(cleanup):
-            try:
-                fn()
-            except Exception as e:  # keep cleaning up
-                log(f"  cleanup: {e!r}")
 
 
 def run_hello(args: argparse.Namespace, stamp: str) -> dict:
     log("\n== hello (bare ASGI on Granian, bench/hello.py)")
     port = free_port()
-    server = Server(f"hello-{stamp}", [sys.executable, str(BENCH / "hello.py"), "--port", str(port)], port, "/")
+    argv = [sys.executable, str(BENCH / "hello.py"), "--port", str(port)]
+    server = Server(RESULTS / f"server-hello-{stamp}.log", argv, port, "/", cpu=SERVER_CPU)
     try:
         server.wait_ready()
         return measure("hello", server.url, "/", args)
@@ -355,7 +257,7 @@ def _interrupt(*_: Any) -> None:
 
 def main() -> None:
     p = argparse.ArgumentParser(description="Benchmark the HTTP/JSON API (see bench/README.md)")
-    p.add_argument("--backend", choices=("sqlite", "postgres", "both"), default="both")
+    add_backend_options(p)
     p.add_argument("--repos", type=int, default=100_000)
     p.add_argument("--groups", type=int, default=100, help="sub-groups of the org the repos are spread over")
     p.add_argument("--duration", type=int, default=10, help="seconds per wrk run")
@@ -363,19 +265,16 @@ def main() -> None:
     p.add_argument("--runs", type=int, default=3, help="throughput runs per endpoint (median reported)")
     p.add_argument("--connections", type=int, default=64)
     p.add_argument("--keep-db", action="store_true", help="keep the SQLite file (PostgreSQL is always dropped)")
-    p.add_argument("--pg-url", default=PG_ADMIN_URL, help="PostgreSQL URL to create the scratch database from")
     args = p.parse_args()
-    globals()["PG_ADMIN_URL"] = args.pg_url
     require_tools()
-    RESULTS.mkdir(parents=True, exist_ok=True)
+    results_dir()
     # Ctrl-C and SIGTERM unwind through the finally blocks that stop servers and drop databases.
     signal.signal(signal.SIGTERM, _interrupt)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     started = time.time()
-    backends = ["sqlite", "postgres"] if args.backend == "both" else [args.backend]
     try:
         hello = run_hello(args, stamp)
-        done = [run_backend(b, args, stamp) for b in backends]
+        done = [run_backend(b, args, stamp) for b in backends(args)]
     except KeyboardInterrupt:
         sys.exit("interrupted: servers stopped, scratch databases removed")
     report = {
@@ -404,8 +303,7 @@ def main() -> None:
             for b in done
         },
     }
-    out = RESULTS / f"bench-{stamp}.json"
-    out.write_text(json.dumps(report, indent=2) + "\n")
+    out = write_json(RESULTS / f"bench-{stamp}.json", report)
     print()
     print(table(hello, done))
     print(f"\nresults: {out.relative_to(ROOT)}  (wall {report['wall_seconds']:.0f} s)")
