@@ -95,13 +95,15 @@ def timed_import(database: str, ecosystem: str, folder: Path) -> tuple[float, di
     return time.perf_counter() - start, summary
 
 
-def percentiles(samples: list[float]) -> dict[str, float]:
+def percentiles(samples: list[float]) -> dict[str, float | None]:
+    if not samples:  # e.g. no query had a second page (small --artifacts)
+        return {"p50_ms": None, "p99_ms": None, "n": 0}
     return {"p50_ms": round(statistics.median(samples) * 1000, 2), "p99_ms": round(pct(samples, 0.99) * 1000, 2),
             "n": len(samples)}  # fmt: skip
 
 
-def measure(base: str, token: str, uids: list[str], samples: int) -> dict[str, dict[str, float]]:
-    out: dict[str, dict[str, float]] = {}
+def measure(base: str, token: str, uids: list[str], samples: int) -> dict[str, dict[str, float | None]]:
+    out: dict[str, dict[str, float | None]] = {}
     rng = random.Random(5)
     with httpx.Client(base_url=base, headers={"authorization": f"Bearer {token}"}, timeout=60) as c:
 
@@ -206,7 +208,7 @@ def main() -> None:
     for label, key in rows:
         print(f"{label:52}" + "".join(f"{results[b][key]:>22}" for b in names))
     for label in results[names[0]]["latency"]:
-        cells = "".join(f"{results[b]['latency'][label]['p50_ms']:>10} / {results[b]['latency'][label]['p99_ms']:>7}"
+        cells = "".join(f"{results[b]['latency'][label]['p50_ms']!s:>10} / {results[b]['latency'][label]['p99_ms']!s:>7}"
                         for b in names)  # fmt: skip
         print(f"{label + ' p50/p99 ms':52}{cells}")
     print(f"\nwritten: {path}")
