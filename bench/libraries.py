@@ -208,8 +208,8 @@ def main() -> None:
     for label, key in rows:
         print(f"{label:52}" + "".join(f"{results[b][key]:>22}" for b in names))
     for label in results[names[0]]["latency"]:
-        cells = "".join(f"{results[b]['latency'][label]['p50_ms']!s:>10} / {results[b]['latency'][label]['p99_ms']!s:>7}"
-                        for b in names)  # fmt: skip
+        lat = [results[b]["latency"][label] for b in names]
+        cells = "".join(f"{x['p50_ms']!s:>10} / {x['p99_ms']!s:>7}" for x in lat)
         print(f"{label + ' p50/p99 ms':52}{cells}")
     print(f"\nwritten: {path}")
 
