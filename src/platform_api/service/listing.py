@@ -54,6 +54,9 @@ class Where:
         self.structure: list[tuple[str, str]] = []  # ("children" | "descendants", uid)
         self.hidden_kinds = 0
         self.counted = True
+        # Set by restrict_to_visible: the subtrees the caller may list (and whether public root rows count).
+        self.visible: list[str] | None = None
+        self.public_rows = False
 
     def p(self, value: Any) -> str:
         self.args.append(value)
@@ -155,10 +158,12 @@ def _after(where: Where, order: list[tuple[str, bool]], last: list[Any]) -> None
 
 
 def _count_query(table: Table, where: Where) -> tuple[str, list[Any]]:
-    if not where.counted or len(where.structure) > 1:
+    if not where.counted or len(where.structure) > 1 or (where.visible is not None and where.structure):
         return f"SELECT COUNT(*) FROM {table.name} WHERE {where.sql()}", list(where.args)
     args: list[Any] = [table.name, where.hidden_kinds]
     sql = "SELECT COALESCE(SUM(n), 0) FROM child_counts WHERE tbl = $1 AND (kind & $2) = 0"
+    if where.visible is not None:
+        return _visible_count_query(table, where, sql, args)
     if where.structure:
         kind, uid = where.structure[0]
         args.append(uid)
@@ -227,6 +232,41 @@ async def answer(
     return response(cls, items, record, await page(ctx, table, where, request))
 
 
+def any_of(conds: list[str]) -> str:
+    """`conds` joined by OR as a balanced tree: SQLite refuses expressions deeper than 1,000, which a flat
+    chain over a caller's many visible roots (hundreds of organizations) reaches."""
+    if len(conds) == 1:
+        return conds[0]
+    half = len(conds) // 2
+    return f"({any_of(conds[:half])} OR {any_of(conds[half:])})"
+
+
+def _visible_count_query(table: Table, where: Where, sql: str, args: list[Any]) -> tuple[str, list[Any]]:
+    """The total of an unscoped List with no other filter, from the counters: the rows under each visible
+    root (their parent is the root or inside it), the public root rows, and the roots' own rows (counted
+    under their parents, so read by key)."""
+
+    def p(value: Any) -> str:
+        args.append(value)
+        return f"${len(args)}"
+
+    parts = []
+    for root in where.visible or []:
+        lo, hi = uidp.descendant_range(root)
+        parts.append(f"(parent = {p(root)} OR (parent > {p(lo)} AND parent < {p(hi)}))")
+    if where.public_rows:
+        parts.append("parent = ''")
+    if not parts:
+        return "SELECT 0", []
+    sql += " AND " + any_of(parts)
+    if not where.visible:
+        return sql, args
+    own = f"uid IN ({', '.join(p(r) for r in where.visible)}) AND (kind & $2) = 0"
+    if where.public_rows:
+        own += " AND parent <> ''"  # already counted as public root rows
+    return f"SELECT ({sql}) + (SELECT COUNT(*) FROM {table.name} WHERE {own})", args
+
+
 def restrict_to_visible(where: Where, ctx: Context, table: Table) -> None:
     """Unscoped Lists return only rows in subtrees where the caller holds the method's capabilities, and
     totalCount counts only those. A structural filter already inside one such subtree needs no more."""
@@ -239,7 +279,9 @@ def restrict_to_visible(where: Where, ctx: Context, table: Table) -> None:
     conds = [f"(uid = {where.p(r)} OR ({{uid}} > {where.p(r + '/')} AND {{uid}} < {where.p(r + '0')}))" for r in roots]
     if table.public_root_rows:
         conds.append(f"parent = {where.p('')}")
-    where.add("(" + (" OR ".join(conds) or "1 = 0") + ")")
+    # Not `add`: with no other filter the counters still answer the total (_visible_count_query).
+    where.conds.append(any_of(conds) if conds else "1 = 0")
+    where.visible, where.public_rows = roots, table.public_root_rows
 
 
 async def page(ctx: Context, table: Table, where: Where, request: Any, columns: str = "body") -> Page:
