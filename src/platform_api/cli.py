@@ -364,10 +364,35 @@ def _stop_front(proc: Any) -> None:
         proc.wait()
 
 
+def _refuse_taken_ports(settings: Settings) -> None:
+    """Exit when another process listens on one of our ports. Granian and gRPC bind with SO_REUSEPORT (for
+    their worker processes), so a second server on the same port would start silently and take a share of
+    the connections, serving them from its own database."""
+    wanted = [(settings.http_host, settings.http_port)]
+    if settings.grpc_enabled:
+        wanted.append((settings.grpc_host, settings.grpc_port))
+    if settings.port:
+        wanted.append((_public_host(settings), settings.port))
+    for host, port in wanted:
+        if not port:
+            continue
+        try:
+            family, kind, proto, _, address = socket.getaddrinfo(
+                host.strip("[]") or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+            )[0]
+            with socket.socket(family, kind, proto) as probe:
+                # REUSEADDR passes a port left in TIME_WAIT by a restart, not one another socket listens on.
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                probe.bind(address)
+        except OSError as e:
+            sys.exit(f"platform-api serve: cannot listen on {host}:{port}: {e.strerror or e} (another server?)")
+
+
 def _serve(settings: Settings, workers: int) -> None:
     from granian.constants import Interfaces, Loops
     from granian.server import Server
 
+    _refuse_taken_ports(settings)
     os.environ.update(settings.to_env())
     # /metrics sums the worker processes' values, which they write here (prometheus-client's
     # multiprocess mode); a fresh folder per start, so counters begin at zero and stale files never add up.
