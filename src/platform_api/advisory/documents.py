@@ -101,12 +101,8 @@ async def store(tx: Conn, docs: Sequence[fmt.Document], namespace: str, now: str
     updated / unchanged documents."""
     known: dict[str, str] = {}
     ids = [d.package for d in docs]
-    for start in range(0, len(ids), 500):
-        chunk = ids[start : start + 500]
-        marks = ", ".join(f"${i + 1}" for i in range(len(chunk)))
-        sql = f"SELECT id, digest FROM advisory_documents WHERE id IN ({marks})"
-        for r in await tx.fetch(sql, *chunk):
-            known[r["id"]] = r["digest"]
+    for r in await rows.fetch_in(tx, "SELECT id, digest FROM advisory_documents WHERE id IN ({marks})", ids):
+        known[r["id"]] = r["digest"]
     new: list[tuple[str, str, str, fmt.Document]] = []
     changed: list[tuple[str, str, str, fmt.Document]] = []
     for d in docs:

@@ -46,14 +46,14 @@ def subscription_columns(sub: Subscription) -> dict[str, Any]:
 
 async def subscribers(tx: Conn, scopes: list[str]) -> list[tuple[str, str]]:
     """(uid, types as JSON) of the enabled subscriptions at any of `scopes`."""
-    marks = ", ".join(f"${i + 1}" for i in range(len(scopes)))
+    marks = rows.marks(len(scopes))
     sql = f"SELECT uid, types FROM subscriptions WHERE parent IN ({marks}) AND disabled = 0"
     return [(r["uid"], r["types"]) for r in await tx.fetch(sql, *scopes)]
 
 
 async def sinks(db: Any, uids: set[str]) -> list[Row]:
     """uid, sink, secret and disabled of the subscriptions among `uids`."""
-    marks = ", ".join(f"${i + 1}" for i in range(len(uids)))
+    marks = rows.marks(len(uids))
     found: list[Row] = await db.fetch(
         f"SELECT uid, sink, secret, disabled FROM subscriptions WHERE uid IN ({marks})", *uids
     )
@@ -89,7 +89,7 @@ async def insert_event(tx: Conn, *values: Any) -> None:
 
 
 async def events(db: Any, ids: set[str]) -> list[Row]:
-    marks = ", ".join(f"${i + 1}" for i in range(len(ids)))
+    marks = rows.marks(len(ids))
     found: list[Row] = await db.fetch(
         f"SELECT id, type, source, subject, grp, time, bodytype, extensions, data FROM events WHERE id IN ({marks})",
         *ids,

@@ -60,7 +60,7 @@ async def apply(tx: Conn, collected: Collected, summary: Summary, progress: Prog
 
 
 async def _apply_chunk(tx: Conn, chunk: list[ArtifactFacts], summary: Summary) -> None:
-    marks = ", ".join(f"${i + 1}" for i in range(len(chunk)))
+    marks = rows.marks(len(chunk))
     uids = [a.uid for a in chunk]
     stored_artifacts = {
         r["uid"]: (r["body"], r["last_updated"])

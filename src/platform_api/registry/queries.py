@@ -71,7 +71,7 @@ async def update_tag(tx: Conn, tag: Tag) -> None:
 
 async def tag_digests(conn: Conn, repo: str, names: list[str]) -> list[str]:
     """The digests the tags `names` of `repo` point at (tags that do not exist are left out)."""
-    marks = ", ".join(f"${i + 2}" for i in range(len(names)))
+    marks = rows.marks(len(names), 2)
     found = await conn.fetch(f"SELECT digest FROM tags WHERE parent = $1 AND name IN ({marks})", repo, *names)
     return [r["digest"] for r in found]
 

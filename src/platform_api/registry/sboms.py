@@ -7,6 +7,7 @@ import hashlib
 from typing import NamedTuple
 
 from platform_api.core import clock
+from platform_api.store import rows
 from platform_api.store.db import Conn
 
 # Digests per `packages` call (one IN list).
@@ -42,8 +43,10 @@ async def put(tx: Conn, repo: str, digest: str, fmt: str, packages: list[Package
     old = await tx.fetchrow("SELECT format, packages_sha256 FROM sboms WHERE repo = $1 AND digest = $2", repo, digest)
     if old is not None and (old["format"], old["packages_sha256"]) == (fmt, sha):
         return Change(0, 0, len(packages), "unchanged")
-    rows = await tx.fetch("SELECT name, version, purl FROM sbom_packages WHERE repo = $1 AND digest = $2", repo, digest)
-    have = {Package(r["name"], r["version"], r["purl"]) for r in rows}
+    found = await tx.fetch(
+        "SELECT name, version, purl FROM sbom_packages WHERE repo = $1 AND digest = $2", repo, digest
+    )
+    have = {Package(r["name"], r["version"], r["purl"]) for r in found}
     want = set(packages)
     gone = sorted(have - want)
     new = sorted(want - have)
@@ -77,10 +80,10 @@ async def packages(conn: Conn, repo_uid: str, digests: list[str]) -> list[Packag
         return []
     if len(digests) > MAX_DIGESTS:
         raise ValueError(f"at most {MAX_DIGESTS} digests")
-    marks = ", ".join(f"${i + 2}" for i in range(len(digests)))
-    rows = await conn.fetch(
+    marks = rows.marks(len(digests), 2)
+    found = await conn.fetch(
         f"SELECT DISTINCT name, version, purl FROM sbom_packages WHERE repo = $1 AND digest IN ({marks})"
         " ORDER BY name, version, purl",
         repo_uid, *digests,
     )  # fmt: skip
-    return [Package(r["name"], r["version"], r["purl"]) for r in rows]
+    return [Package(r["name"], r["version"], r["purl"]) for r in found]

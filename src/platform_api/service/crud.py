@@ -77,10 +77,7 @@ class Resource(Generic[R]):
         names = ("uid", "parent", "create_time", "update_time", "body", *columns)
         sql = self._statement(
             ("insert", *columns),
-            lambda: (
-                f"INSERT INTO {self.table} ({', '.join(names)})"
-                f" VALUES ({', '.join(f'${i + 1}' for i in range(len(names)))})"
-            ),
+            lambda: f"INSERT INTO {self.table} ({', '.join(names)}) VALUES ({rows.marks(len(names))})",
         )
         args = (rec.uid, parent, rec.create_time, rec.update_time, rows.body(record), *columns.values())
         await storage.unique_write(tx, conflict or self._conflict(record), sql, *args)

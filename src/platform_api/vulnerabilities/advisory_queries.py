@@ -215,12 +215,9 @@ async def aliases_of(conn: Conn, uids: Iterable[str]) -> dict[str, list[str]]:
     """{advisory uid: its aliases} (e.g. to join OSV severities onto a page of advisories)."""
     wanted = list(dict.fromkeys(uids))
     out: dict[str, list[str]] = {u: [] for u in wanted}
-    for start in range(0, len(wanted), 500):
-        chunk = wanted[start : start + 500]
-        marks = ", ".join(f"${i + 1}" for i in range(len(chunk)))
-        sql = f"SELECT advisory, alias FROM advisory_aliases WHERE advisory IN ({marks}) ORDER BY alias"
-        for r in await conn.fetch(sql, *chunk):
-            out[r["advisory"]].append(r["alias"])
+    sql = "SELECT advisory, alias FROM advisory_aliases WHERE advisory IN ({marks}) ORDER BY alias"
+    for r in await rows.fetch_in(conn, sql, wanted):
+        out[r["advisory"]].append(r["alias"])
     return out
 
 
@@ -235,22 +232,16 @@ class Fixed(NamedTuple):
 async def fixed_between(conn: Conn, org: str, packages: Iterable[str], start: str, end: str) -> list[Fixed]:
     """The `fixed` events in [start, end] (canonical timestamps) of the advisories stored under group
     `org` (at any depth) for the packages named, ordered by time then advisory id."""
-    names = sorted(set(packages))
-    found: list[Fixed] = []
+    sql = (
+        "SELECT body FROM advisories WHERE uid > $1 AND uid < $2 AND artifact_name IN ({marks})"
+        " AND uid IN (SELECT advisory FROM advisory_events WHERE type = $3)"
+    )
     fixed = EVENT_TYPE_NUMBERS["EVENT_TYPE_FILTER_FIXED"]
-    for at in range(0, len(names), 500):
-        chunk = names[at : at + 500]
-        marks = ", ".join(f"${i + 4}" for i in range(len(chunk)))
-        bodies = await conn.fetch(
-            "SELECT body FROM advisories WHERE uid > $1 AND uid < $2"
-            f" AND artifact_name IN ({marks})"
-            " AND uid IN (SELECT advisory FROM advisory_events WHERE type = $3)",
-            org + "/", org + "0", fixed, *chunk,
-        )  # fmt: skip
-        for r in bodies:
-            advisory = rows.decode(Advisory, r["body"])
-            for event in advisory.events:
-                when = event.create_time or ""
-                if event.fixed is not None and start <= when <= end:
-                    found.append(Fixed(advisory.advisory_id, advisory.aliases, when))
+    found: list[Fixed] = []
+    for r in await rows.fetch_in(conn, sql, sorted(set(packages)), org + "/", org + "0", fixed):
+        advisory = rows.decode(Advisory, r["body"])
+        for event in advisory.events:
+            when = event.create_time or ""
+            if event.fixed is not None and start <= when <= end:
+                found.append(Fixed(advisory.advisory_id, advisory.aliases, when))
     return sorted(found, key=lambda f: (f.time, f.advisory_id))

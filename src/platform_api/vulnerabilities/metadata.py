@@ -20,25 +20,13 @@ from platform_api.vulnerabilities.osv import Record
 CHUNK = 1_000  # ids per IN (...) list
 
 
-def _in(values: list[str], start: int = 1) -> str:
-    return ", ".join(f"${i}" for i in range(start, start + len(values)))
-
-
-def _chunks(values: list[str]) -> Iterable[list[str]]:
-    for i in range(0, len(values), CHUNK):
-        yield values[i : i + CHUNK]
-
-
 async def _fetch_in(conn: Conn, sql: str, values: Iterable[str]) -> list[Row]:
-    """The rows of `sql` (whose `{ids}` becomes the list of `values`), chunked."""
-    out: list[Row] = []
-    for chunk in _chunks(sorted(set(values))):
-        out += await conn.fetch(sql.format(ids=_in(chunk)), *chunk)
-    return out
+    """The rows of `sql` (whose `{marks}` becomes the list of `values`), CHUNK values per statement."""
+    return await rows.fetch_in(conn, sql, sorted(set(values)), size=CHUNK)
 
 
 async def _by_id(conn: Conn, columns: str, ids: Iterable[str]) -> list[Row]:
-    return await _fetch_in(conn, f"SELECT {columns} FROM vulnerability_metadata WHERE id IN ({{ids}})", ids)
+    return await _fetch_in(conn, f"SELECT {columns} FROM vulnerability_metadata WHERE id IN ({{marks}})", ids)
 
 
 async def apply(tx: Conn, records: list[Record]) -> list[str]:
@@ -84,8 +72,8 @@ async def apply(tx: Conn, records: list[Record]) -> list[str]:
             " severities = $6, digest = $7, update_time = $8, body = $9 WHERE id = $1",
             updates,
         )
-        for chunk in _chunks([u[0] for u in updates]):
-            await tx.execute(f"DELETE FROM vulnerability_aliases WHERE id IN ({_in(chunk)})", *chunk)
+        for chunk in rows.chunks(sorted({u[0] for u in updates}), CHUNK):
+            await tx.execute(f"DELETE FROM vulnerability_aliases WHERE id IN ({rows.marks(len(chunk))})", *chunk)
     alias_rows = [(a, rid, r.modified) for rid, (r, _) in pending.items() for a in [rid, *r.aliases]]
     await tx.executemany("INSERT INTO vulnerability_aliases (alias, id, modified) VALUES ($1, $2, $3)", alias_rows)
     return outcomes
@@ -94,7 +82,7 @@ async def apply(tx: Conn, records: list[Record]) -> list[str]:
 async def resolve(conn: Conn, ids: list[str]) -> dict[str, str]:
     """{requested id: id of the stored record answering to it} for the `ids` that any record answers to."""
     candidates: dict[str, list[tuple[bool, str, str]]] = {}  # requested -> [(exact, modified, record id)]
-    sql = "SELECT alias, id, modified FROM vulnerability_aliases WHERE alias IN ({ids})"
+    sql = "SELECT alias, id, modified FROM vulnerability_aliases WHERE alias IN ({marks})"
     for r in await _fetch_in(conn, sql, ids):
         candidates.setdefault(r["alias"], []).append((r["alias"] == r["id"], r["modified"], r["id"]))
     # The exact id first, then the latest modified; max() keeps the first of equals: the smallest id.
