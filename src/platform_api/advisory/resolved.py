@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
 
-from platform_api.core import clock, errors, uidp
+from platform_api.core import errors, uidp
 from platform_api.gen.records.advisory_v2 import (
     ImageRef,
     ListResolvedVulnsReportsRequest,
@@ -86,8 +86,8 @@ async def list_resolved_vulns_reports(
     days = _days(req)
     conn = ctx.rt.db
     fixed: dict[str, advisory_queries.Fixed] = {}
-    start = clock.format_ns(int(datetime.combine(days[0], datetime.min.time(), UTC).timestamp()) * 10**9)
-    end = clock.format_ns(int(datetime.combine(days[-1], datetime.max.time(), UTC).timestamp() * 10**9))
+    # Whole UTC days, in the canonical timestamp text the stored events use.
+    start, end = f"{days[0].isoformat()}T00:00:00.000Z", f"{days[-1].isoformat()}T23:59:59.999Z"
     for at, ref in enumerate(req.image_refs):
         if len(ref.tags) > MAX_TAGS:
             raise errors.invalid_argument(f"image_refs[{at}].tags", f"at most {MAX_TAGS} tags")
@@ -97,19 +97,12 @@ async def list_resolved_vulns_reports(
         org = uidp.root(repo)
         for f in await advisory_queries.fixed_between(conn, org, names, start, end):
             fixed.setdefault(f"{f.advisory_id}\0{f.time[:10]}", f)
-    severities = await metadata.severities(
-        conn, sorted({n for f in fixed.values() for n in (f.advisory_id, *f.aliases)})
-    )
+    severities = await metadata.merged_severities(conn, {k: (f.advisory_id, *f.aliases) for k, f in fixed.items()})
     by_day: dict[str, list[ResolvedVuln]] = {}
-    for f in sorted(fixed.values(), key=lambda f: (f.time, f.advisory_id)):
-        merged: list[Severity] = []
-        for name in (f.advisory_id, *f.aliases):
-            for s in severities.get(name, ()):
-                one = Severity(type=s.type, score=s.score)
-                if one not in merged:
-                    merged.append(one)
+    for key, f in sorted(fixed.items(), key=lambda kf: (kf[1].time, kf[1].advisory_id)):
+        cvss = [Severity(type=s.type, score=s.score) for s in severities[key]]
         by_day.setdefault(f.time[:10], []).append(
-            ResolvedVuln(id=f.advisory_id, aliases=f.aliases, cvss_severities=merged)
+            ResolvedVuln(id=f.advisory_id, aliases=f.aliases, cvss_severities=cvss)
         )
     reports = [
         ResolvedVulnsReport(date=f"{d.isoformat()}T00:00:00.000Z", resolved_vulns=by_day.get(d.isoformat(), []))

@@ -16,7 +16,6 @@ from platform_api.gen.records.vulnerabilities_v2 import (
     GetAdvisoryRequest,
     ListAdvisoriesRequest,
     ListAdvisoriesResponse,
-    Severity,
 )
 from platform_api.iam import groups
 from platform_api.service import listing, storage
@@ -57,15 +56,9 @@ async def with_severities(conn: Conn, advisories: list[Advisory]) -> None:
     """Fill `severities` (OUT) from the OSV records that the advisories' ids or aliases name (`import osv`),
     each severity once, in the order of id then aliases: read at request time, so a later OSV import shows
     without touching the advisories."""
-    names = {name for a in advisories for name in (a.advisory_id, *a.aliases)}
-    if not names:
-        return
-    found = await metadata.severities(conn, sorted(names))
-    for a in advisories:
-        merged: list[Severity] = []
-        for name in (a.advisory_id, *a.aliases):
-            merged.extend(s for s in found.get(name, ()) if s not in merged)
-        a.severities = merged
+    found = await metadata.merged_severities(conn, {i: (a.advisory_id, *a.aliases) for i, a in enumerate(advisories)})
+    for i, a in enumerate(advisories):
+        a.severities = found[i]
 
 
 def _values(name: str, values: list[str]) -> list[str]:

@@ -8,8 +8,8 @@ only: a GHSA record aliasing CVE-1 answers for CVE-1; it does not make CVE-1's o
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from platform_api.core import clock
 from platform_api.gen.records import vulnerabilities_v2
@@ -18,6 +18,7 @@ from platform_api.store.db import Conn, Row
 from platform_api.vulnerabilities.osv import Record
 
 CHUNK = 1_000  # ids per IN (...) list
+K = TypeVar("K")
 
 
 async def _fetch_in(conn: Conn, sql: str, values: Iterable[str]) -> list[Row]:
@@ -114,6 +115,20 @@ async def page(conn: Conn, after: str | None, descending: bool, limit: int, offs
         *args,
     )
     return [(r["id"], r["body"]) for r in found]
+
+
+async def merged_severities(conn: Conn, names: Mapping[K, Sequence[str]]) -> dict[K, list[vulnerabilities_v2.Severity]]:
+    """For each key, the severities of the OSV records its names (an advisory's id, then its aliases)
+    answer to, each severity once, in the order of the names; one lookup for all keys."""
+    wanted = sorted({n for ns in names.values() for n in ns})
+    found = await severities(conn, wanted) if wanted else {}
+    out: dict[K, list[vulnerabilities_v2.Severity]] = {}
+    for key, ns in names.items():
+        merged: list[vulnerabilities_v2.Severity] = []
+        for name in ns:
+            merged.extend(s for s in found.get(name, ()) if s not in merged)
+        out[key] = merged
+    return out
 
 
 async def severities(conn: Conn, ids: list[str]) -> dict[str, list[vulnerabilities_v2.Severity]]:
