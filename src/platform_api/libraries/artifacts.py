@@ -13,8 +13,6 @@ rather than being ignored.
 
 from __future__ import annotations
 
-import dataclasses
-
 from platform_api.core import errors
 from platform_api.gen.records.libraries_v2 import (
     Artifact,
@@ -40,23 +38,17 @@ ARTIFACTS = listing.Table(
     "library_artifacts",
     order_keys={"uid": "uid", "name": "name", "version_count": "version_count", **_TIMES},
     default_order="name",
+    global_rows=True,
 )
 VERSIONS = listing.Table(
     "library_versions",
     order_keys={"uid": "uid", "version": "version_rank", "size_bytes": "size_bytes", **_TIMES},
     default_order="version desc",
+    global_rows=True,
 )
 _NUMBERS: dict[Ecosystem, int] = {"ECOSYSTEM_JAVA": 1, "ECOSYSTEM_PYTHON": 2}
 ALL_KINDS = 1 | 2
 MAX_QUERY = 200
-
-
-def _global(ctx: Context) -> Context:
-    """The context to list global rows with: PERMISSION_DENIED unless the caller holds the method's
-    capabilities at some group; then no per-group restriction applies."""
-    if ctx.principal is not None and ctx.required and not ctx.principal.visible_roots(ctx.required):
-        raise errors.permission_denied("missing CAP_LIBRARIES_ARTIFACTS_LIST: it is held at no group")
-    return dataclasses.replace(ctx, required=0)
 
 
 def _ecosystems(values: list[Ecosystem]) -> list[int]:
@@ -79,7 +71,7 @@ def _like(query: str) -> str:
 
 @rpc(SERVICE + "ListArtifacts")
 async def list_artifacts(req: ListArtifactsRequest, ctx: Context) -> ListArtifactsResponse:
-    ctx = _global(ctx)
+    listing.require_somewhere(ctx)  # before the request's own checks, as dispatch's would be
     ecosystems = _ecosystems(req.ecosystems)
     if len(req.query) > MAX_QUERY:
         raise errors.invalid_argument("query", f"query must be at most {MAX_QUERY} characters")
@@ -96,7 +88,7 @@ async def list_artifacts(req: ListArtifactsRequest, ctx: Context) -> ListArtifac
 
 @rpc(SERVICE + "ListArtifactVersions")
 async def list_artifact_versions(req: ListArtifactVersionsRequest, ctx: Context) -> ListArtifactVersionsResponse:
-    ctx = _global(ctx)
+    listing.require_somewhere(ctx)
     if not req.artifact_id:
         raise errors.invalid_argument("artifact_id", "artifact_id is required: an Artifact uid from ListArtifacts")
     if len(req.artifact_id) > 512 or not await queries.exists(ctx.rt.db, req.artifact_id):
@@ -109,7 +101,7 @@ async def list_artifact_versions(req: ListArtifactVersionsRequest, ctx: Context)
 
 @rpc(SERVICE + "GetArtifactCount")
 async def get_artifact_count(req: GetArtifactCountRequest, ctx: Context) -> GetArtifactCountResponse:
-    _global(ctx)
+    listing.require_somewhere(ctx)
     ecosystems = _ecosystems(req.ecosystems)
     found = await queries.counts(ctx.rt.db)
     names = {n: e for e, n in _NUMBERS.items()}

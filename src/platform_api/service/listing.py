@@ -38,6 +38,9 @@ class Table:
     default_order: str = "uid"
     # Rows at the root (parent '') that every authenticated caller may list (built-in roles).
     public_root_rows: bool = False
+    # Rows owned by no group (libraries): a caller holding the method's capabilities at any group sees
+    # them all (`require_somewhere`); one holding them nowhere is denied.
+    global_rows: bool = False
 
 
 class Where:
@@ -267,9 +270,20 @@ def _visible_count_query(table: Table, where: Where, sql: str, args: list[Any]) 
     return f"SELECT ({sql}) + (SELECT COUNT(*) FROM {table.name} WHERE {own})", args
 
 
+def require_somewhere(ctx: Context) -> None:
+    """PERMISSION_DENIED unless the caller holds the method's capabilities at some group: the rule for
+    data owned by no group (`Table.global_rows`), for Lists and for the other reads of such data."""
+    if ctx.principal is not None and ctx.required and not ctx.principal.visible_roots(ctx.required):
+        held = " + ".join(ctx.info.capabilities) if ctx.info is not None else ""
+        raise errors.permission_denied(f"missing {held or 'the capabilities'}: it is held at no group")
+
+
 def restrict_to_visible(where: Where, ctx: Context, table: Table) -> None:
     """Unscoped Lists return only rows in subtrees where the caller holds the method's capabilities, and
     totalCount counts only those. A structural filter already inside one such subtree needs no more."""
+    if table.global_rows:
+        require_somewhere(ctx)
+        return
     if ctx.principal is None or not ctx.required:
         return
     roots = ctx.principal.visible_roots(ctx.required)
