@@ -17,13 +17,12 @@ from platform_api.gen.records.registry import (
     VulnReportRequest,
 )
 from platform_api.gen.records.tenant import VulnReport
-from platform_api.registry import eol, tags, vulnreports
+from platform_api.registry import eol, queries, tags, vulnreports
 from platform_api.service import listing
 from platform_api.service.context import Context, rpc
 
 SERVICE = "chainguard.platform.registry.Registry."
 RESOURCE = "chainguard.platform.tenant.VulnReport"
-TAGS = listing.Table("tags")
 # The counts' id lists per severity, as VulnCountReport names them.
 _LISTS = {"LOW": "low_cve_ids", "MEDIUM": "med_cve_ids", "HIGH": "high_cve_ids", "CRITICAL": "crit_cve_ids",
           "NEGLIGIBLE": "negligible_cve_ids", "UNKNOWN": "unknown_cve_ids"}  # fmt: skip
@@ -99,5 +98,6 @@ async def list_eol_tags(req: EolTagFilter, ctx: Context) -> EolTagList:
     where.hide_kinds((tags.DATED if req.exclude_dates else 0) | (tags.EPOCH if req.exclude_epochs else 0))
     where.add(eol.WITH_CYCLES)
     bound = msgspec.json.encode(msgspec.structs.replace(req, page_size="0", page_token="")).decode()
-    page = await listing.page(ctx, TAGS, where, _Paging(page_size=size, page_token=req.page_token, filter=bound))
+    paging = _Paging(page_size=size, page_token=req.page_token, filter=bound)
+    page = await listing.page(ctx, queries.TAGS_TABLE, where, paging)
     return EolTagList(items=await eol.eol_tags(ctx.rt.db, page.bodies), next_page_token=page.next_page_token)
