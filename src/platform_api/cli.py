@@ -244,8 +244,8 @@ def import_command(inv: Invocation) -> None:
     progress = imports.Progress(f"import {inv.args.kind}")
 
     async def run(database: Any, _: list[str]) -> imports.Summary:
+        # No page-token key: imports write, they never list.
         rt = Runtime(settings=inv.settings, db=database)
-        await rt.load_secrets()
         job = imports.Job(rt, inv.args, progress, lambda name: schema.methods()[name])
         summary: imports.Summary = await importer.run(job)
         return summary

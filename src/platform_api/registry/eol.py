@@ -15,7 +15,7 @@ from typing import Any
 
 from platform_api.gen.records.registry import EolTag, PackageVersion
 from platform_api.gen.records.registry_v2 import Tag
-from platform_api.registry.oci_import import Summary, repo_or_bad
+from platform_api.registry.oci_import import repo_or_bad
 from platform_api.service import imports
 from platform_api.service.imports import BadInput
 from platform_api.store import rows
@@ -100,12 +100,12 @@ async def put(tx: Conn, repo: str, package: str, cycles: dict[str, tuple[Package
     return tally
 
 
-async def run(job: imports.Job) -> Summary:
+async def run(job: imports.Job) -> imports.Summary:
     repo, package, file = job.args.repo_uid, job.args.package, job.args.file
     if not _PACKAGE.fullmatch(package):
         raise BadInput(file, "", f"package {package[:60]!r} is not a package name")
     cycles = parse(file)
-    summary = Summary()
+    summary = imports.Summary()
     async with job.rt.db.transaction() as tx:
         await repo_or_bad(tx, repo)
         tally = await put(tx, repo, package, cycles)

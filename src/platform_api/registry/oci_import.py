@@ -5,7 +5,6 @@ move those tags (with the TagsService.CreateTag event). One transaction: the who
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -16,21 +15,6 @@ from platform_api.service.imports import BadInput
 
 HELP = "an OCI image layout directory or a manifest / image-index JSON file: images, platforms, sizes, tags"
 CREATE_TAG = "chainguard.platform.registry.v2.TagsService.CreateTag"
-
-
-@dataclass
-class Summary(imports.Summary):
-    """The totals, and the same per kind: manifests, indexes, tags."""
-
-    kinds: dict[str, dict[str, int]] = field(default_factory=dict)
-
-    def tally(self, kind: str, outcome: str) -> None:
-        self.count(outcome)
-        per = self.kinds.setdefault(kind, {"created": 0, "updated": 0, "unchanged": 0})
-        per[outcome] += 1
-
-    def as_json(self) -> dict[str, Any]:
-        return {**super().as_json(), **self.kinds}
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,9 +32,9 @@ async def repo_or_bad(tx: Any, repo_uid: str, lock: bool = False) -> None:
         raise BadInput(repo_uid, "", "no such repo") from None
 
 
-async def run(job: imports.Job) -> Summary:
+async def run(job: imports.Job) -> imports.Summary:
     content = oci.read(job.args.path, job.progress)
-    summary = Summary()
+    summary = imports.Summary()
     ctx = job.context(CREATE_TAG)
     async with job.rt.db.transaction() as tx:
         await repo_or_bad(tx, job.args.repo_uid, lock=True)

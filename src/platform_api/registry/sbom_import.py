@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from platform_api.registry import images, sboms
-from platform_api.registry.oci_import import Summary, repo_or_bad
+from platform_api.registry.oci_import import repo_or_bad
 from platform_api.service import imports
 from platform_api.service.imports import BadInput
 
@@ -111,13 +111,13 @@ def parse(file: Path) -> tuple[str, list[sboms.Package]]:
     return fmt, sorted(set(found))
 
 
-async def run(job: imports.Job) -> Summary:
+async def run(job: imports.Job) -> imports.Summary:
     repo, digest, file = job.args.repo_uid, job.args.digest, job.args.file
     if not _DIGEST.fullmatch(digest):
         raise BadInput(file, "", f"digest {digest[:80]!r} is not sha256:<64 lowercase hex digits>")
     fmt, packages = parse(file)
     job.progress.total = len(packages)
-    summary = Summary()
+    summary = imports.Summary()
     async with job.rt.db.transaction() as tx:
         await repo_or_bad(tx, repo)
         if not await images.known(tx, repo, digest):

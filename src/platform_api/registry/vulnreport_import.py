@@ -24,7 +24,7 @@ from platform_api.gen.records.tenant import (
     VulnReport,
 )
 from platform_api.registry import images, vulnreports
-from platform_api.registry.oci_import import Summary, repo_or_bad
+from platform_api.registry.oci_import import repo_or_bad
 from platform_api.service import imports
 from platform_api.service.imports import BadInput
 
@@ -188,14 +188,14 @@ def parse(file: Path, raw: bytes) -> tuple[VulnReport, dict[str, list[str]]]:
     return report, {s: sorted(ids) for s, ids in counts.items()}
 
 
-async def run(job: imports.Job) -> Summary:
+async def run(job: imports.Job) -> imports.Summary:
     repo, digest, file = job.args.repo_uid, job.args.digest, job.args.file
     if not _DIGEST.fullmatch(digest):
         raise BadInput(file, "", f"digest {digest[:80]!r} is not sha256:<64 lowercase hex digits>")
     raw = imports.read_file(file)
     report, counts = parse(file, raw)
     job.progress.total = 1
-    summary = Summary()
+    summary = imports.Summary()
     async with job.rt.db.transaction() as tx:
         await repo_or_bad(tx, repo)
         if not await images.known(tx, repo, digest):

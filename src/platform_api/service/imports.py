@@ -53,17 +53,25 @@ class Summary:
     updated: int = 0
     unchanged: int = 0
     rejected: list[dict[str, str]] = field(default_factory=list)
+    # The same outcomes per kind of thing imported (e.g. manifests, indexes, tags), when it has several.
+    kinds: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def count(self, outcome: str, n: int = 1) -> None:
         """Tally one outcome: "created", "updated" or "unchanged"."""
         setattr(self, outcome, getattr(self, outcome) + n)
+
+    def tally(self, kind: str, outcome: str) -> None:
+        """Tally one outcome in the totals and under `kind`."""
+        self.count(outcome)
+        per = self.kinds.setdefault(kind, {"created": 0, "updated": 0, "unchanged": 0})
+        per[outcome] += 1
 
     def reject(self, bad: BadInput) -> None:
         self.rejected.append(bad.as_json())
 
     def as_json(self) -> dict[str, Any]:
         return {"created": self.created, "updated": self.updated, "unchanged": self.unchanged,
-                "rejected": self.rejected}  # fmt: skip
+                "rejected": self.rejected, **self.kinds}  # fmt: skip
 
 
 class Progress:
