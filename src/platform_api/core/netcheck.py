@@ -158,6 +158,10 @@ def url_allowed(url: str, allow_loopback_http: bool) -> bool:
 
 def split(url: str, allow_loopback_http: bool) -> tuple[str, str, int, str]:
     """(scheme, host, port, path with query) of an acceptable URL; Refused otherwise."""
+    if not all("!" <= c <= "~" for c in url):
+        # What an HTTP/1.1 request target may hold (RFC 9112: visible ASCII); urlsplit would silently drop
+        # tabs and line breaks, so a URL stored with them would name another resource than the one checked.
+        raise Refused("must be visible ASCII only: no spaces or control characters (percent-encode them)")
     if not url_allowed(url, allow_loopback_http):
         raise Refused(
             "must be an https:// URL without user info"

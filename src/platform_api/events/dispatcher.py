@@ -389,6 +389,11 @@ class Dispatcher:
             return 0, f"timed out after {self.settings.delivery_timeout:g}s", None
         except (OSError, EOFError, ValueError, webhook_http.ProtocolError) as e:
             return 0, f"{type(e).__name__}: {e}".rstrip(": "), None
+        except Exception as e:
+            # Anything else is still a failed attempt, recorded and retried with backoff: an error escaping
+            # here would leave the claim to lapse and the delivery to loop with no attempt on record.
+            log.warning("delivery %s to subscription %s failed locally", ev.id, sink.uid, exc_info=True)
+            return 0, f"local error: {type(e).__name__}: {e}".rstrip(": "), None
         status = response.status
         error = "" if 200 <= status < 300 else f"HTTP {status}"
         return status, error, parse_retry_after(response.headers.get("retry-after"))

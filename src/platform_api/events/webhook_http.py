@@ -117,7 +117,10 @@ class Client:
             if "\r" in v or "\n" in v or "\r" in k or "\n" in k:
                 raise ValueError(f"header {k!r} holds a line break")
             fields.append((k, v))
-        request = h11.Request(method="POST", target=t.path, headers=fields)
+        try:
+            request = h11.Request(method="POST", target=t.path, headers=fields)
+        except h11.LocalProtocolError as e:  # a target or header HTTP does not allow
+            raise ValueError(f"request not sendable: {e}") from None
         conn = self._take(t)
         if conn is not None:
             try:

@@ -147,6 +147,21 @@ def test_loopback_sink_refused_without_flag(http: httpx.Client, org: str, sink: 
     assert "loopback" in r.json()["message"] or "https" in r.json()["message"]
 
 
+@pytest.mark.parametrize("tail", ["/a b", "/a\r\nX-Injected: 1", "/a\tb", "/caf\u00e9", "/a\x7f", "/a?q=1 2"])
+def test_sink_that_no_request_can_name_refused_at_create_and_update(es: Server, rx: Receiver, tail: str) -> None:
+    """A sink whose path or query holds a space, a control character or a non-ASCII character cannot be an
+    HTTP/1.1 request target: refused when written (before, it was stored and every delivery to it failed
+    before an attempt could be recorded, and was claimed again forever)."""
+    org = new_org(es.http)
+    r = es.http.post(f"/events/v2/subscriptions/{org}", json={"sink": rx.url("/hook") + tail})
+    assert r.status_code == 400, r.text
+    assert r.json()["code"] == 3 and "visible ASCII" in r.json()["message"], r.text
+    sub = subscribe(es.http, org, rx.url(path()))
+    r = es.http.patch(f"/events/v2/subscriptions/{sub['uid']}", json={"sink": rx.url("/hook") + tail})
+    assert r.status_code == 400, r.text
+    assert r.json()["code"] == 3 and "visible ASCII" in r.json()["message"], r.text
+
+
 def test_subscription_authorization(server: Server, http: httpx.Client, org: str) -> None:
     _, viewer = server.identity_with_role(org, "viewer")
     with server.client(viewer) as c:

@@ -155,6 +155,54 @@ def test_failed_attempts_are_retried_with_their_backoff_recorded(backend: str, t
     run(backend, tmp_path, body)
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_a_sink_no_request_can_name_is_a_recorded_failed_attempt(backend: str, tmp_path: Path) -> None:
+    """A sink stored before such URLs were refused (a space in its path): the attempt is recorded as failed,
+    with its backoff, instead of escaping the dispatcher unrecorded and being claimed again and again."""
+
+    async def body(db: Any, rx: Receiver) -> None:
+        uid = await add_delivery(db, rx.url("/a b"))
+        d = await started(db, settings())
+        try:
+            t0 = time.time()
+            await until(lambda: _attempts_are(db, uid, 1))
+            r = await row(db, uid)
+            assert r["state"] == outbox.PENDING and r["due"] >= t0 + 30 - 1
+            [attempt] = r["body"]["attempts"]
+            assert attempt.get("statusCode", 0) == 0 and "visible ASCII" in attempt["error"], attempt
+            assert rx.at("/a b") == [] and rx.at("/a%20b") == []
+        finally:
+            await d.stop()
+
+    run(backend, tmp_path, body)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_any_local_error_in_an_attempt_is_recorded_with_backoff(backend: str, tmp_path: Path) -> None:
+    """An error of our own while sending (here the client raising something unexpected) is a failed attempt
+    like a refused connection: recorded, then retried after the backoff."""
+
+    async def body(db: Any, rx: Receiver) -> None:
+        uid = await add_delivery(db, rx.url("/hook"))
+        d = await started(db, settings())
+
+        async def broken(*_: Any) -> Any:
+            raise RuntimeError("boom")
+
+        d.http.post = broken  # type: ignore[method-assign]
+        try:
+            t0 = time.time()
+            await until(lambda: _attempts_are(db, uid, 1))
+            r = await row(db, uid)
+            assert r["state"] == outbox.PENDING and r["due"] >= t0 + 30 - 1
+            [attempt] = r["body"]["attempts"]
+            assert attempt["error"] == "local error: RuntimeError: boom", attempt
+        finally:
+            await d.stop()
+
+    run(backend, tmp_path, body)
+
+
 async def _attempts_are(db: Any, uid: str, n: int) -> bool:
     return int(await db.fetchval("SELECT round_attempts FROM deliveries WHERE uid = $1", uid)) == n
 
