@@ -17,6 +17,7 @@ from platform_api.api import grpc_server, http_errors, metrics, openapi, schema,
 from platform_api.api.rest import RestApp
 from platform_api.auth import discovery, keys
 from platform_api.auth.access import Access
+from platform_api.core import logs
 from platform_api.core.settings import Settings
 from platform_api.events.dispatcher import Dispatcher
 from platform_api.iam import bootstrap, roles, sts
@@ -178,7 +179,5 @@ def create_app(settings: Settings | None = None) -> RestApp:
 
 def app_from_env() -> RestApp:
     """Granian's factory target: worker processes read settings from the environment."""
-    logging.basicConfig(
-        level=Settings.from_env().log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s"
-    )
+    logs.configure(Settings.from_env().log_level)
     return create_app()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import logging
 import os
 import shutil
 import signal
@@ -21,7 +20,7 @@ from typing import Any, TypeVar
 
 from platform_api.api import front, schema
 from platform_api.auth import keys
-from platform_api.core import errors
+from platform_api.core import errors, logs
 from platform_api.core.errors import ApiError
 from platform_api.core.settings import Settings
 from platform_api.events import dispatcher
@@ -202,7 +201,7 @@ def serve_command(inv: Invocation) -> None:
 def dispatch_command(inv: Invocation) -> None:
     """`dispatch`: delivers outbox events alone, until stopped."""
     settings = inv.settings
-    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    logs.configure(settings.log_level)
     asyncio.run(dispatcher.run(settings, inv.explicit_url))
 
 

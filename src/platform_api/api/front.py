@@ -40,6 +40,7 @@ import sys
 import time
 from dataclasses import dataclass
 
+from platform_api.core import logs
 from platform_api.core.settings import Settings
 
 log = logging.getLogger("platform_api.front")
@@ -316,7 +317,7 @@ def main(argv: list[str] | None = None) -> None:
     if ns.parent:
         _die_with_parent(ns.parent)
     settings = Settings.from_env()
-    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    logs.configure(settings.log_level)
     limit = raise_fd_limit()
     http = _backend(ns.http)
     assert http is not None

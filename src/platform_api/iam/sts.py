@@ -179,7 +179,7 @@ class Exchange:
         if not accepted and not wanted and iss in self.trusted:
             return await self._register_user(token, raw_iss)
         if not accepted:
-            raise upstream.Rejected(f"no identity accepts iss={iss} sub={sub}")
+            raise upstream.Rejected(f"no identity accepts iss={iss!r} sub={sub!r}")
         if len(accepted) > 1:
             raise errors.invalid_argument(
                 "identity", "several identities accept this token; name one with the identity parameter"
