@@ -7,8 +7,6 @@ rate limits), `WWW-Authenticate` on 401 and the request id when the route has on
 
 from __future__ import annotations
 
-import re
-
 import msgspec
 from starlette.responses import Response
 
@@ -16,12 +14,13 @@ from platform_api.core import errors
 
 _encode = msgspec.json.Encoder().encode
 # RFC 6750 section 3: error_description holds %x20-21 / %x23-5B / %x5D-7E only (no quote, no backslash).
-_NOT_DESCRIPTION = re.compile(r"[^\x20\x21\x23-\x5b\x5d-\x7e]")
+# RFC 6750 error_description: %x20-21 / %x23-5B / %x5D-7E (no quote, no backslash).
+_DESCRIPTION_CHARS = frozenset(chr(c) for c in range(0x20, 0x7F)) - {'"', "\\"}
 
 
 def www_authenticate(e: errors.ApiError) -> str:
     """RFC 6750's challenge for a refused or missing bearer token, the same on every route."""
-    description = _NOT_DESCRIPTION.sub("?", e.message)
+    description = "".join(c if c in _DESCRIPTION_CHARS else "?" for c in e.message)
     return f'Bearer error="invalid_token", error_description="{description}"'
 
 

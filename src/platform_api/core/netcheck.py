@@ -25,12 +25,13 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
-import re
 import socket
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from urllib.parse import urlsplit
+
+from platform_api.core import patterns
 
 IP = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -41,9 +42,15 @@ _NAT64 = ipaddress.ip_network("64:ff9b::/96")
 _NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")
 _IPV4_COMPATIBLE = ipaddress.ip_network("::/96")
 _IPV4_TRANSLATED = ipaddress.ip_network("::ffff:0:0:0/96")
+
+
 # A last label that resolvers read as a number makes the whole name an IPv4 address (WHATWG URL "ends in
 # a number"): decimal, octal or hex, with or without dots.
-_NUMERIC_LABEL = re.compile(r"(0x[0-9a-f]*|[0-9]+)", re.IGNORECASE)
+def _numeric_label(label: str) -> bool:
+    """0x<hex digits, maybe none> or decimal digits (octal included), in any case."""
+    if label[:2].lower() == "0x":
+        return patterns.only(label[2:], "0123456789abcdefABCDEF")
+    return patterns.digits(label)
 
 
 class Refused(Exception):
@@ -131,7 +138,7 @@ def host_canonical(host: str) -> bool:
     except ValueError:
         pass
     last = host.rstrip(".").rsplit(".", 1)[-1]
-    return not _NUMERIC_LABEL.fullmatch(last)
+    return not _numeric_label(last)
 
 
 def is_loopback_host(host: str) -> bool:

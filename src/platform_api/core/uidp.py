@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-import re
 import secrets
 
-_UIDP = re.compile(r"[0-9a-f]{40}(?:/[0-9a-f]{16})*")
+_HEX_SLASH = "0123456789abcdef/"
 
 
 def valid(uid: str) -> bool:
-    return _UIDP.fullmatch(uid) is not None
+    """Whether `uid` is ^[0-9a-f]{40}(?:/[0-9a-f]{16})*$ (checked by hand: it runs on every request)."""
+    n = len(uid)
+    if n < 40 or (n - 40) % 17 or uid.strip(_HEX_SLASH):
+        return False
+    k = (n - 40) // 17
+    return uid.count("/") == k and uid[40::17] == "/" * k
 
 
 def new_root() -> str:

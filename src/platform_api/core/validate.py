@@ -2,27 +2,24 @@
 
 from __future__ import annotations
 
-import re
+from platform_api.core import errors, patterns, uidp
+from platform_api.core.patterns import DIGITS, HEX, LETTERS, Pattern
 
-from platform_api.core import errors, uidp
-
-NAME = re.compile(r"[a-z0-9 ._-]{1,}")
-DESCRIPTION = re.compile(r"[\S ]{0,512}")
-TAG = re.compile(r"[a-zA-Z0-9_][a-zA-Z0-9._-]{0,127}")
-DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
-ALIAS = re.compile(r"[a-zA-Z0-9_.\-/]*[a-zA-Z0-9_.\-]:[a-zA-Z0-9_.\-]+")
+NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789 ._-"
+TAG_CHARS = LETTERS + DIGITS + "._-"
+ALIAS = Pattern(r"[a-zA-Z0-9_.\-/]*[a-zA-Z0-9_.\-]:[a-zA-Z0-9_.\-]+")
 MAX_NAME = 255
 
 
 def name(value: str, field: str = "name") -> None:
-    if not NAME.fullmatch(value) or len(value) > MAX_NAME:
+    if not value or len(value) > MAX_NAME or not patterns.only(value, NAME_CHARS):
         raise errors.invalid_argument(
             field, f'{field} must match "^[a-z0-9 ._-]{{1,}}$" (at most {MAX_NAME} characters)'
         )
 
 
 def description(value: str, field: str = "description") -> None:
-    if not DESCRIPTION.fullmatch(value):
+    if len(value) > 512 or not patterns.no_whitespace_but_spaces(value):
         raise errors.invalid_argument(field, f"{field} must be at most 512 characters without line breaks or tabs")
 
 
@@ -34,12 +31,12 @@ def uid(value: str, field: str = "uid") -> None:
 
 
 def tag_name(value: str, field: str = "name") -> None:
-    if not TAG.fullmatch(value):
+    if not 0 < len(value) <= 128 or value[0] in ".-" or not patterns.only(value, TAG_CHARS):
         raise errors.invalid_argument(field, f'{field} must match "^[a-zA-Z0-9_][a-zA-Z0-9._-]{{0,127}}$"')
 
 
 def digest(value: str, field: str = "digest") -> None:
-    if not DIGEST.fullmatch(value):
+    if len(value) != 71 or not value.startswith("sha256:") or not patterns.only(value[7:], HEX):
         raise errors.invalid_argument(field, f"{field} must be sha256:<64 lowercase hex digits>")
 
 
@@ -48,21 +45,22 @@ def alias(value: str, field: str = "aliases") -> None:
         raise errors.invalid_argument(field, f"{field} entries must be image references like 'name:tag'")
 
 
-EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
-_DURATION = re.compile(r"(-?\d+(?:\.\d{1,9})?)s")
+# Whitespace is refused first (by `str.isspace`, as before), so the pattern need not say it.
+EMAIL = Pattern(r"[^@]+@[^@]+\.[^@]+")
+_DURATION = Pattern(r"(-?[0-9]+(?:\.[0-9]{1,9})?)s")
 
 
 def email(value: str, field: str = "email") -> None:
-    if len(value) > 254 or not EMAIL.fullmatch(value):
+    if len(value) > 254 or value.split() != [value] or not EMAIL.fullmatch(value):
         raise errors.invalid_argument(field, f"{field} must be an e-mail address")
 
 
 def seconds(value: str, field: str) -> float:
     """Seconds of a protobuf Duration ("<n>s"), which must not be negative."""
-    m = _DURATION.fullmatch(value)
+    m = _DURATION.groups(value)
     if m is None:
         raise errors.invalid_argument(field, f'{field} must be a duration string of seconds, e.g. "604800s"')
-    result = float(m.group(1))
+    result = float(m[0])
     if result < 0:
         raise errors.invalid_argument(field, f"{field} must not be negative")
     return result

@@ -12,7 +12,6 @@ filter admits it — as one pending delivery row each, which the dispatcher then
 
 from __future__ import annotations
 
-import re
 import time
 import uuid
 from collections.abc import Callable
@@ -22,7 +21,7 @@ from typing import Any
 import msgspec
 
 from platform_api.auth.authz import Principal
-from platform_api.core import clock, uidp
+from platform_api.core import clock, patterns, uidp
 from platform_api.events import queries
 from platform_api.gen.records import RECORDS
 from platform_api.gen.records.events_v2 import Delivery
@@ -88,7 +87,12 @@ GROUP_RULES: dict[str, str] = {
     "events.subscription.updated": PARENT,
     "events.subscription.deleted": PARENT,
 }
-_VERSION = re.compile(r"\.v\d+$")
+
+
+def _unversioned(type_suffix: str) -> str:
+    """`iam.group.created.v1` -> `iam.group.created`."""
+    head, dot_v, number = type_suffix.rpartition(".v")
+    return head if dot_v and patterns.digits(number) else type_suffix
 
 
 def _only(*keys: str) -> Callable[[dict[str, Any]], dict[str, Any] | None]:
@@ -142,7 +146,7 @@ def proto_name(record: Any) -> str:
 @cache
 def group_of(type_suffix: str, subject: str) -> tuple[str, dict[str, str]]:
     """The `group` extension and any further extensions of an event, by the rules of reference 12.3."""
-    rule = GROUP_RULES.get(_VERSION.sub("", type_suffix), PARENT)
+    rule = GROUP_RULES.get(_unversioned(type_suffix), PARENT)
     if rule in (SELF, BATCH_PARENT):
         return subject, {}
     if rule == ROOT:
@@ -158,7 +162,7 @@ def subject_of(type_suffix: str, field: str, body: Any) -> str:
     value = getattr(body, field, None) if field else None
     if isinstance(value, str) and value:
         return value
-    if GROUP_RULES.get(_VERSION.sub("", type_suffix)) == BATCH_PARENT:
+    if GROUP_RULES.get(_unversioned(type_suffix)) == BATCH_PARENT:
         # BatchCreateRoleBindingsResponse: Parent of the first binding.
         bindings = getattr(body, "role_bindings", None) or []
         return uidp.parent(bindings[0].uid) if bindings else ""

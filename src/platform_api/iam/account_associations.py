@@ -10,11 +10,9 @@ without provider credentials cannot do: it answers UNIMPLEMENTED.
 
 from __future__ import annotations
 
-import re
-
 from msgspec import structs
 
-from platform_api.core import clock, errors, uidp, validate
+from platform_api.core import clock, errors, patterns, uidp, validate
 from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.iam_v2 import (
@@ -39,18 +37,17 @@ ASSOCIATIONS = crud.Resource("account_associations", AccountAssociation, RESOURC
 # The reference's default order is `group asc`: the group is the uid here.
 TABLE = listing.Table("account_associations", order_keys={**listing.STANDARD_ORDER_KEYS, "group": "uid"})
 UPDATABLE = frozenset({"name", "description", "amazon", "google", "azure", "github"})
-AWS_ACCOUNT = re.compile(r"[0-9]{12}")
-INT64 = re.compile(r"-?[0-9]{1,19}")
 
 
 def _int64(value: str) -> bool:
-    return INT64.fullmatch(value) is not None and -(2**63) <= int(value) < 2**63
+    magnitude = value.removeprefix("-")
+    return len(magnitude) <= 19 and patterns.digits(magnitude) and -(2**63) <= int(value) < 2**63
 
 
 def _check(a: AccountAssociation) -> None:
     validate.name(a.name)
     validate.description(a.description)
-    if a.amazon is not None and not AWS_ACCOUNT.fullmatch(a.amazon.account):
+    if a.amazon is not None and not (len(a.amazon.account) == 12 and patterns.digits(a.amazon.account)):
         raise errors.invalid_argument("amazon.account", "amazon.account must be a 12-digit AWS account id")
     if a.google is not None:
         validate.text(a.google.project_id, "google.project_id", required=True, limit=128)

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import re
 import secrets
 from typing import Any
 from urllib.parse import urlsplit
@@ -51,6 +50,7 @@ from platform_api.service.context import Context, rpc
 from platform_api.service.runtime import Runtime
 
 log = logging.getLogger("platform_api.sts")
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789._-")
 # This module owns refresh_tokens: an identity's go with it.
 identities.register_attachment("refresh_tokens", "identity_uid")
 REFRESH_TOKEN_SECONDS = 7 * 24 * 3600
@@ -250,7 +250,7 @@ class Exchange:
         now = clock.now()
         email = claims.get("email") if isinstance(claims.get("email"), str) else ""
         verified = claims.get("email_verified") in (True, "true")
-        local = re.sub(r"[^a-z0-9._-]", "-", (email or "").split("@")[0].lower()).strip("-")
+        local = "".join(c if c in _NAME_CHARS else "-" for c in (email or "").split("@")[0].lower()).strip("-")
         identity = Identity(
             uid=uid,
             name=local or "user",

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import re
-
-from platform_api.core import clock, validate
+from platform_api.core import clock, patterns, validate
 from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.registry_v2 import (
@@ -25,17 +23,16 @@ RESOURCE = queries.TAG
 TABLE = queries.TAGS_TABLE
 # Tag kinds listed only on request (v2's include_* flags default to false).
 REFERRER, DATED, EPOCH = 1, 2, 4
-_DATED = re.compile(r".*-20\d{6}")
-_EPOCH = re.compile(r".*-r\d+")
 
 
 def kind(name: str) -> int:
     k = 0
     if name.startswith("sha256-"):
         k |= REFERRER
-    if _DATED.fullmatch(name):
+    if len(name) >= 9 and name[-9:-6] == "-20" and patterns.only(name[-6:], patterns.DIGITS):  # *-20yymmdd
         k |= DATED
-    if _EPOCH.fullmatch(name):
+    _, dash_r, epoch = name.rpartition("-r")  # *-rN
+    if dash_r and patterns.digits(epoch):
         k |= EPOCH
     return k
 
