@@ -20,7 +20,7 @@ from typing import Any
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
-from platform_api.api import transcode
+from platform_api.api import caps, transcode
 from platform_api.service.methods import HttpRule, MethodInfo
 
 _VAR = re.compile(r"\{([a-zA-Z0-9_.]+)(?:=([^}]*))?\}")
@@ -116,9 +116,9 @@ class _Schemas:
     def field(self, f: transcode.Field) -> dict[str, Any]:
         if f.kind == "map":
             assert f.map_value is not None
-            return {"type": "object", "additionalProperties": self.single(f.map_value)}
+            return {"type": "object", "additionalProperties": self.single(f.map_value), **_cap("maxProperties", f)}
         if f.repeated:
-            return {"type": "array", "items": self.single(f)}
+            return {"type": "array", "items": self.single(f), **_cap("maxItems", f)}
         return self.single(f)
 
     def single(self, f: transcode.Field) -> dict[str, Any]:
@@ -128,6 +128,12 @@ class _Schemas:
         if f.kind == "empty":
             return self.message(f.fd.message_type)
         return scalar(f)
+
+
+def _cap(keyword: str, f: transcode.Field) -> dict[str, int]:
+    """The field's declared cap (`platformapi.annotations.max_items`) as a JSON Schema keyword."""
+    limit = caps.declared(f.fd)
+    return {keyword: limit} if limit else {}
 
 
 def _fields(desc: Descriptor) -> list[transcode.Field]:
@@ -157,7 +163,9 @@ def scalar(f: transcode.Field) -> dict[str, Any]:
     if k == "duration":
         return {"type": "string", "pattern": _DURATION_PATTERN, "example": "3600s"}
     if k == "fieldmask":
-        return {"type": "string", "description": "Comma-separated field paths (proto names)."}
+        limit = caps.declared(f.fd)
+        most = f", at most {limit}" if limit else ""
+        return {"type": "string", "description": f"Comma-separated field paths (proto names){most}."}
     return {"type": "string"}
 
 
@@ -217,7 +225,7 @@ def _query_parameter(proto: str, json: str, f: transcode.Field) -> dict[str, Any
     param: dict[str, Any] = {"name": proto, "in": "query", "required": False, "schema": scalar(f)}
     if f.repeated:
         text += " Repeat the parameter for several values."
-        param.update(schema={"type": "array", "items": scalar(f)}, style="form", explode=True)
+        param.update(schema={"type": "array", "items": scalar(f), **_cap("maxItems", f)}, style="form", explode=True)
     param["description"] = text
     return param
 
