@@ -100,12 +100,39 @@ def _nested_name(fd: FieldDescriptor) -> str:
     return "" if inner is None else str(inner.full_name)
 
 
-def _over(path: str, kind: str, limit: int, count: int) -> errors.ApiError:
-    return errors.invalid_argument(path, f"{path} takes at most {limit} {_UNITS[kind]}, got {count}")
+class _Over(Exception):
+    """A field over its cap, raised with the field's name and completed with its parents' on the way out (so
+    that a request within its caps builds no path text)."""
+
+    def __init__(self, path: str, kind: str, limit: int, count: int) -> None:
+        self.path, self.kind, self.limit, self.count = path, kind, limit, count
+
+    def under(self, prefix: str) -> _Over:
+        self.path = prefix + self.path
+        return self
+
+    def error(self) -> errors.ApiError:
+        text = f"{self.path} takes at most {self.limit} {_UNITS[self.kind]}, got {self.count}"
+        return errors.invalid_argument(self.path, text)
 
 
-def check_message(p: CapPlan, msg: Message, prefix: str = "") -> None:
+def check_message(p: CapPlan, msg: Message) -> None:
     """INVALID_ARGUMENT for the first field of the parsed gRPC message `msg` holding more than its cap."""
+    try:
+        _message(p, msg)
+    except _Over as over:
+        raise over.error() from None
+
+
+def check_json(p: CapPlan, data: dict[str, Any]) -> None:
+    """The same for a request as a canonical JSON dict (JSON names; a FieldMask as comma-separated text)."""
+    try:
+        _json(p, data)
+    except _Over as over:
+        raise over.error() from None
+
+
+def _message(p: CapPlan, msg: Message) -> None:
     for c in p.fields:
         if c.kind == "message" or c.kind == "mask":
             if not msg.HasField(c.name):
@@ -113,28 +140,35 @@ def check_message(p: CapPlan, msg: Message, prefix: str = "") -> None:
             value = getattr(msg, c.name)
             if c.kind == "mask":
                 if c.limit and len(value.paths) > c.limit:
-                    raise _over(prefix + c.name, c.kind, c.limit, len(value.paths))
-            else:
-                check_message(c.inner, value, f"{prefix}{c.name}.")
+                    raise _Over(c.name, c.kind, c.limit, len(value.paths))
+                continue
+            try:
+                _message(c.inner, value)
+            except _Over as over:
+                raise over.under(c.name + ".") from None
             continue
         values = getattr(msg, c.name)
         if c.limit and len(values) > c.limit:
-            raise _over(prefix + c.name, c.kind, c.limit, len(values))
+            raise _Over(c.name, c.kind, c.limit, len(values))
         if c.inner:
-            items = values.items() if c.kind == "map" else enumerate(values)
-            for key, item in items:
-                check_message(c.inner, item, f"{prefix}{c.name}[{key}].")
+            for key, item in values.items() if c.kind == "map" else enumerate(values):
+                try:
+                    _message(c.inner, item)
+                except _Over as over:
+                    raise over.under(f"{c.name}[{key}].") from None
 
 
-def check_json(p: CapPlan, data: dict[str, Any], prefix: str = "") -> None:
-    """The same for a request as a canonical JSON dict (JSON names; a FieldMask as comma-separated text)."""
+def _json(p: CapPlan, data: dict[str, Any]) -> None:
     for c in p.fields:
         value = data.get(c.json)
         if value is None:
             continue
         if c.kind == "message":
             if isinstance(value, dict):
-                check_json(c.inner, value, f"{prefix}{c.name}.")
+                try:
+                    _json(c.inner, value)
+                except _Over as over:
+                    raise over.under(c.name + ".") from None
             continue
         if c.kind == "mask":
             count = (value.count(",") + 1 if value else 0) if isinstance(value, str) else len(value)
@@ -143,9 +177,11 @@ def check_json(p: CapPlan, data: dict[str, Any], prefix: str = "") -> None:
         else:
             continue  # not a list or an object: the transcoder refuses it by name
         if c.limit and count > c.limit:
-            raise _over(prefix + c.name, c.kind, c.limit, count)
+            raise _Over(c.name, c.kind, c.limit, count)
         if c.inner and isinstance(value, list | dict):
-            items = value.items() if isinstance(value, dict) else enumerate(value)
-            for key, item in items:
+            for key, item in value.items() if isinstance(value, dict) else enumerate(value):
                 if isinstance(item, dict):
-                    check_json(c.inner, item, f"{prefix}{c.name}[{key}].")
+                    try:
+                        _json(c.inner, item)
+                    except _Over as over:
+                        raise over.under(f"{c.name}[{key}].") from None

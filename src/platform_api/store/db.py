@@ -139,7 +139,7 @@ class _SqliteConn:
 
     def _q(self, sql: str, args: Sequence[Any] = ()) -> tuple[str, Sequence[Any]]:
         """The SQLite text of `sql` and its arguments, lists (`= ANY($n)`) as JSON text."""
-        q, lists = self._prepared(sql)
+        q, lists = self._sql.get(sql) or self._prepared(sql)
         if lists:
             args = list(args)
             for i in lists:
