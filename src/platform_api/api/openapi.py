@@ -45,6 +45,9 @@ _ERRORS = {
     "NotFound": ("404", "NOT_FOUND: the resource, or the route, does not exist."),
     "PayloadTooLarge": ("413", "RESOURCE_EXHAUSTED: the request body is larger than 1 MiB."),
     "Unimplemented": ("501", "UNIMPLEMENTED: a wrong method on a known path, or a route not built yet."),
+    # Not the API's answer: the HTTP server's, before any route runs (a query string of many long values
+    # reaches it before a repeated field's cap does).
+    "UriTooLong": ("414", "URI Too Long: the request line is over 64 KiB; the HTTP server answers, with no body."),
     "RateLimited": (
         "429",
         "RESOURCE_EXHAUSTED: over the token routes' rate limit (ErrorInfo reason RATE_LIMITED, metadata "
@@ -262,7 +265,7 @@ def _token_route(m: MethodInfo, rule: HttpRule, op: dict[str, Any]) -> None:
     """Adjusts the generated operation of a token route (see _TOKEN_ROUTES) to what the route does."""
     if rule.verb == "POST" and not rule.body:
         op["requestBody"] = _form_body(m)
-    errors = ["BadRequest", "Unauthenticated", "RateLimited", "Unimplemented"]
+    errors = ["BadRequest", "Unauthenticated", "RateLimited", "Unimplemented", "UriTooLong"]
     if rule.verb == "POST":
         errors.append("PayloadTooLarge")
     if m.full_name == _REGISTER:
@@ -315,6 +318,8 @@ def _operation(called: MethodInfo, rule: HttpRule, schemas: _Schemas, m: MethodI
         errors += ["Unauthenticated", "PermissionDenied"]
     if rule.body:
         errors.append("PayloadTooLarge")
+    if any(p["in"] == "query" for p in params):
+        errors.append("UriTooLong")
     for name in sorted(errors, key=lambda e: _ERRORS[e][0]):
         responses[_ERRORS[name][0]] = {"$ref": RESPONSES + name}
     responses["default"] = {"$ref": RESPONSES + "Error"}
@@ -360,6 +365,7 @@ def _error_components() -> tuple[dict[str, Any], dict[str, Any]]:
     retry_after = {"description": "Seconds to wait before retrying.", "schema": {"type": "integer", "minimum": 1}}
     responses["RateLimited"]["headers"] = {**headers, "Retry-After": retry_after}
     responses["Error"] = {"description": "Any other error (google.rpc.Status).", "headers": headers, "content": content}
+    responses["UriTooLong"] = {"description": _ERRORS["UriTooLong"][1]}
     return status, responses
 
 
