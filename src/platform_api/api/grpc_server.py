@@ -20,7 +20,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from grpc_status import rpc_status
 
-from platform_api.api import dispatch, transcode
+from platform_api.api import caps, dispatch, transcode
 from platform_api.core import errors
 from platform_api.service.context import Context, peer_host
 from platform_api.service.methods import MethodInfo
@@ -68,9 +68,11 @@ def _deserializer(message_type: type[Message]) -> Any:
     return parse
 
 
-def _as_dict(request: Message | Undecodable) -> dict[str, Any]:
+def _as_dict(m: MethodInfo, request: Message | Undecodable) -> dict[str, Any]:
     if isinstance(request, Undecodable):
         raise errors.invalid_argument("request", request.reason)
+    if m.caps:  # before MessageToDict, whose work grows with the values
+        caps.check_message(m.caps, request)
     try:
         data: dict[str, Any] = json_format.MessageToDict(request)
     except (json_format.Error, ValueError) as e:  # e.g. a Timestamp outside years 1-9999: its message says which
@@ -91,7 +93,7 @@ def _handler(rt: Runtime, m: MethodInfo) -> Any:
         try:
             if sum(1 for k, _ in pairs if k == "authorization") > 1:
                 raise errors.duplicate_authorization()
-            data = _as_dict(request)
+            data = _as_dict(m, request)
             canonical = transcode.normalize(m.input, data)
             if m.mask_from_body:
                 # No mask over gRPC: the fields set in the message are the ones to change.

@@ -20,7 +20,7 @@ from typing import Any
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
-from platform_api.api import transcode
+from platform_api.api import caps, transcode
 from platform_api.service.methods import HttpRule, MethodInfo
 
 _VAR = re.compile(r"\{([a-zA-Z0-9_.]+)(?:=([^}]*))?\}")
@@ -45,6 +45,9 @@ _ERRORS = {
     "NotFound": ("404", "NOT_FOUND: the resource, or the route, does not exist."),
     "PayloadTooLarge": ("413", "RESOURCE_EXHAUSTED: the request body is larger than 1 MiB."),
     "Unimplemented": ("501", "UNIMPLEMENTED: a wrong method on a known path, or a route not built yet."),
+    # Not the API's answer: the HTTP server's, before any route runs (a query string of many long values
+    # reaches it before a repeated field's cap does).
+    "UriTooLong": ("414", "URI Too Long: the request line is over 64 KiB; the HTTP server answers, with no body."),
     "RateLimited": (
         "429",
         "RESOURCE_EXHAUSTED: over the token routes' rate limit (ErrorInfo reason RATE_LIMITED, metadata "
@@ -116,9 +119,9 @@ class _Schemas:
     def field(self, f: transcode.Field) -> dict[str, Any]:
         if f.kind == "map":
             assert f.map_value is not None
-            return {"type": "object", "additionalProperties": self.single(f.map_value)}
+            return {"type": "object", "additionalProperties": self.single(f.map_value), **_cap("maxProperties", f)}
         if f.repeated:
-            return {"type": "array", "items": self.single(f)}
+            return {"type": "array", "items": self.single(f), **_cap("maxItems", f)}
         return self.single(f)
 
     def single(self, f: transcode.Field) -> dict[str, Any]:
@@ -128,6 +131,12 @@ class _Schemas:
         if f.kind == "empty":
             return self.message(f.fd.message_type)
         return scalar(f)
+
+
+def _cap(keyword: str, f: transcode.Field) -> dict[str, int]:
+    """The field's declared cap (`platformapi.annotations.max_items`) as a JSON Schema keyword."""
+    limit = caps.declared(f.fd)
+    return {keyword: limit} if limit else {}
 
 
 def _fields(desc: Descriptor) -> list[transcode.Field]:
@@ -157,7 +166,9 @@ def scalar(f: transcode.Field) -> dict[str, Any]:
     if k == "duration":
         return {"type": "string", "pattern": _DURATION_PATTERN, "example": "3600s"}
     if k == "fieldmask":
-        return {"type": "string", "description": "Comma-separated field paths (proto names)."}
+        limit = caps.declared(f.fd)
+        most = f", at most {limit}" if limit else ""
+        return {"type": "string", "description": f"Comma-separated field paths (proto names){most}."}
     return {"type": "string"}
 
 
@@ -217,7 +228,7 @@ def _query_parameter(proto: str, json: str, f: transcode.Field) -> dict[str, Any
     param: dict[str, Any] = {"name": proto, "in": "query", "required": False, "schema": scalar(f)}
     if f.repeated:
         text += " Repeat the parameter for several values."
-        param.update(schema={"type": "array", "items": scalar(f)}, style="form", explode=True)
+        param.update(schema={"type": "array", "items": scalar(f), **_cap("maxItems", f)}, style="form", explode=True)
     param["description"] = text
     return param
 
@@ -254,7 +265,7 @@ def _token_route(m: MethodInfo, rule: HttpRule, op: dict[str, Any]) -> None:
     """Adjusts the generated operation of a token route (see _TOKEN_ROUTES) to what the route does."""
     if rule.verb == "POST" and not rule.body:
         op["requestBody"] = _form_body(m)
-    errors = ["BadRequest", "Unauthenticated", "RateLimited", "Unimplemented"]
+    errors = ["BadRequest", "Unauthenticated", "RateLimited", "Unimplemented", "UriTooLong"]
     if rule.verb == "POST":
         errors.append("PayloadTooLarge")
     if m.full_name == _REGISTER:
@@ -307,6 +318,8 @@ def _operation(called: MethodInfo, rule: HttpRule, schemas: _Schemas, m: MethodI
         errors += ["Unauthenticated", "PermissionDenied"]
     if rule.body:
         errors.append("PayloadTooLarge")
+    if any(p["in"] == "query" for p in params):
+        errors.append("UriTooLong")
     for name in sorted(errors, key=lambda e: _ERRORS[e][0]):
         responses[_ERRORS[name][0]] = {"$ref": RESPONSES + name}
     responses["default"] = {"$ref": RESPONSES + "Error"}
@@ -352,6 +365,7 @@ def _error_components() -> tuple[dict[str, Any], dict[str, Any]]:
     retry_after = {"description": "Seconds to wait before retrying.", "schema": {"type": "integer", "minimum": 1}}
     responses["RateLimited"]["headers"] = {**headers, "Retry-After": retry_after}
     responses["Error"] = {"description": "Any other error (google.rpc.Status).", "headers": headers, "content": content}
+    responses["UriTooLong"] = {"description": _ERRORS["UriTooLong"][1]}
     return status, responses
 
 

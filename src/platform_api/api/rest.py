@@ -15,7 +15,7 @@ from urllib.parse import parse_qsl
 
 import msgspec
 
-from platform_api.api import dispatch, http_errors, transcode
+from platform_api.api import caps, dispatch, http_errors, transcode
 from platform_api.api.router import Match, Router
 from platform_api.api.schema import AREAS
 from platform_api.core import bodies, errors
@@ -108,6 +108,8 @@ class RestApp:
                 data[plain] = transcode.text(value, field_path)
             else:
                 transcode.set_path(method.input, data, field_path, value, query=False)
+        if method.caps:
+            caps.check_json(method.caps, data)
         if method.mask_from_body and body_obj is not None:
             ctx.mask_inferred = transcode.infer_mask(method.input, method.mask_from_body, data, body_obj)
         return transcode.to_record(method.input_record, data)

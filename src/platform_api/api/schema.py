@@ -16,6 +16,7 @@ from google.protobuf import descriptor_pool, message_factory
 from google.protobuf.descriptor import Descriptor, FieldDescriptor, MethodDescriptor
 
 import platform_api.gen.chainguard as gen_root
+from platform_api.api import caps as request_caps
 from platform_api.auth import capabilities as caps
 from platform_api.gen.chainguard.capabilities import capabilities_pb2
 from platform_api.gen.platformapi import annotations_pb2 as ours
@@ -114,6 +115,7 @@ def _method(m: MethodDescriptor) -> MethodInfo:
     info.scope_field = _scope_field(m.input_type)
     info.scope_resource = _scope_resource(info)
     info.required = caps.mask(info.capabilities)
+    info.caps = request_caps.plan(m.input_type)
     fields = {f.name for f in m.input_type.fields}
     for r in info.rules:
         if r.body not in ("", "*") and "update_mask" in fields:

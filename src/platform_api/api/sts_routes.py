@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from platform_api.api import http_errors
+from platform_api.api import caps, http_errors, schema
 from platform_api.core import bodies, errors
 from platform_api.gen.records.auth import RegistrationRequest
 from platform_api.gen.records.oidc import ExchangeRefreshTokenRequest, ExchangeRequest, RawToken, TokenPair
@@ -56,6 +56,8 @@ def _peer(request: Request) -> str:
 
 def routes(rt: Runtime) -> list[Any]:
     domain = f"iam.{rt.settings.error_domain_base}"
+    sts = "chainguard.platform.oidc.SecurityTokenService."
+    exchange_caps, refresh_caps = (schema.methods()[sts + name].caps for name in ("Exchange", "ExchangeRefreshToken"))
 
     def endpoint(run: Callable[[Request], Awaitable[Any]]) -> Any:
         """A JSON route answering google.rpc.Status errors, never a stack trace."""
@@ -79,6 +81,8 @@ def routes(rt: Runtime) -> list[Any]:
             aud=p.get("aud", []), identity=_one(p, "identity"), scopes=p.get("scopes", []) + p.get("scope", []),
             cap=p.get("cap", []), identity_provider=_one(p, "identity_provider", "identityProvider"),
         )  # fmt: skip
+        # The contract's caps, as gRPC checks them (the capped fields' JSON names are their proto names).
+        caps.check_json(exchange_caps, msgspec.structs.asdict(req))
         return await exchange(rt, req, _authorization(request), _peer(request))
 
     async def http_refresh(request: Request) -> TokenPair:
@@ -86,6 +90,7 @@ def routes(rt: Runtime) -> list[Any]:
         req = ExchangeRefreshTokenRequest(
             aud=p.get("aud", []), scopes=p.get("scopes", []) + p.get("scope", []), cap=p.get("cap", [])
         )
+        caps.check_json(refresh_caps, msgspec.structs.asdict(req))
         return await exchange_refresh_token(rt, req, _authorization(request), _peer(request))
 
     async def http_register(request: Request) -> dict[str, Any]:

@@ -46,16 +46,14 @@ def subscription_columns(sub: Subscription) -> dict[str, Any]:
 
 async def subscribers(tx: Conn, scopes: list[str]) -> list[tuple[str, str]]:
     """(uid, types as JSON) of the enabled subscriptions at any of `scopes`."""
-    marks = rows.marks(len(scopes))
-    sql = f"SELECT uid, types FROM subscriptions WHERE parent IN ({marks}) AND disabled = 0"
-    return [(r["uid"], r["types"]) for r in await tx.fetch(sql, *scopes)]
+    sql = "SELECT uid, types FROM subscriptions WHERE parent = ANY($1) AND disabled = 0"
+    return [(r["uid"], r["types"]) for r in await tx.fetch(sql, list(scopes))]
 
 
 async def sinks(db: Any, uids: set[str]) -> list[Row]:
     """uid, sink, secret and disabled of the subscriptions among `uids`."""
-    marks = rows.marks(len(uids))
     found: list[Row] = await db.fetch(
-        f"SELECT uid, sink, secret, disabled FROM subscriptions WHERE uid IN ({marks})", *uids
+        "SELECT uid, sink, secret, disabled FROM subscriptions WHERE uid = ANY($1)", list(uids)
     )
     return found
 
@@ -89,10 +87,9 @@ async def insert_event(tx: Conn, *values: Any) -> None:
 
 
 async def events(db: Any, ids: set[str]) -> list[Row]:
-    marks = rows.marks(len(ids))
     found: list[Row] = await db.fetch(
-        f"SELECT id, type, source, subject, grp, time, bodytype, extensions, data FROM events WHERE id IN ({marks})",
-        *ids,
+        "SELECT id, type, source, subject, grp, time, bodytype, extensions, data FROM events WHERE id = ANY($1)",
+        list(ids),
     )
     return found
 

@@ -116,12 +116,11 @@ async def mapping_grants(conn: Conn, idp_uid: str, external_groups: list[str]) -
     wanted = sorted({g for g in external_groups if isinstance(g, str) and g})
     if not wanted:
         return []
-    marks = rows.marks(len(wanted), 2)
     found = await conn.fetch(
         "SELECT scope, role_uid FROM external_group_role_mappings"
-        f" WHERE parent = $1 AND external_group_id IN ({marks}) ORDER BY scope, role_uid",
+        " WHERE parent = $1 AND external_group_id = ANY($2) ORDER BY scope, role_uid",
         idp_uid,
-        *wanted,
+        wanted,
     )
     return sorted({(r["scope"], r["role_uid"]) for r in found})
 

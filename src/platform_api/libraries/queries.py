@@ -60,15 +60,14 @@ async def apply(tx: Conn, collected: Collected, summary: Summary, progress: Prog
 
 
 async def _apply_chunk(tx: Conn, chunk: list[ArtifactFacts], summary: Summary) -> None:
-    marks = rows.marks(len(chunk))
     uids = [a.uid for a in chunk]
     stored_artifacts = {
         r["uid"]: (r["body"], r["last_updated"])
-        for r in await tx.fetch(f"SELECT uid, body, last_updated FROM library_artifacts WHERE uid IN ({marks})", *uids)
+        for r in await tx.fetch("SELECT uid, body, last_updated FROM library_artifacts WHERE uid = ANY($1)", uids)
     }
     stored_versions: dict[str, dict[str, _Stored]] = {}
     for r in await tx.fetch(
-        f"SELECT artifact, body, version_rank, yanked FROM library_versions WHERE artifact IN ({marks})", *uids
+        "SELECT artifact, body, version_rank, yanked FROM library_versions WHERE artifact = ANY($1)", uids
     ):
         record = rows.decode(ArtifactVersion, r["body"])
         stored_versions.setdefault(r["artifact"], {})[record.version] = _Stored(

@@ -84,10 +84,8 @@ class Where:
         self.add(f"{column} = {self.p(value)}")
 
     def any_of(self, column: str, values: list[Any]) -> None:
-        if not values:
-            self.add("1 = 0")
-        else:
-            self.add(f"{column} IN ({', '.join(self.p(v) for v in values)})")
+        """`column` equals one of `values`: one list argument, however many values (store.db: `= ANY`)."""
+        self.add(f"{column} = ANY({self.p(list(values))})")
 
     def sql(self, walk_order_index: bool = False) -> str:
         """The conditions; `walk_order_index` keeps SQLite from using the uid range as its access path."""
@@ -264,7 +262,7 @@ def _visible_count_query(table: Table, where: Where, sql: str, args: list[Any]) 
     sql += " AND " + any_of(parts)
     if not where.visible:
         return sql, args
-    own = f"uid IN ({', '.join(p(r) for r in where.visible)}) AND (kind & $2) = 0"
+    own = f"uid = ANY({p(list(where.visible))}) AND (kind & $2) = 0"
     if where.public_rows:
         own += " AND parent <> ''"  # already counted as public root rows
     return f"SELECT ({sql}) + (SELECT COUNT(*) FROM {table.name} WHERE {own})", args

@@ -17,6 +17,33 @@ class HttpRule:
     body: str  # "", "*", or a top-level request field name
 
 
+@dataclass(frozen=True)
+class Capped:
+    """A request field on the way to a declared cap (`platformapi.annotations.max_items`)."""
+
+    name: str  # proto name (error paths)
+    json: str  # JSON name (keys of the canonical dict)
+    kind: str  # "list", "map", "mask" (a FieldMask's paths) or "message" (a singular message leading to caps)
+    limit: int  # the declared cap; 0 for "message" (and for an undeclared cap, which the contract test refuses)
+    inner: CapPlan  # the plan of the elements, map values or message ("list"/"map": empty when they hold no caps)
+
+
+class CapPlan:
+    """The capped fields of one request message, built once from the descriptors (api/caps.py). A message
+    with no repeated field anywhere below it has an empty plan (falsy): the transports skip it."""
+
+    __slots__ = ("fields",)
+
+    def __init__(self, fields: tuple[Capped, ...] = ()) -> None:
+        self.fields = fields
+
+    def __bool__(self) -> bool:
+        return bool(self.fields)
+
+
+NO_CAPS = CapPlan()
+
+
 @dataclass
 class MethodInfo:
     full_name: str  # chainguard.platform.registry.v2.ReposService.GetRepo
@@ -48,6 +75,8 @@ class MethodInfo:
     required: int = 0
     # The collection path events of this method name as their source (the v2 one for a v2beta1 alias).
     event_source: str = ""
+    # The request's repeated fields with their declared caps, checked by both transports before any other work.
+    caps: CapPlan = NO_CAPS
 
 
 def collection_path(template: str) -> str:

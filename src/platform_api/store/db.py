@@ -1,7 +1,11 @@
 """Database access for every domain: one small async interface over stdlib sqlite3 and asyncpg.
 
 SQL is written once with PostgreSQL-style numbered placeholders ($1, $2, ...); SQLite gets them as
-?1, ?2 (it supports numbered parameters natively). Rows are read by column name, `row["body"]`, on both
+?1, ?2 (it supports numbered parameters natively). A list of values is one parameter, written
+`column = ANY($n)` with a Python list as the argument (negated: `NOT (column = ANY($n))`): PostgreSQL takes
+it natively as an array; SQLite gets `column IN (SELECT value FROM json_each(?n))` with the list as JSON
+text. Either way one statement takes any number of values (no placeholder per value, no parameter limit)
+and SQLite still probes the column's index. Rows are read by column name, `row["body"]`, on both
 dialects (`fetch`, `fetchrow`: `sqlite3.Row` / asyncpg `Record`). `fetchtuples` is the positional fast
 path for code that builds its column list itself (listing: ~15% less per row on SQLite).
 
@@ -28,6 +32,8 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlparse
 
+import msgspec
+
 
 class Row(Protocol):
     """A result row: `row["column"]` (and, where a column list is built at run time, `row[i]`)."""
@@ -38,6 +44,8 @@ class Row(Protocol):
 
 
 _PLACEHOLDER = re.compile(r"\$(\d+)")
+_ANY = re.compile(r"=\s*ANY\s*\(\s*\$(\d+)\s*\)")
+_encode_list = msgspec.json.Encoder().encode
 log = logging.getLogger("platform_api.store")
 
 # SQLite has no notifications between processes: a listener there polls the commit counter this often.
@@ -118,18 +126,30 @@ class _SqliteConn:
     def __init__(self, conn: sqlite3.Connection, local: _Local) -> None:
         self._conn = conn
         self._local = local
-        self._sql: dict[str, str] = {}
+        # SQL text -> (SQLite text, indexes of the arguments that are lists), rewritten once per text.
+        self._sql: dict[str, tuple[str, tuple[int, ...]]] = {}
 
-    def _q(self, sql: str) -> str:
-        q = self._sql.get(sql)
-        if q is None:
-            q = self._sql[sql] = _PLACEHOLDER.sub(r"?\1", sql)
-        return q
+    def _prepared(self, sql: str) -> tuple[str, tuple[int, ...]]:
+        found = self._sql.get(sql)
+        if found is None:
+            lists = tuple(sorted({int(n) - 1 for n in _ANY.findall(sql)}))
+            text = _ANY.sub(r"IN (SELECT value FROM json_each($\1))", sql)
+            found = self._sql[sql] = (_PLACEHOLDER.sub(r"?\1", text), lists)
+        return found
+
+    def _q(self, sql: str, args: Sequence[Any] = ()) -> tuple[str, Sequence[Any]]:
+        """The SQLite text of `sql` and its arguments, lists (`= ANY($n)`) as JSON text."""
+        q, lists = self._sql.get(sql) or self._prepared(sql)
+        if lists:
+            args = list(args)
+            for i in lists:
+                args[i] = _encode_list(list(args[i])).decode()
+        return q, args
 
     def _named(self, sql: str, args: tuple[Any, ...]) -> sqlite3.Cursor:
         cur = self._conn.cursor()
         cur.row_factory = sqlite3.Row
-        return cur.execute(self._q(sql), args)
+        return cur.execute(*self._q(sql, args))
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
         return self._named(sql, args).fetchall()
@@ -139,17 +159,18 @@ class _SqliteConn:
         return row
 
     async def fetchtuples(self, sql: str, *args: Any) -> list[Sequence[Any]]:
-        return self._conn.execute(self._q(sql), args).fetchall()
+        return self._conn.execute(*self._q(sql, args)).fetchall()
 
     async def fetchval(self, sql: str, *args: Any) -> Any:
-        row = self._conn.execute(self._q(sql), args).fetchone()
+        row = self._conn.execute(*self._q(sql, args)).fetchone()
         return None if row is None else row[0]
 
     async def execute(self, sql: str, *args: Any) -> int:
-        return self._conn.execute(self._q(sql), args).rowcount
+        return self._conn.execute(*self._q(sql, args)).rowcount
 
     async def executemany(self, sql: str, args: Iterable[Sequence[Any]]) -> None:
-        self._conn.executemany(self._q(sql), args)
+        q, lists = self._prepared(sql)
+        self._conn.executemany(q, (self._q(sql, a)[1] for a in args) if lists else args)
 
     async def notify(self, channel: str) -> None:
         # Other processes see the commit itself (their listeners poll the commit counter).
@@ -253,7 +274,7 @@ class SqliteDatabase(_SqliteConn):
         """Run `sql`, an UPDATE of the rows `pick` selects (`{pick}` in it) that marks them claimed,
         returning them. The single writer serializes claimers; it is taken only when `pick` finds a row
         (reads need no writer lock)."""
-        if self._conn.execute(self._q(f"SELECT EXISTS ({pick})"), args).fetchone()[0] == 0:
+        if self._conn.execute(*self._q(f"SELECT EXISTS ({pick})", args)).fetchone()[0] == 0:
             return []
         async with self.transaction() as tx:
             return await tx.fetch(sql.format(pick=pick), *args)

@@ -14,6 +14,7 @@ from platform_api.store.errors import Conflict, NotFound
 T = TypeVar("T")
 encode = msgspec.json.Encoder().encode
 # Values per IN (...) list of one statement (`fetch_in`, `chunks`): far below both dialects' parameter limits.
+# New SQL passes a list as one argument instead (`column = ANY($n)`, see store.db), which needs no chunks.
 IN_CHUNK = 500
 
 
@@ -42,7 +43,8 @@ async def get(conn: Conn, table: str, record: type[T], uid: str, *, lock: bool =
 
 
 def marks(count: int, first: int = 1) -> str:
-    """The placeholders `$first, ..., $(first + count - 1)` of an IN (...) list."""
+    """The placeholders `$first, ..., $(first + count - 1)`: of a VALUES list, or of an IN (...) list still
+    written per value (a list of values is better one argument: `column = ANY($n)`)."""
     return ", ".join(f"${i}" for i in range(first, first + count))
 
 
@@ -64,7 +66,7 @@ async def bodies(conn: Conn, table: str, uids: set[str]) -> dict[str, str]:
     """uid -> stored body of the rows of `table` among `uids` that exist."""
     if not uids:
         return {}
-    found = await conn.fetch(f"SELECT uid, body FROM {table} WHERE uid IN ({marks(len(uids))})", *uids)
+    found = await conn.fetch(f"SELECT uid, body FROM {table} WHERE uid = ANY($1)", list(uids))
     return {r["uid"]: r["body"] for r in found}
 
 

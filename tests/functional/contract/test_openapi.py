@@ -103,7 +103,7 @@ def test_list_repos_query(doc: dict[str, Any]) -> None:
     q = _params(op, "query")
     expected = {"page_size", "page_token", "order_by", "skip", "uidp.descendants_of", "uidp.children_of", "uidp.ids"}
     assert expected | {"name"} <= set(q)
-    assert q["uidp.ids"]["schema"] == {"type": "array", "items": {"type": "string"}}
+    assert q["uidp.ids"]["schema"] == {"type": "array", "items": {"type": "string"}, "maxItems": 1000}
     assert q["uidp.ids"]["explode"] is True
     assert q["page_size"]["schema"]["type"] == "integer"
     assert "pageSize" in q["page_size"]["description"]

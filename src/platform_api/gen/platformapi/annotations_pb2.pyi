@@ -13,6 +13,8 @@ EVENTS_FIELD_NUMBER: _ClassVar[int]
 events: _descriptor.FieldDescriptor
 IAM_SCOPE_FIELD_NUMBER: _ClassVar[int]
 iam_scope: _descriptor.FieldDescriptor
+MAX_ITEMS_FIELD_NUMBER: _ClassVar[int]
+max_items: _descriptor.FieldDescriptor
 
 class IAM(_message.Message):
     __slots__ = ("disabled", "enabled")

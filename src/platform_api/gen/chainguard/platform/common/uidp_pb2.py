@@ -22,15 +22,18 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from platform_api.gen.platformapi import annotations_pb2 as platformapi_dot_annotations__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n%chainguard/platform/common/uidp.proto\x12\x1a\x63hainguard.platform.common\"m\n\nUIDPFilter\x12\x14\n\x0c\x61ncestors_of\x18\x01 \x01(\t\x12\x16\n\x0e\x64\x65scendants_of\x18\x02 \x01(\t\x12\x13\n\x0b\x63hildren_of\x18\x03 \x01(\t\x12\x0f\n\x07in_root\x18\x04 \x01(\x08\x12\x0b\n\x03ids\x18\x05 \x03(\tb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n%chainguard/platform/common/uidp.proto\x12\x1a\x63hainguard.platform.common\x1a\x1dplatformapi/annotations.proto\"t\n\nUIDPFilter\x12\x14\n\x0c\x61ncestors_of\x18\x01 \x01(\t\x12\x16\n\x0e\x64\x65scendants_of\x18\x02 \x01(\t\x12\x13\n\x0b\x63hildren_of\x18\x03 \x01(\t\x12\x0f\n\x07in_root\x18\x04 \x01(\x08\x12\x12\n\x03ids\x18\x05 \x03(\tB\x05\x80\xd5\x18\xe8\x07\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'chainguard.platform.common.uidp_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_UIDPFILTER']._serialized_start=69
-  _globals['_UIDPFILTER']._serialized_end=178
+  _globals['_UIDPFILTER'].fields_by_name['ids']._loaded_options = None
+  _globals['_UIDPFILTER'].fields_by_name['ids']._serialized_options = b'\200\325\030\350\007'
+  _globals['_UIDPFILTER']._serialized_start=100
+  _globals['_UIDPFILTER']._serialized_end=216
 # @@protoc_insertion_point(module_scope)

@@ -27,25 +27,37 @@ from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__
 from platform_api.gen.platformapi import annotations_pb2 as platformapi_dot_annotations__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n#chainguard/platform/oidc/oidc.proto\x12\x18\x63hainguard.platform.oidc\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1dplatformapi/annotations.proto\"V\n\x1b\x45xchangeRefreshTokenRequest\x12\x0b\n\x03\x61ud\x18\x01 \x03(\t\x12\r\n\x05scope\x18\x02 \x01(\t\x12\x0b\n\x03\x63\x61p\x18\x03 \x03(\t\x12\x0e\n\x06scopes\x18\x04 \x03(\t\"w\n\x0f\x45xchangeRequest\x12\x0b\n\x03\x61ud\x18\x01 \x03(\t\x12\r\n\x05scope\x18\x02 \x01(\t\x12\x10\n\x08identity\x18\x04 \x01(\t\x12\x0b\n\x03\x63\x61p\x18\x05 \x03(\t\x12\x19\n\x11identity_provider\x18\x07 \x01(\t\x12\x0e\n\x06scopes\x18\x08 \x03(\t\"\\\n\x08RawToken\x12\r\n\x05token\x18\x01 \x01(\t\x12\x15\n\rrefresh_token\x18\x02 \x01(\t\x12*\n\x06\x65xpiry\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"y\n\tTokenPair\x12\x31\n\x05token\x18\x01 \x01(\x0b\x32\".chainguard.platform.oidc.RawToken\x12\x39\n\rrefresh_token\x18\x02 \x01(\x0b\x32\".chainguard.platform.oidc.RawToken2\xc0\x02\n\x14SecurityTokenService\x12\x87\x01\n\x08\x45xchange\x12).chainguard.platform.oidc.ExchangeRequest\x1a\".chainguard.platform.oidc.RawToken\",\xaa\xd4\x18\x02\x08\x01\x82\xd3\xe4\x93\x02 \"\r/sts/exchangeZ\x0f\x12\r/sts/exchange\x12\x9d\x01\n\x14\x45xchangeRefreshToken\x12\x35.chainguard.platform.oidc.ExchangeRefreshTokenRequest\x1a#.chainguard.platform.oidc.TokenPair\")\xaa\xd4\x18\x02\x08\x01\x82\xd3\xe4\x93\x02\x1d\"\x1b/sts/exchange_refresh_tokenb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n#chainguard/platform/oidc/oidc.proto\x12\x18\x63hainguard.platform.oidc\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1dplatformapi/annotations.proto\"i\n\x1b\x45xchangeRefreshTokenRequest\x12\x11\n\x03\x61ud\x18\x01 \x03(\tB\x04\x80\xd5\x18\x10\x12\r\n\x05scope\x18\x02 \x01(\t\x12\x12\n\x03\x63\x61p\x18\x03 \x03(\tB\x05\x80\xd5\x18\xd9\x01\x12\x14\n\x06scopes\x18\x04 \x03(\tB\x04\x80\xd5\x18\x64\"\x8a\x01\n\x0f\x45xchangeRequest\x12\x11\n\x03\x61ud\x18\x01 \x03(\tB\x04\x80\xd5\x18\x10\x12\r\n\x05scope\x18\x02 \x01(\t\x12\x10\n\x08identity\x18\x04 \x01(\t\x12\x12\n\x03\x63\x61p\x18\x05 \x03(\tB\x05\x80\xd5\x18\xd9\x01\x12\x19\n\x11identity_provider\x18\x07 \x01(\t\x12\x14\n\x06scopes\x18\x08 \x03(\tB\x04\x80\xd5\x18\x64\"\\\n\x08RawToken\x12\r\n\x05token\x18\x01 \x01(\t\x12\x15\n\rrefresh_token\x18\x02 \x01(\t\x12*\n\x06\x65xpiry\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"y\n\tTokenPair\x12\x31\n\x05token\x18\x01 \x01(\x0b\x32\".chainguard.platform.oidc.RawToken\x12\x39\n\rrefresh_token\x18\x02 \x01(\x0b\x32\".chainguard.platform.oidc.RawToken2\xc0\x02\n\x14SecurityTokenService\x12\x87\x01\n\x08\x45xchange\x12).chainguard.platform.oidc.ExchangeRequest\x1a\".chainguard.platform.oidc.RawToken\",\xaa\xd4\x18\x02\x08\x01\x82\xd3\xe4\x93\x02 \"\r/sts/exchangeZ\x0f\x12\r/sts/exchange\x12\x9d\x01\n\x14\x45xchangeRefreshToken\x12\x35.chainguard.platform.oidc.ExchangeRefreshTokenRequest\x1a#.chainguard.platform.oidc.TokenPair\")\xaa\xd4\x18\x02\x08\x01\x82\xd3\xe4\x93\x02\x1d\"\x1b/sts/exchange_refresh_tokenb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'chainguard.platform.oidc.oidc_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
+  _globals['_EXCHANGEREFRESHTOKENREQUEST'].fields_by_name['aud']._loaded_options = None
+  _globals['_EXCHANGEREFRESHTOKENREQUEST'].fields_by_name['aud']._serialized_options = b'\200\325\030\020'
+  _globals['_EXCHANGEREFRESHTOKENREQUEST'].fields_by_name['cap']._loaded_options = None
+  _globals['_EXCHANGEREFRESHTOKENREQUEST'].fields_by_name['cap']._serialized_options = b'\200\325\030\331\001'
+  _globals['_EXCHANGEREFRESHTOKENREQUEST'].fields_by_name['scopes']._loaded_options = None
+  _globals['_EXCHANGEREFRESHTOKENREQUEST'].fields_by_name['scopes']._serialized_options = b'\200\325\030d'
+  _globals['_EXCHANGEREQUEST'].fields_by_name['aud']._loaded_options = None
+  _globals['_EXCHANGEREQUEST'].fields_by_name['aud']._serialized_options = b'\200\325\030\020'
+  _globals['_EXCHANGEREQUEST'].fields_by_name['cap']._loaded_options = None
+  _globals['_EXCHANGEREQUEST'].fields_by_name['cap']._serialized_options = b'\200\325\030\331\001'
+  _globals['_EXCHANGEREQUEST'].fields_by_name['scopes']._loaded_options = None
+  _globals['_EXCHANGEREQUEST'].fields_by_name['scopes']._serialized_options = b'\200\325\030d'
   _globals['_SECURITYTOKENSERVICE'].methods_by_name['Exchange']._loaded_options = None
   _globals['_SECURITYTOKENSERVICE'].methods_by_name['Exchange']._serialized_options = b'\252\324\030\002\010\001\202\323\344\223\002 \"\r/sts/exchangeZ\017\022\r/sts/exchange'
   _globals['_SECURITYTOKENSERVICE'].methods_by_name['ExchangeRefreshToken']._loaded_options = None
   _globals['_SECURITYTOKENSERVICE'].methods_by_name['ExchangeRefreshToken']._serialized_options = b'\252\324\030\002\010\001\202\323\344\223\002\035\"\033/sts/exchange_refresh_token'
   _globals['_EXCHANGEREFRESHTOKENREQUEST']._serialized_start=159
-  _globals['_EXCHANGEREFRESHTOKENREQUEST']._serialized_end=245
-  _globals['_EXCHANGEREQUEST']._serialized_start=247
-  _globals['_EXCHANGEREQUEST']._serialized_end=366
-  _globals['_RAWTOKEN']._serialized_start=368
-  _globals['_RAWTOKEN']._serialized_end=460
-  _globals['_TOKENPAIR']._serialized_start=462
-  _globals['_TOKENPAIR']._serialized_end=583
-  _globals['_SECURITYTOKENSERVICE']._serialized_start=586
-  _globals['_SECURITYTOKENSERVICE']._serialized_end=906
+  _globals['_EXCHANGEREFRESHTOKENREQUEST']._serialized_end=264
+  _globals['_EXCHANGEREQUEST']._serialized_start=267
+  _globals['_EXCHANGEREQUEST']._serialized_end=405
+  _globals['_RAWTOKEN']._serialized_start=407
+  _globals['_RAWTOKEN']._serialized_end=499
+  _globals['_TOKENPAIR']._serialized_start=501
+  _globals['_TOKENPAIR']._serialized_end=622
+  _globals['_SECURITYTOKENSERVICE']._serialized_start=625
+  _globals['_SECURITYTOKENSERVICE']._serialized_end=945
 # @@protoc_insertion_point(module_scope)

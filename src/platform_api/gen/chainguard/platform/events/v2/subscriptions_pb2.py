@@ -31,13 +31,15 @@ from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__
 from platform_api.gen.platformapi import annotations_pb2 as platformapi_dot_annotations__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n1chainguard/platform/events/v2/subscriptions.proto\x12\x1d\x63hainguard.platform.events.v2\x1a%chainguard/platform/common/uidp.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1bgoogle/protobuf/empty.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1dplatformapi/annotations.proto\"\xc1\x01\n\x0cSubscription\x12\x0b\n\x03uid\x18\x01 \x01(\t\x12\x0c\n\x04sink\x18\x02 \x01(\t\x12\x30\n\x0b\x63reate_time\x18\xe8\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x30\n\x0bupdate_time\x18\xe9\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0e\n\x05types\x18\xea\x07 \x03(\t\x12\x11\n\x08\x64isabled\x18\xeb\x07 \x01(\x08\x12\x0f\n\x06secret\x18\xec\x07 \x01(\t\"+\n\x16GetSubscriptionRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"t\n\x19\x43reateSubscriptionRequest\x12\x14\n\x06parent\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x41\n\x0csubscription\x18\x02 \x01(\x0b\x32+.chainguard.platform.events.v2.Subscription\"\x97\x01\n\x18ListSubscriptionsRequest\x12\x34\n\x04uidp\x18\x01 \x01(\x0b\x32&.chainguard.platform.common.UIDPFilter\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\x12\x10\n\x08order_by\x18\x04 \x01(\t\x12\x0c\n\x04skip\x18\x05 \x01(\x05\"\xb3\x01\n\x19ListSubscriptionsResponse\x12\x42\n\rsubscriptions\x18\x01 \x03(\x0b\x32+.chainguard.platform.events.v2.Subscription\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x18\n\x0btotal_count\x18\x03 \x01(\x03H\x00\x88\x01\x01\x12\x0f\n\x07skipped\x18\x04 \x01(\x05\x42\x0e\n\x0c_total_count\".\n\x19\x44\x65leteSubscriptionRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"\x95\x01\n\x19UpdateSubscriptionRequest\x12G\n\x0csubscription\x18\x01 \x01(\x0b\x32+.chainguard.platform.events.v2.SubscriptionB\x04\xf8\xd4\x18\x01\x12/\n\x0bupdate_mask\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.FieldMask\"<\n\x15RedeliverEventRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x10\n\x08\x65vent_id\x18\x02 \x01(\t\"\xec\x03\n\x08\x44\x65livery\x12\x0b\n\x03uid\x18\x01 \x01(\t\x12\x10\n\x08\x65vent_id\x18\x02 \x01(\t\x12\x12\n\nevent_type\x18\x03 \x01(\t\x12\x0f\n\x07subject\x18\x04 \x01(\t\x12<\n\x05state\x18\x05 \x01(\x0e\x32-.chainguard.platform.events.v2.Delivery.State\x12\x15\n\rattempt_count\x18\x06 \x01(\x05\x12\x35\n\x11next_attempt_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12@\n\x08\x61ttempts\x18\x08 \x03(\x0b\x32..chainguard.platform.events.v2.DeliveryAttempt\x12/\n\x0b\x63reate_time\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"l\n\x05State\x12\x15\n\x11STATE_UNSPECIFIED\x10\x00\x12\x11\n\rSTATE_PENDING\x10\x01\x12\x13\n\x0fSTATE_DELIVERED\x10\x02\x12\x10\n\x0cSTATE_FAILED\x10\x03\x12\x12\n\x0eSTATE_DISABLED\x10\x04\"\x8b\x01\n\x0f\x44\x65liveryAttempt\x12(\n\x04time\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x13\n\x0bstatus_code\x18\x02 \x01(\x05\x12*\n\x07latency\x18\x03 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\r\n\x05\x65rror\x18\x04 \x01(\t\"\'\n\x12GetDeliveryRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"\xe4\x01\n\x15ListDeliveriesRequest\x12\x34\n\x04uidp\x18\x01 \x01(\x0b\x32&.chainguard.platform.common.UIDPFilter\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\x12\x10\n\x08order_by\x18\x04 \x01(\t\x12\x0c\n\x04skip\x18\x05 \x01(\x05\x12\x10\n\x08\x65vent_id\x18\x06 \x01(\t\x12<\n\x05state\x18\x07 \x01(\x0e\x32-.chainguard.platform.events.v2.Delivery.State\"\xba\x01\n\x16ListDeliveriesResponse\x12;\n\ndeliveries\x18\x01 \x03(\x0b\x32\'.chainguard.platform.events.v2.Delivery\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x18\n\x0btotal_count\x18\x03 \x01(\x03H\x00\x88\x01\x01\x12\x14\n\x07skipped\x18\x04 \x01(\x05H\x01\x88\x01\x01\x42\x0e\n\x0c_total_countB\n\n\x08_skipped2\xd9\t\n\x14SubscriptionsService\x12\xaa\x01\n\x0fGetSubscription\x12\x35.chainguard.platform.events.v2.GetSubscriptionRequest\x1a+.chainguard.platform.events.v2.Subscription\"3\xaa\xd4\x18\x06\x12\x04\n\x02\xdf\x0b\x82\xd3\xe4\x93\x02#\x12!/events/v2/subscriptions/{uid=**}\x12\xea\x01\n\x12\x43reateSubscription\x12\x38.chainguard.platform.events.v2.CreateSubscriptionRequest\x1a+.chainguard.platform.events.v2.Subscription\"m\xaa\xd4\x18\x06\x12\x04\n\x02\xdd\x0b\xb2\xd4\x18%\n\x1e\x65vents.subscription.created.v1\x12\x03uid\x82\xd3\xe4\x93\x02\x34\"$/events/v2/subscriptions/{parent=**}:\x0csubscription\x12\xb4\x01\n\x11ListSubscriptions\x12\x37.chainguard.platform.events.v2.ListSubscriptionsRequest\x1a\x38.chainguard.platform.events.v2.ListSubscriptionsResponse\",\xaa\xd4\x18\x08\x12\x06\n\x02\xdf\x0b\x10\x01\x82\xd3\xe4\x93\x02\x1a\x12\x18/events/v2/subscriptions\x12\xc4\x01\n\x12\x44\x65leteSubscription\x12\x38.chainguard.platform.events.v2.DeleteSubscriptionRequest\x1a\x16.google.protobuf.Empty\"\\\xaa\xd4\x18\x06\x12\x04\n\x02\xe0\x0b\xb2\xd4\x18%\n\x1e\x65vents.subscription.deleted.v1\x12\x03uid\x82\xd3\xe4\x93\x02#*!/events/v2/subscriptions/{uid=**}\x12\xf4\x01\n\x12UpdateSubscription\x12\x38.chainguard.platform.events.v2.UpdateSubscriptionRequest\x1a+.chainguard.platform.events.v2.Subscription\"w\xaa\xd4\x18\x06\x12\x04\n\x02\xde\x0b\xb2\xd4\x18%\n\x1e\x65vents.subscription.updated.v1\x12\x03uid\x82\xd3\xe4\x93\x02>2./events/v2/subscriptions/{subscription.uid=**}:\x0csubscription\x12\xb1\x01\n\x0eRedeliverEvent\x12\x34.chainguard.platform.events.v2.RedeliverEventRequest\x1a\'.chainguard.platform.events.v2.Delivery\"@\xaa\xd4\x18\x06\x12\x04\n\x02\xde\x0b\x82\xd3\xe4\x93\x02\x30\"+/events/v2/subscriptions/{uid=**}:redeliver:\x01*2\xdc\x02\n\x11\x44\x65liveriesService\x12\x9b\x01\n\x0bGetDelivery\x12\x31.chainguard.platform.events.v2.GetDeliveryRequest\x1a\'.chainguard.platform.events.v2.Delivery\"0\xaa\xd4\x18\x06\x12\x04\n\x02\xdf\x0b\x82\xd3\xe4\x93\x02 \x12\x1e/events/v2/deliveries/{uid=**}\x12\xa8\x01\n\x0eListDeliveries\x12\x34.chainguard.platform.events.v2.ListDeliveriesRequest\x1a\x35.chainguard.platform.events.v2.ListDeliveriesResponse\")\xaa\xd4\x18\x08\x12\x06\n\x02\xdf\x0b\x10\x01\x82\xd3\xe4\x93\x02\x17\x12\x15/events/v2/deliveriesb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n1chainguard/platform/events/v2/subscriptions.proto\x12\x1d\x63hainguard.platform.events.v2\x1a%chainguard/platform/common/uidp.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1bgoogle/protobuf/empty.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1dplatformapi/annotations.proto\"\xc7\x01\n\x0cSubscription\x12\x0b\n\x03uid\x18\x01 \x01(\t\x12\x0c\n\x04sink\x18\x02 \x01(\t\x12\x30\n\x0b\x63reate_time\x18\xe8\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x30\n\x0bupdate_time\x18\xe9\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x14\n\x05types\x18\xea\x07 \x03(\tB\x04\x80\xd5\x18\x32\x12\x11\n\x08\x64isabled\x18\xeb\x07 \x01(\x08\x12\x0f\n\x06secret\x18\xec\x07 \x01(\t\"+\n\x16GetSubscriptionRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"t\n\x19\x43reateSubscriptionRequest\x12\x14\n\x06parent\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x41\n\x0csubscription\x18\x02 \x01(\x0b\x32+.chainguard.platform.events.v2.Subscription\"\x97\x01\n\x18ListSubscriptionsRequest\x12\x34\n\x04uidp\x18\x01 \x01(\x0b\x32&.chainguard.platform.common.UIDPFilter\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\x12\x10\n\x08order_by\x18\x04 \x01(\t\x12\x0c\n\x04skip\x18\x05 \x01(\x05\"\xb3\x01\n\x19ListSubscriptionsResponse\x12\x42\n\rsubscriptions\x18\x01 \x03(\x0b\x32+.chainguard.platform.events.v2.Subscription\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x18\n\x0btotal_count\x18\x03 \x01(\x03H\x00\x88\x01\x01\x12\x0f\n\x07skipped\x18\x04 \x01(\x05\x42\x0e\n\x0c_total_count\".\n\x19\x44\x65leteSubscriptionRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"\x9b\x01\n\x19UpdateSubscriptionRequest\x12G\n\x0csubscription\x18\x01 \x01(\x0b\x32+.chainguard.platform.events.v2.SubscriptionB\x04\xf8\xd4\x18\x01\x12\x35\n\x0bupdate_mask\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.FieldMaskB\x04\x80\xd5\x18\x64\"<\n\x15RedeliverEventRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x10\n\x08\x65vent_id\x18\x02 \x01(\t\"\xec\x03\n\x08\x44\x65livery\x12\x0b\n\x03uid\x18\x01 \x01(\t\x12\x10\n\x08\x65vent_id\x18\x02 \x01(\t\x12\x12\n\nevent_type\x18\x03 \x01(\t\x12\x0f\n\x07subject\x18\x04 \x01(\t\x12<\n\x05state\x18\x05 \x01(\x0e\x32-.chainguard.platform.events.v2.Delivery.State\x12\x15\n\rattempt_count\x18\x06 \x01(\x05\x12\x35\n\x11next_attempt_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12@\n\x08\x61ttempts\x18\x08 \x03(\x0b\x32..chainguard.platform.events.v2.DeliveryAttempt\x12/\n\x0b\x63reate_time\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"l\n\x05State\x12\x15\n\x11STATE_UNSPECIFIED\x10\x00\x12\x11\n\rSTATE_PENDING\x10\x01\x12\x13\n\x0fSTATE_DELIVERED\x10\x02\x12\x10\n\x0cSTATE_FAILED\x10\x03\x12\x12\n\x0eSTATE_DISABLED\x10\x04\"\x8b\x01\n\x0f\x44\x65liveryAttempt\x12(\n\x04time\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x13\n\x0bstatus_code\x18\x02 \x01(\x05\x12*\n\x07latency\x18\x03 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\r\n\x05\x65rror\x18\x04 \x01(\t\"\'\n\x12GetDeliveryRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"\xe4\x01\n\x15ListDeliveriesRequest\x12\x34\n\x04uidp\x18\x01 \x01(\x0b\x32&.chainguard.platform.common.UIDPFilter\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\x12\x10\n\x08order_by\x18\x04 \x01(\t\x12\x0c\n\x04skip\x18\x05 \x01(\x05\x12\x10\n\x08\x65vent_id\x18\x06 \x01(\t\x12<\n\x05state\x18\x07 \x01(\x0e\x32-.chainguard.platform.events.v2.Delivery.State\"\xba\x01\n\x16ListDeliveriesResponse\x12;\n\ndeliveries\x18\x01 \x03(\x0b\x32\'.chainguard.platform.events.v2.Delivery\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x18\n\x0btotal_count\x18\x03 \x01(\x03H\x00\x88\x01\x01\x12\x14\n\x07skipped\x18\x04 \x01(\x05H\x01\x88\x01\x01\x42\x0e\n\x0c_total_countB\n\n\x08_skipped2\xd9\t\n\x14SubscriptionsService\x12\xaa\x01\n\x0fGetSubscription\x12\x35.chainguard.platform.events.v2.GetSubscriptionRequest\x1a+.chainguard.platform.events.v2.Subscription\"3\xaa\xd4\x18\x06\x12\x04\n\x02\xdf\x0b\x82\xd3\xe4\x93\x02#\x12!/events/v2/subscriptions/{uid=**}\x12\xea\x01\n\x12\x43reateSubscription\x12\x38.chainguard.platform.events.v2.CreateSubscriptionRequest\x1a+.chainguard.platform.events.v2.Subscription\"m\xaa\xd4\x18\x06\x12\x04\n\x02\xdd\x0b\xb2\xd4\x18%\n\x1e\x65vents.subscription.created.v1\x12\x03uid\x82\xd3\xe4\x93\x02\x34\"$/events/v2/subscriptions/{parent=**}:\x0csubscription\x12\xb4\x01\n\x11ListSubscriptions\x12\x37.chainguard.platform.events.v2.ListSubscriptionsRequest\x1a\x38.chainguard.platform.events.v2.ListSubscriptionsResponse\",\xaa\xd4\x18\x08\x12\x06\n\x02\xdf\x0b\x10\x01\x82\xd3\xe4\x93\x02\x1a\x12\x18/events/v2/subscriptions\x12\xc4\x01\n\x12\x44\x65leteSubscription\x12\x38.chainguard.platform.events.v2.DeleteSubscriptionRequest\x1a\x16.google.protobuf.Empty\"\\\xaa\xd4\x18\x06\x12\x04\n\x02\xe0\x0b\xb2\xd4\x18%\n\x1e\x65vents.subscription.deleted.v1\x12\x03uid\x82\xd3\xe4\x93\x02#*!/events/v2/subscriptions/{uid=**}\x12\xf4\x01\n\x12UpdateSubscription\x12\x38.chainguard.platform.events.v2.UpdateSubscriptionRequest\x1a+.chainguard.platform.events.v2.Subscription\"w\xaa\xd4\x18\x06\x12\x04\n\x02\xde\x0b\xb2\xd4\x18%\n\x1e\x65vents.subscription.updated.v1\x12\x03uid\x82\xd3\xe4\x93\x02>2./events/v2/subscriptions/{subscription.uid=**}:\x0csubscription\x12\xb1\x01\n\x0eRedeliverEvent\x12\x34.chainguard.platform.events.v2.RedeliverEventRequest\x1a\'.chainguard.platform.events.v2.Delivery\"@\xaa\xd4\x18\x06\x12\x04\n\x02\xde\x0b\x82\xd3\xe4\x93\x02\x30\"+/events/v2/subscriptions/{uid=**}:redeliver:\x01*2\xdc\x02\n\x11\x44\x65liveriesService\x12\x9b\x01\n\x0bGetDelivery\x12\x31.chainguard.platform.events.v2.GetDeliveryRequest\x1a\'.chainguard.platform.events.v2.Delivery\"0\xaa\xd4\x18\x06\x12\x04\n\x02\xdf\x0b\x82\xd3\xe4\x93\x02 \x12\x1e/events/v2/deliveries/{uid=**}\x12\xa8\x01\n\x0eListDeliveries\x12\x34.chainguard.platform.events.v2.ListDeliveriesRequest\x1a\x35.chainguard.platform.events.v2.ListDeliveriesResponse\")\xaa\xd4\x18\x08\x12\x06\n\x02\xdf\x0b\x10\x01\x82\xd3\xe4\x93\x02\x17\x12\x15/events/v2/deliveriesb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'chainguard.platform.events.v2.subscriptions_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
+  _globals['_SUBSCRIPTION'].fields_by_name['types']._loaded_options = None
+  _globals['_SUBSCRIPTION'].fields_by_name['types']._serialized_options = b'\200\325\0302'
   _globals['_GETSUBSCRIPTIONREQUEST'].fields_by_name['uid']._loaded_options = None
   _globals['_GETSUBSCRIPTIONREQUEST'].fields_by_name['uid']._serialized_options = b'\370\324\030\001'
   _globals['_CREATESUBSCRIPTIONREQUEST'].fields_by_name['parent']._loaded_options = None
@@ -46,6 +48,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_DELETESUBSCRIPTIONREQUEST'].fields_by_name['uid']._serialized_options = b'\370\324\030\001'
   _globals['_UPDATESUBSCRIPTIONREQUEST'].fields_by_name['subscription']._loaded_options = None
   _globals['_UPDATESUBSCRIPTIONREQUEST'].fields_by_name['subscription']._serialized_options = b'\370\324\030\001'
+  _globals['_UPDATESUBSCRIPTIONREQUEST'].fields_by_name['update_mask']._loaded_options = None
+  _globals['_UPDATESUBSCRIPTIONREQUEST'].fields_by_name['update_mask']._serialized_options = b'\200\325\030d'
   _globals['_REDELIVEREVENTREQUEST'].fields_by_name['uid']._loaded_options = None
   _globals['_REDELIVEREVENTREQUEST'].fields_by_name['uid']._serialized_options = b'\370\324\030\001'
   _globals['_GETDELIVERYREQUEST'].fields_by_name['uid']._loaded_options = None
@@ -67,35 +71,35 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_DELIVERIESSERVICE'].methods_by_name['ListDeliveries']._loaded_options = None
   _globals['_DELIVERIESSERVICE'].methods_by_name['ListDeliveries']._serialized_options = b'\252\324\030\010\022\006\n\002\337\013\020\001\202\323\344\223\002\027\022\025/events/v2/deliveries'
   _globals['_SUBSCRIPTION']._serialized_start=313
-  _globals['_SUBSCRIPTION']._serialized_end=506
-  _globals['_GETSUBSCRIPTIONREQUEST']._serialized_start=508
-  _globals['_GETSUBSCRIPTIONREQUEST']._serialized_end=551
-  _globals['_CREATESUBSCRIPTIONREQUEST']._serialized_start=553
-  _globals['_CREATESUBSCRIPTIONREQUEST']._serialized_end=669
-  _globals['_LISTSUBSCRIPTIONSREQUEST']._serialized_start=672
-  _globals['_LISTSUBSCRIPTIONSREQUEST']._serialized_end=823
-  _globals['_LISTSUBSCRIPTIONSRESPONSE']._serialized_start=826
-  _globals['_LISTSUBSCRIPTIONSRESPONSE']._serialized_end=1005
-  _globals['_DELETESUBSCRIPTIONREQUEST']._serialized_start=1007
-  _globals['_DELETESUBSCRIPTIONREQUEST']._serialized_end=1053
-  _globals['_UPDATESUBSCRIPTIONREQUEST']._serialized_start=1056
-  _globals['_UPDATESUBSCRIPTIONREQUEST']._serialized_end=1205
-  _globals['_REDELIVEREVENTREQUEST']._serialized_start=1207
-  _globals['_REDELIVEREVENTREQUEST']._serialized_end=1267
-  _globals['_DELIVERY']._serialized_start=1270
-  _globals['_DELIVERY']._serialized_end=1762
-  _globals['_DELIVERY_STATE']._serialized_start=1654
-  _globals['_DELIVERY_STATE']._serialized_end=1762
-  _globals['_DELIVERYATTEMPT']._serialized_start=1765
-  _globals['_DELIVERYATTEMPT']._serialized_end=1904
-  _globals['_GETDELIVERYREQUEST']._serialized_start=1906
-  _globals['_GETDELIVERYREQUEST']._serialized_end=1945
-  _globals['_LISTDELIVERIESREQUEST']._serialized_start=1948
-  _globals['_LISTDELIVERIESREQUEST']._serialized_end=2176
-  _globals['_LISTDELIVERIESRESPONSE']._serialized_start=2179
-  _globals['_LISTDELIVERIESRESPONSE']._serialized_end=2365
-  _globals['_SUBSCRIPTIONSSERVICE']._serialized_start=2368
-  _globals['_SUBSCRIPTIONSSERVICE']._serialized_end=3609
-  _globals['_DELIVERIESSERVICE']._serialized_start=3612
-  _globals['_DELIVERIESSERVICE']._serialized_end=3960
+  _globals['_SUBSCRIPTION']._serialized_end=512
+  _globals['_GETSUBSCRIPTIONREQUEST']._serialized_start=514
+  _globals['_GETSUBSCRIPTIONREQUEST']._serialized_end=557
+  _globals['_CREATESUBSCRIPTIONREQUEST']._serialized_start=559
+  _globals['_CREATESUBSCRIPTIONREQUEST']._serialized_end=675
+  _globals['_LISTSUBSCRIPTIONSREQUEST']._serialized_start=678
+  _globals['_LISTSUBSCRIPTIONSREQUEST']._serialized_end=829
+  _globals['_LISTSUBSCRIPTIONSRESPONSE']._serialized_start=832
+  _globals['_LISTSUBSCRIPTIONSRESPONSE']._serialized_end=1011
+  _globals['_DELETESUBSCRIPTIONREQUEST']._serialized_start=1013
+  _globals['_DELETESUBSCRIPTIONREQUEST']._serialized_end=1059
+  _globals['_UPDATESUBSCRIPTIONREQUEST']._serialized_start=1062
+  _globals['_UPDATESUBSCRIPTIONREQUEST']._serialized_end=1217
+  _globals['_REDELIVEREVENTREQUEST']._serialized_start=1219
+  _globals['_REDELIVEREVENTREQUEST']._serialized_end=1279
+  _globals['_DELIVERY']._serialized_start=1282
+  _globals['_DELIVERY']._serialized_end=1774
+  _globals['_DELIVERY_STATE']._serialized_start=1666
+  _globals['_DELIVERY_STATE']._serialized_end=1774
+  _globals['_DELIVERYATTEMPT']._serialized_start=1777
+  _globals['_DELIVERYATTEMPT']._serialized_end=1916
+  _globals['_GETDELIVERYREQUEST']._serialized_start=1918
+  _globals['_GETDELIVERYREQUEST']._serialized_end=1957
+  _globals['_LISTDELIVERIESREQUEST']._serialized_start=1960
+  _globals['_LISTDELIVERIESREQUEST']._serialized_end=2188
+  _globals['_LISTDELIVERIESRESPONSE']._serialized_start=2191
+  _globals['_LISTDELIVERIESRESPONSE']._serialized_end=2377
+  _globals['_SUBSCRIPTIONSSERVICE']._serialized_start=2380
+  _globals['_SUBSCRIPTIONSSERVICE']._serialized_end=3621
+  _globals['_DELIVERIESSERVICE']._serialized_start=3624
+  _globals['_DELIVERIESSERVICE']._serialized_end=3972
 # @@protoc_insertion_point(module_scope)

@@ -30,7 +30,7 @@ from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__
 from platform_api.gen.platformapi import annotations_pb2 as platformapi_dot_annotations__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n5chainguard/platform/iam/v2/account_associations.proto\x12\x1a\x63hainguard.platform.iam.v2\x1a%chainguard/platform/common/uidp.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1bgoogle/protobuf/empty.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1dplatformapi/annotations.proto\"\xef\x08\n\x12\x41\x63\x63ountAssociation\x12\x0b\n\x03uid\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12\x45\n\x06\x61mazon\x18\x04 \x01(\x0b\x32\x35.chainguard.platform.iam.v2.AccountAssociation.Amazon\x12\x45\n\x06google\x18\x05 \x01(\x0b\x32\x35.chainguard.platform.iam.v2.AccountAssociation.Google\x12\x43\n\x05\x61zure\x18\x08 \x01(\x0b\x32\x34.chainguard.platform.iam.v2.AccountAssociation.Azure\x12/\n\x0b\x63reate_time\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x45\n\x06github\x18\x0b \x01(\x0b\x32\x35.chainguard.platform.iam.v2.AccountAssociation.GitHub\x1a\x19\n\x06\x41mazon\x12\x0f\n\x07\x61\x63\x63ount\x18\x01 \x01(\t\x1a\x34\n\x06Google\x12\x12\n\nproject_id\x18\x01 \x01(\t\x12\x16\n\x0eproject_number\x18\x02 \x01(\t\x1a\xf0\x01\n\x06GitHub\x12\x66\n\x11\x61pp_installations\x18\x02 \x03(\x0b\x32K.chainguard.platform.iam.v2.AccountAssociation.GitHub.AppInstallationsEntry\x1a~\n\x15\x41ppInstallationsEntry\x12\x0b\n\x03key\x18\x01 \x01(\x03\x12T\n\x05value\x18\x02 \x01(\x0b\x32\x45.chainguard.platform.iam.v2.AccountAssociation.GitHubAppInstallations:\x02\x38\x01\x1ar\n\x16GitHubAppInstallations\x12X\n\rinstallations\x18\x01 \x03(\x0b\x32\x41.chainguard.platform.iam.v2.AccountAssociation.GitHubInstallation\x1a;\n\x12GitHubInstallation\x12\x17\n\x0finstallation_id\x18\x01 \x01(\x03\x12\x0c\n\x04name\x18\x02 \x01(\t\x1a\xa5\x01\n\x05\x41zure\x12\x11\n\ttenant_id\x18\x01 \x01(\t\x12W\n\nclient_ids\x18\x02 \x03(\x0b\x32\x43.chainguard.platform.iam.v2.AccountAssociation.Azure.ClientIdsEntry\x1a\x30\n\x0e\x43lientIdsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01J\x04\x08\x07\x10\x08R\nchainguard\"1\n\x1cGetAccountAssociationRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"\xab\x01\n\x1eListAccountAssociationsRequest\x12\x34\n\x04uidp\x18\x01 \x01(\x0b\x32&.chainguard.platform.common.UIDPFilter\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\x12\x10\n\x08order_by\x18\x05 \x01(\t\x12\x0c\n\x04skip\x18\x06 \x01(\x05\"\x84\x01\n\x1f\x43reateAccountAssociationRequest\x12\x14\n\x06parent\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12K\n\x13\x61\x63\x63ount_association\x18\x02 \x01(\x0b\x32..chainguard.platform.iam.v2.AccountAssociation\"4\n\x1f\x44\x65leteAccountAssociationRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"\xc3\x01\n\x1fListAccountAssociationsResponse\x12L\n\x14\x61\x63\x63ount_associations\x18\x01 \x03(\x0b\x32..chainguard.platform.iam.v2.AccountAssociation\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x18\n\x0btotal_count\x18\x03 \x01(\x03H\x00\x88\x01\x01\x12\x0f\n\x07skipped\x18\x04 \x01(\x05\x42\x0e\n\x0c_total_count\"\xa5\x01\n\x1fUpdateAccountAssociationRequest\x12Q\n\x13\x61\x63\x63ount_association\x18\x01 \x01(\x0b\x32..chainguard.platform.iam.v2.AccountAssociationB\x04\xf8\xd4\x18\x01\x12/\n\x0bupdate_mask\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.FieldMask\"{\n\x1e\x43heckAccountAssociationRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x46\n\rprovider_type\x18\x02 \x01(\x0e\x32/.chainguard.platform.iam.v2.AccountProviderType\"{\n\x1f\x43heckAccountAssociationResponse\x12\x37\n\x06status\x18\x01 \x01(\x0e\x32\'.chainguard.platform.iam.v2.CheckStatus\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x0f\n\x07message\x18\x03 \x01(\t*\xa1\x01\n\x13\x41\x63\x63ountProviderType\x12%\n!ACCOUNT_PROVIDER_TYPE_UNSPECIFIED\x10\x00\x12 \n\x1c\x41\x43\x43OUNT_PROVIDER_TYPE_GOOGLE\x10\x01\x12 \n\x1c\x41\x43\x43OUNT_PROVIDER_TYPE_AMAZON\x10\x02\x12\x1f\n\x1b\x41\x43\x43OUNT_PROVIDER_TYPE_AZURE\x10\x03*_\n\x0b\x43heckStatus\x12\x1c\n\x18\x43HECK_STATUS_UNSPECIFIED\x10\x00\x12\x16\n\x12\x43HECK_STATUS_READY\x10\x01\x12\x1a\n\x16\x43HECK_STATUS_NOT_READY\x10\x02\x32\x80\x0b\n\x1a\x41\x63\x63ountAssociationsService\x12\xb9\x01\n\x15GetAccountAssociation\x12\x38.chainguard.platform.iam.v2.GetAccountAssociationRequest\x1a..chainguard.platform.iam.v2.AccountAssociation\"6\xaa\xd4\x18\x06\x12\x04\n\x02\xbf\x05\x82\xd3\xe4\x93\x02&\x12$/iam/v2/accountAssociations/{uid=**}\x12\x85\x02\n\x18\x43reateAccountAssociation\x12;.chainguard.platform.iam.v2.CreateAccountAssociationRequest\x1a..chainguard.platform.iam.v2.AccountAssociation\"|\xaa\xd4\x18\x06\x12\x04\n\x02\xbd\x05\xb2\xd4\x18*\n#iam.account_associations.created.v1\x12\x03uid\x82\xd3\xe4\x93\x02>\"\'/iam/v2/accountAssociations/{parent=**}:\x13\x61\x63\x63ount_association\x12\xd5\x01\n\x18\x44\x65leteAccountAssociation\x12;.chainguard.platform.iam.v2.DeleteAccountAssociationRequest\x1a\x16.google.protobuf.Empty\"d\xaa\xd4\x18\x06\x12\x04\n\x02\xc0\x05\xb2\xd4\x18*\n#iam.account_associations.deleted.v1\x12\x03uid\x82\xd3\xe4\x93\x02&*$/iam/v2/accountAssociations/{uid=**}\x12\xc3\x01\n\x17ListAccountAssociations\x12:.chainguard.platform.iam.v2.ListAccountAssociationsRequest\x1a;.chainguard.platform.iam.v2.ListAccountAssociationsResponse\"/\xaa\xd4\x18\x08\x12\x06\n\x02\xbf\x05\x10\x01\x82\xd3\xe4\x93\x02\x1d\x12\x1b/iam/v2/accountAssociations\x12\x97\x02\n\x18UpdateAccountAssociation\x12;.chainguard.platform.iam.v2.UpdateAccountAssociationRequest\x1a..chainguard.platform.iam.v2.AccountAssociation\"\x8d\x01\xaa\xd4\x18\x06\x12\x04\n\x02\xbe\x05\xb2\xd4\x18*\n#iam.account_associations.updated.v1\x12\x03uid\x82\xd3\xe4\x93\x02O28/iam/v2/accountAssociations/{account_association.uid=**}:\x13\x61\x63\x63ount_association\x12\xe5\x01\n\x17\x43heckAccountAssociation\x12:.chainguard.platform.iam.v2.CheckAccountAssociationRequest\x1a;.chainguard.platform.iam.v2.CheckAccountAssociationResponse\"Q\xaa\xd4\x18\x06\x12\x04\n\x02\xbf\x05\x82\xd3\xe4\x93\x02\x41\"</iam/v2/accountAssociations/{uid=**}:checkAccountAssociation:\x01*b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n5chainguard/platform/iam/v2/account_associations.proto\x12\x1a\x63hainguard.platform.iam.v2\x1a%chainguard/platform/common/uidp.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1bgoogle/protobuf/empty.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1dplatformapi/annotations.proto\"\x81\t\n\x12\x41\x63\x63ountAssociation\x12\x0b\n\x03uid\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12\x45\n\x06\x61mazon\x18\x04 \x01(\x0b\x32\x35.chainguard.platform.iam.v2.AccountAssociation.Amazon\x12\x45\n\x06google\x18\x05 \x01(\x0b\x32\x35.chainguard.platform.iam.v2.AccountAssociation.Google\x12\x43\n\x05\x61zure\x18\x08 \x01(\x0b\x32\x34.chainguard.platform.iam.v2.AccountAssociation.Azure\x12/\n\x0b\x63reate_time\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x45\n\x06github\x18\x0b \x01(\x0b\x32\x35.chainguard.platform.iam.v2.AccountAssociation.GitHub\x1a\x19\n\x06\x41mazon\x12\x0f\n\x07\x61\x63\x63ount\x18\x01 \x01(\t\x1a\x34\n\x06Google\x12\x12\n\nproject_id\x18\x01 \x01(\t\x12\x16\n\x0eproject_number\x18\x02 \x01(\t\x1a\xf6\x01\n\x06GitHub\x12l\n\x11\x61pp_installations\x18\x02 \x03(\x0b\x32K.chainguard.platform.iam.v2.AccountAssociation.GitHub.AppInstallationsEntryB\x04\x80\xd5\x18\x64\x1a~\n\x15\x41ppInstallationsEntry\x12\x0b\n\x03key\x18\x01 \x01(\x03\x12T\n\x05value\x18\x02 \x01(\x0b\x32\x45.chainguard.platform.iam.v2.AccountAssociation.GitHubAppInstallations:\x02\x38\x01\x1ax\n\x16GitHubAppInstallations\x12^\n\rinstallations\x18\x01 \x03(\x0b\x32\x41.chainguard.platform.iam.v2.AccountAssociation.GitHubInstallationB\x04\x80\xd5\x18\x64\x1a;\n\x12GitHubInstallation\x12\x17\n\x0finstallation_id\x18\x01 \x01(\x03\x12\x0c\n\x04name\x18\x02 \x01(\t\x1a\xab\x01\n\x05\x41zure\x12\x11\n\ttenant_id\x18\x01 \x01(\t\x12]\n\nclient_ids\x18\x02 \x03(\x0b\x32\x43.chainguard.platform.iam.v2.AccountAssociation.Azure.ClientIdsEntryB\x04\x80\xd5\x18\x64\x1a\x30\n\x0e\x43lientIdsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01J\x04\x08\x07\x10\x08R\nchainguard\"1\n\x1cGetAccountAssociationRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"\xab\x01\n\x1eListAccountAssociationsRequest\x12\x34\n\x04uidp\x18\x01 \x01(\x0b\x32&.chainguard.platform.common.UIDPFilter\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\x12\x10\n\x08order_by\x18\x05 \x01(\t\x12\x0c\n\x04skip\x18\x06 \x01(\x05\"\x84\x01\n\x1f\x43reateAccountAssociationRequest\x12\x14\n\x06parent\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12K\n\x13\x61\x63\x63ount_association\x18\x02 \x01(\x0b\x32..chainguard.platform.iam.v2.AccountAssociation\"4\n\x1f\x44\x65leteAccountAssociationRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"\xc3\x01\n\x1fListAccountAssociationsResponse\x12L\n\x14\x61\x63\x63ount_associations\x18\x01 \x03(\x0b\x32..chainguard.platform.iam.v2.AccountAssociation\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x18\n\x0btotal_count\x18\x03 \x01(\x03H\x00\x88\x01\x01\x12\x0f\n\x07skipped\x18\x04 \x01(\x05\x42\x0e\n\x0c_total_count\"\xab\x01\n\x1fUpdateAccountAssociationRequest\x12Q\n\x13\x61\x63\x63ount_association\x18\x01 \x01(\x0b\x32..chainguard.platform.iam.v2.AccountAssociationB\x04\xf8\xd4\x18\x01\x12\x35\n\x0bupdate_mask\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.FieldMaskB\x04\x80\xd5\x18\x64\"{\n\x1e\x43heckAccountAssociationRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x46\n\rprovider_type\x18\x02 \x01(\x0e\x32/.chainguard.platform.iam.v2.AccountProviderType\"{\n\x1f\x43heckAccountAssociationResponse\x12\x37\n\x06status\x18\x01 \x01(\x0e\x32\'.chainguard.platform.iam.v2.CheckStatus\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x0f\n\x07message\x18\x03 \x01(\t*\xa1\x01\n\x13\x41\x63\x63ountProviderType\x12%\n!ACCOUNT_PROVIDER_TYPE_UNSPECIFIED\x10\x00\x12 \n\x1c\x41\x43\x43OUNT_PROVIDER_TYPE_GOOGLE\x10\x01\x12 \n\x1c\x41\x43\x43OUNT_PROVIDER_TYPE_AMAZON\x10\x02\x12\x1f\n\x1b\x41\x43\x43OUNT_PROVIDER_TYPE_AZURE\x10\x03*_\n\x0b\x43heckStatus\x12\x1c\n\x18\x43HECK_STATUS_UNSPECIFIED\x10\x00\x12\x16\n\x12\x43HECK_STATUS_READY\x10\x01\x12\x1a\n\x16\x43HECK_STATUS_NOT_READY\x10\x02\x32\x80\x0b\n\x1a\x41\x63\x63ountAssociationsService\x12\xb9\x01\n\x15GetAccountAssociation\x12\x38.chainguard.platform.iam.v2.GetAccountAssociationRequest\x1a..chainguard.platform.iam.v2.AccountAssociation\"6\xaa\xd4\x18\x06\x12\x04\n\x02\xbf\x05\x82\xd3\xe4\x93\x02&\x12$/iam/v2/accountAssociations/{uid=**}\x12\x85\x02\n\x18\x43reateAccountAssociation\x12;.chainguard.platform.iam.v2.CreateAccountAssociationRequest\x1a..chainguard.platform.iam.v2.AccountAssociation\"|\xaa\xd4\x18\x06\x12\x04\n\x02\xbd\x05\xb2\xd4\x18*\n#iam.account_associations.created.v1\x12\x03uid\x82\xd3\xe4\x93\x02>\"\'/iam/v2/accountAssociations/{parent=**}:\x13\x61\x63\x63ount_association\x12\xd5\x01\n\x18\x44\x65leteAccountAssociation\x12;.chainguard.platform.iam.v2.DeleteAccountAssociationRequest\x1a\x16.google.protobuf.Empty\"d\xaa\xd4\x18\x06\x12\x04\n\x02\xc0\x05\xb2\xd4\x18*\n#iam.account_associations.deleted.v1\x12\x03uid\x82\xd3\xe4\x93\x02&*$/iam/v2/accountAssociations/{uid=**}\x12\xc3\x01\n\x17ListAccountAssociations\x12:.chainguard.platform.iam.v2.ListAccountAssociationsRequest\x1a;.chainguard.platform.iam.v2.ListAccountAssociationsResponse\"/\xaa\xd4\x18\x08\x12\x06\n\x02\xbf\x05\x10\x01\x82\xd3\xe4\x93\x02\x1d\x12\x1b/iam/v2/accountAssociations\x12\x97\x02\n\x18UpdateAccountAssociation\x12;.chainguard.platform.iam.v2.UpdateAccountAssociationRequest\x1a..chainguard.platform.iam.v2.AccountAssociation\"\x8d\x01\xaa\xd4\x18\x06\x12\x04\n\x02\xbe\x05\xb2\xd4\x18*\n#iam.account_associations.updated.v1\x12\x03uid\x82\xd3\xe4\x93\x02O28/iam/v2/accountAssociations/{account_association.uid=**}:\x13\x61\x63\x63ount_association\x12\xe5\x01\n\x17\x43heckAccountAssociation\x12:.chainguard.platform.iam.v2.CheckAccountAssociationRequest\x1a;.chainguard.platform.iam.v2.CheckAccountAssociationResponse\"Q\xaa\xd4\x18\x06\x12\x04\n\x02\xbf\x05\x82\xd3\xe4\x93\x02\x41\"</iam/v2/accountAssociations/{uid=**}:checkAccountAssociation:\x01*b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -39,8 +39,14 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_ACCOUNTASSOCIATION_GITHUB_APPINSTALLATIONSENTRY']._loaded_options = None
   _globals['_ACCOUNTASSOCIATION_GITHUB_APPINSTALLATIONSENTRY']._serialized_options = b'8\001'
+  _globals['_ACCOUNTASSOCIATION_GITHUB'].fields_by_name['app_installations']._loaded_options = None
+  _globals['_ACCOUNTASSOCIATION_GITHUB'].fields_by_name['app_installations']._serialized_options = b'\200\325\030d'
+  _globals['_ACCOUNTASSOCIATION_GITHUBAPPINSTALLATIONS'].fields_by_name['installations']._loaded_options = None
+  _globals['_ACCOUNTASSOCIATION_GITHUBAPPINSTALLATIONS'].fields_by_name['installations']._serialized_options = b'\200\325\030d'
   _globals['_ACCOUNTASSOCIATION_AZURE_CLIENTIDSENTRY']._loaded_options = None
   _globals['_ACCOUNTASSOCIATION_AZURE_CLIENTIDSENTRY']._serialized_options = b'8\001'
+  _globals['_ACCOUNTASSOCIATION_AZURE'].fields_by_name['client_ids']._loaded_options = None
+  _globals['_ACCOUNTASSOCIATION_AZURE'].fields_by_name['client_ids']._serialized_options = b'\200\325\030d'
   _globals['_GETACCOUNTASSOCIATIONREQUEST'].fields_by_name['uid']._loaded_options = None
   _globals['_GETACCOUNTASSOCIATIONREQUEST'].fields_by_name['uid']._serialized_options = b'\370\324\030\001'
   _globals['_CREATEACCOUNTASSOCIATIONREQUEST'].fields_by_name['parent']._loaded_options = None
@@ -49,6 +55,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_DELETEACCOUNTASSOCIATIONREQUEST'].fields_by_name['uid']._serialized_options = b'\370\324\030\001'
   _globals['_UPDATEACCOUNTASSOCIATIONREQUEST'].fields_by_name['account_association']._loaded_options = None
   _globals['_UPDATEACCOUNTASSOCIATIONREQUEST'].fields_by_name['account_association']._serialized_options = b'\370\324\030\001'
+  _globals['_UPDATEACCOUNTASSOCIATIONREQUEST'].fields_by_name['update_mask']._loaded_options = None
+  _globals['_UPDATEACCOUNTASSOCIATIONREQUEST'].fields_by_name['update_mask']._serialized_options = b'\200\325\030d'
   _globals['_CHECKACCOUNTASSOCIATIONREQUEST'].fields_by_name['uid']._loaded_options = None
   _globals['_CHECKACCOUNTASSOCIATIONREQUEST'].fields_by_name['uid']._serialized_options = b'\370\324\030\001'
   _globals['_ACCOUNTASSOCIATIONSSERVICE'].methods_by_name['GetAccountAssociation']._loaded_options = None
@@ -63,44 +71,44 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_ACCOUNTASSOCIATIONSSERVICE'].methods_by_name['UpdateAccountAssociation']._serialized_options = b'\252\324\030\006\022\004\n\002\276\005\262\324\030*\n#iam.account_associations.updated.v1\022\003uid\202\323\344\223\002O28/iam/v2/accountAssociations/{account_association.uid=**}:\023account_association'
   _globals['_ACCOUNTASSOCIATIONSSERVICE'].methods_by_name['CheckAccountAssociation']._loaded_options = None
   _globals['_ACCOUNTASSOCIATIONSSERVICE'].methods_by_name['CheckAccountAssociation']._serialized_options = b'\252\324\030\006\022\004\n\002\277\005\202\323\344\223\002A\"</iam/v2/accountAssociations/{uid=**}:checkAccountAssociation:\001*'
-  _globals['_ACCOUNTPROVIDERTYPE']._serialized_start=2450
-  _globals['_ACCOUNTPROVIDERTYPE']._serialized_end=2611
-  _globals['_CHECKSTATUS']._serialized_start=2613
-  _globals['_CHECKSTATUS']._serialized_end=2708
+  _globals['_ACCOUNTPROVIDERTYPE']._serialized_start=2474
+  _globals['_ACCOUNTPROVIDERTYPE']._serialized_end=2635
+  _globals['_CHECKSTATUS']._serialized_start=2637
+  _globals['_CHECKSTATUS']._serialized_end=2732
   _globals['_ACCOUNTASSOCIATION']._serialized_start=282
-  _globals['_ACCOUNTASSOCIATION']._serialized_end=1417
+  _globals['_ACCOUNTASSOCIATION']._serialized_end=1435
   _globals['_ACCOUNTASSOCIATION_AMAZON']._serialized_start=732
   _globals['_ACCOUNTASSOCIATION_AMAZON']._serialized_end=757
   _globals['_ACCOUNTASSOCIATION_GOOGLE']._serialized_start=759
   _globals['_ACCOUNTASSOCIATION_GOOGLE']._serialized_end=811
   _globals['_ACCOUNTASSOCIATION_GITHUB']._serialized_start=814
-  _globals['_ACCOUNTASSOCIATION_GITHUB']._serialized_end=1054
-  _globals['_ACCOUNTASSOCIATION_GITHUB_APPINSTALLATIONSENTRY']._serialized_start=928
-  _globals['_ACCOUNTASSOCIATION_GITHUB_APPINSTALLATIONSENTRY']._serialized_end=1054
-  _globals['_ACCOUNTASSOCIATION_GITHUBAPPINSTALLATIONS']._serialized_start=1056
-  _globals['_ACCOUNTASSOCIATION_GITHUBAPPINSTALLATIONS']._serialized_end=1170
-  _globals['_ACCOUNTASSOCIATION_GITHUBINSTALLATION']._serialized_start=1172
-  _globals['_ACCOUNTASSOCIATION_GITHUBINSTALLATION']._serialized_end=1231
-  _globals['_ACCOUNTASSOCIATION_AZURE']._serialized_start=1234
-  _globals['_ACCOUNTASSOCIATION_AZURE']._serialized_end=1399
-  _globals['_ACCOUNTASSOCIATION_AZURE_CLIENTIDSENTRY']._serialized_start=1351
-  _globals['_ACCOUNTASSOCIATION_AZURE_CLIENTIDSENTRY']._serialized_end=1399
-  _globals['_GETACCOUNTASSOCIATIONREQUEST']._serialized_start=1419
-  _globals['_GETACCOUNTASSOCIATIONREQUEST']._serialized_end=1468
-  _globals['_LISTACCOUNTASSOCIATIONSREQUEST']._serialized_start=1471
-  _globals['_LISTACCOUNTASSOCIATIONSREQUEST']._serialized_end=1642
-  _globals['_CREATEACCOUNTASSOCIATIONREQUEST']._serialized_start=1645
-  _globals['_CREATEACCOUNTASSOCIATIONREQUEST']._serialized_end=1777
-  _globals['_DELETEACCOUNTASSOCIATIONREQUEST']._serialized_start=1779
-  _globals['_DELETEACCOUNTASSOCIATIONREQUEST']._serialized_end=1831
-  _globals['_LISTACCOUNTASSOCIATIONSRESPONSE']._serialized_start=1834
-  _globals['_LISTACCOUNTASSOCIATIONSRESPONSE']._serialized_end=2029
-  _globals['_UPDATEACCOUNTASSOCIATIONREQUEST']._serialized_start=2032
-  _globals['_UPDATEACCOUNTASSOCIATIONREQUEST']._serialized_end=2197
-  _globals['_CHECKACCOUNTASSOCIATIONREQUEST']._serialized_start=2199
-  _globals['_CHECKACCOUNTASSOCIATIONREQUEST']._serialized_end=2322
-  _globals['_CHECKACCOUNTASSOCIATIONRESPONSE']._serialized_start=2324
-  _globals['_CHECKACCOUNTASSOCIATIONRESPONSE']._serialized_end=2447
-  _globals['_ACCOUNTASSOCIATIONSSERVICE']._serialized_start=2711
-  _globals['_ACCOUNTASSOCIATIONSSERVICE']._serialized_end=4119
+  _globals['_ACCOUNTASSOCIATION_GITHUB']._serialized_end=1060
+  _globals['_ACCOUNTASSOCIATION_GITHUB_APPINSTALLATIONSENTRY']._serialized_start=934
+  _globals['_ACCOUNTASSOCIATION_GITHUB_APPINSTALLATIONSENTRY']._serialized_end=1060
+  _globals['_ACCOUNTASSOCIATION_GITHUBAPPINSTALLATIONS']._serialized_start=1062
+  _globals['_ACCOUNTASSOCIATION_GITHUBAPPINSTALLATIONS']._serialized_end=1182
+  _globals['_ACCOUNTASSOCIATION_GITHUBINSTALLATION']._serialized_start=1184
+  _globals['_ACCOUNTASSOCIATION_GITHUBINSTALLATION']._serialized_end=1243
+  _globals['_ACCOUNTASSOCIATION_AZURE']._serialized_start=1246
+  _globals['_ACCOUNTASSOCIATION_AZURE']._serialized_end=1417
+  _globals['_ACCOUNTASSOCIATION_AZURE_CLIENTIDSENTRY']._serialized_start=1369
+  _globals['_ACCOUNTASSOCIATION_AZURE_CLIENTIDSENTRY']._serialized_end=1417
+  _globals['_GETACCOUNTASSOCIATIONREQUEST']._serialized_start=1437
+  _globals['_GETACCOUNTASSOCIATIONREQUEST']._serialized_end=1486
+  _globals['_LISTACCOUNTASSOCIATIONSREQUEST']._serialized_start=1489
+  _globals['_LISTACCOUNTASSOCIATIONSREQUEST']._serialized_end=1660
+  _globals['_CREATEACCOUNTASSOCIATIONREQUEST']._serialized_start=1663
+  _globals['_CREATEACCOUNTASSOCIATIONREQUEST']._serialized_end=1795
+  _globals['_DELETEACCOUNTASSOCIATIONREQUEST']._serialized_start=1797
+  _globals['_DELETEACCOUNTASSOCIATIONREQUEST']._serialized_end=1849
+  _globals['_LISTACCOUNTASSOCIATIONSRESPONSE']._serialized_start=1852
+  _globals['_LISTACCOUNTASSOCIATIONSRESPONSE']._serialized_end=2047
+  _globals['_UPDATEACCOUNTASSOCIATIONREQUEST']._serialized_start=2050
+  _globals['_UPDATEACCOUNTASSOCIATIONREQUEST']._serialized_end=2221
+  _globals['_CHECKACCOUNTASSOCIATIONREQUEST']._serialized_start=2223
+  _globals['_CHECKACCOUNTASSOCIATIONREQUEST']._serialized_end=2346
+  _globals['_CHECKACCOUNTASSOCIATIONRESPONSE']._serialized_start=2348
+  _globals['_CHECKACCOUNTASSOCIATIONRESPONSE']._serialized_end=2471
+  _globals['_ACCOUNTASSOCIATIONSSERVICE']._serialized_start=2735
+  _globals['_ACCOUNTASSOCIATIONSSERVICE']._serialized_end=4143
 # @@protoc_insertion_point(module_scope)

@@ -31,13 +31,15 @@ from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__
 from platform_api.gen.platformapi import annotations_pb2 as platformapi_dot_annotations__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n.chainguard/platform/iam/v2/group_invites.proto\x12\x1a\x63hainguard.platform.iam.v2\x1a*chainguard/capabilities/capabilities.proto\x1a%chainguard/platform/common/uidp.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1bgoogle/protobuf/empty.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1dplatformapi/annotations.proto\"\xe8\x02\n\x0bGroupInvite\x12\x0b\n\x03uid\x18\x01 \x01(\t\x12\x10\n\x08role_uid\x18\x02 \x01(\t\x12\x39\n\x04role\x18\n \x01(\x0b\x32+.chainguard.platform.iam.v2.GroupInviteRole\x12\r\n\x05\x65mail\x18\x03 \x01(\t\x12&\n\x03ttl\x18\x04 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x33\n\x0f\x65xpiration_time\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x12\n\nsingle_use\x18\x06 \x01(\x08\x12\x0c\n\x04\x63ode\x18\x07 \x01(\t\x12\x0e\n\x06key_id\x18\x08 \x01(\t\x12/\n\x0b\x63reate_time\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x30\n\x0bupdate_time\x18\xe8\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"|\n\x0fGroupInviteRole\x12\x0b\n\x03uid\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12\x39\n\x0c\x63\x61pabilities\x18\x04 \x03(\x0e\x32#.chainguard.capabilities.Capability\"o\n\x18\x43reateGroupInviteRequest\x12\x14\n\x06parent\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12=\n\x0cgroup_invite\x18\x02 \x01(\x0b\x32\'.chainguard.platform.iam.v2.GroupInvite\"*\n\x15GetGroupInviteRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"-\n\x18\x44\x65leteGroupInviteRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"\xa6\x01\n\x17ListGroupInvitesRequest\x12\x34\n\x04uidp\x18\x01 \x01(\x0b\x32&.chainguard.platform.common.UIDPFilter\x12\x0e\n\x06key_id\x18\x02 \x01(\t\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\x12\x10\n\x08order_by\x18\x05 \x01(\t\x12\x0c\n\x04skip\x18\x06 \x01(\x05\"\xae\x01\n\x18ListGroupInvitesResponse\x12>\n\rgroup_invites\x18\x01 \x03(\x0b\x32\'.chainguard.platform.iam.v2.GroupInvite\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x18\n\x0btotal_count\x18\x03 \x01(\x03H\x00\x88\x01\x01\x12\x0f\n\x07skipped\x18\x04 \x01(\x05\x42\x0e\n\x0c_total_count2\xf9\x05\n\x13GroupInvitesService\x12\xdc\x01\n\x11\x43reateGroupInvite\x12\x34.chainguard.platform.iam.v2.CreateGroupInviteRequest\x1a\'.chainguard.platform.iam.v2.GroupInvite\"h\xaa\xd4\x18\x08\x12\x06\n\x04\xc9\x01\x91\x03\xb2\xd4\x18\"\n\x1biam.group_invite.created.v1\x12\x03uid\x82\xd3\xe4\x93\x02\x30\" /iam/v2/groupInvites/{parent=**}:\x0cgroup_invite\x12\x9d\x01\n\x0eGetGroupInvite\x12\x31.chainguard.platform.iam.v2.GetGroupInviteRequest\x1a\'.chainguard.platform.iam.v2.GroupInvite\"/\xaa\xd4\x18\x06\x12\x04\n\x02\xcb\x01\x82\xd3\xe4\x93\x02\x1f\x12\x1d/iam/v2/groupInvites/{uid=**}\x12\xb8\x01\n\x11\x44\x65leteGroupInvite\x12\x34.chainguard.platform.iam.v2.DeleteGroupInviteRequest\x1a\x16.google.protobuf.Empty\"U\xaa\xd4\x18\x06\x12\x04\n\x02\xcc\x01\xb2\xd4\x18\"\n\x1biam.group_invite.deleted.v1\x12\x03uid\x82\xd3\xe4\x93\x02\x1f*\x1d/iam/v2/groupInvites/{uid=**}\x12\xa7\x01\n\x10ListGroupInvites\x12\x33.chainguard.platform.iam.v2.ListGroupInvitesRequest\x1a\x34.chainguard.platform.iam.v2.ListGroupInvitesResponse\"(\xaa\xd4\x18\x08\x12\x06\n\x02\xcb\x01\x10\x01\x82\xd3\xe4\x93\x02\x16\x12\x14/iam/v2/groupInvitesb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n.chainguard/platform/iam/v2/group_invites.proto\x12\x1a\x63hainguard.platform.iam.v2\x1a*chainguard/capabilities/capabilities.proto\x1a%chainguard/platform/common/uidp.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1bgoogle/protobuf/empty.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1dplatformapi/annotations.proto\"\xe8\x02\n\x0bGroupInvite\x12\x0b\n\x03uid\x18\x01 \x01(\t\x12\x10\n\x08role_uid\x18\x02 \x01(\t\x12\x39\n\x04role\x18\n \x01(\x0b\x32+.chainguard.platform.iam.v2.GroupInviteRole\x12\r\n\x05\x65mail\x18\x03 \x01(\t\x12&\n\x03ttl\x18\x04 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x33\n\x0f\x65xpiration_time\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x12\n\nsingle_use\x18\x06 \x01(\x08\x12\x0c\n\x04\x63ode\x18\x07 \x01(\t\x12\x0e\n\x06key_id\x18\x08 \x01(\t\x12/\n\x0b\x63reate_time\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x30\n\x0bupdate_time\x18\xe8\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\x83\x01\n\x0fGroupInviteRole\x12\x0b\n\x03uid\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12@\n\x0c\x63\x61pabilities\x18\x04 \x03(\x0e\x32#.chainguard.capabilities.CapabilityB\x05\x80\xd5\x18\xd9\x01\"o\n\x18\x43reateGroupInviteRequest\x12\x14\n\x06parent\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12=\n\x0cgroup_invite\x18\x02 \x01(\x0b\x32\'.chainguard.platform.iam.v2.GroupInvite\"*\n\x15GetGroupInviteRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"-\n\x18\x44\x65leteGroupInviteRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"\xa6\x01\n\x17ListGroupInvitesRequest\x12\x34\n\x04uidp\x18\x01 \x01(\x0b\x32&.chainguard.platform.common.UIDPFilter\x12\x0e\n\x06key_id\x18\x02 \x01(\t\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\x12\x10\n\x08order_by\x18\x05 \x01(\t\x12\x0c\n\x04skip\x18\x06 \x01(\x05\"\xae\x01\n\x18ListGroupInvitesResponse\x12>\n\rgroup_invites\x18\x01 \x03(\x0b\x32\'.chainguard.platform.iam.v2.GroupInvite\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x18\n\x0btotal_count\x18\x03 \x01(\x03H\x00\x88\x01\x01\x12\x0f\n\x07skipped\x18\x04 \x01(\x05\x42\x0e\n\x0c_total_count2\xf9\x05\n\x13GroupInvitesService\x12\xdc\x01\n\x11\x43reateGroupInvite\x12\x34.chainguard.platform.iam.v2.CreateGroupInviteRequest\x1a\'.chainguard.platform.iam.v2.GroupInvite\"h\xaa\xd4\x18\x08\x12\x06\n\x04\xc9\x01\x91\x03\xb2\xd4\x18\"\n\x1biam.group_invite.created.v1\x12\x03uid\x82\xd3\xe4\x93\x02\x30\" /iam/v2/groupInvites/{parent=**}:\x0cgroup_invite\x12\x9d\x01\n\x0eGetGroupInvite\x12\x31.chainguard.platform.iam.v2.GetGroupInviteRequest\x1a\'.chainguard.platform.iam.v2.GroupInvite\"/\xaa\xd4\x18\x06\x12\x04\n\x02\xcb\x01\x82\xd3\xe4\x93\x02\x1f\x12\x1d/iam/v2/groupInvites/{uid=**}\x12\xb8\x01\n\x11\x44\x65leteGroupInvite\x12\x34.chainguard.platform.iam.v2.DeleteGroupInviteRequest\x1a\x16.google.protobuf.Empty\"U\xaa\xd4\x18\x06\x12\x04\n\x02\xcc\x01\xb2\xd4\x18\"\n\x1biam.group_invite.deleted.v1\x12\x03uid\x82\xd3\xe4\x93\x02\x1f*\x1d/iam/v2/groupInvites/{uid=**}\x12\xa7\x01\n\x10ListGroupInvites\x12\x33.chainguard.platform.iam.v2.ListGroupInvitesRequest\x1a\x34.chainguard.platform.iam.v2.ListGroupInvitesResponse\"(\xaa\xd4\x18\x08\x12\x06\n\x02\xcb\x01\x10\x01\x82\xd3\xe4\x93\x02\x16\x12\x14/iam/v2/groupInvitesb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'chainguard.platform.iam.v2.group_invites_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
+  _globals['_GROUPINVITEROLE'].fields_by_name['capabilities']._loaded_options = None
+  _globals['_GROUPINVITEROLE'].fields_by_name['capabilities']._serialized_options = b'\200\325\030\331\001'
   _globals['_CREATEGROUPINVITEREQUEST'].fields_by_name['parent']._loaded_options = None
   _globals['_CREATEGROUPINVITEREQUEST'].fields_by_name['parent']._serialized_options = b'\370\324\030\001'
   _globals['_GETGROUPINVITEREQUEST'].fields_by_name['uid']._loaded_options = None
@@ -54,18 +56,18 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_GROUPINVITESSERVICE'].methods_by_name['ListGroupInvites']._serialized_options = b'\252\324\030\010\022\006\n\002\313\001\020\001\202\323\344\223\002\026\022\024/iam/v2/groupInvites'
   _globals['_GROUPINVITE']._serialized_start=317
   _globals['_GROUPINVITE']._serialized_end=677
-  _globals['_GROUPINVITEROLE']._serialized_start=679
-  _globals['_GROUPINVITEROLE']._serialized_end=803
-  _globals['_CREATEGROUPINVITEREQUEST']._serialized_start=805
-  _globals['_CREATEGROUPINVITEREQUEST']._serialized_end=916
-  _globals['_GETGROUPINVITEREQUEST']._serialized_start=918
-  _globals['_GETGROUPINVITEREQUEST']._serialized_end=960
-  _globals['_DELETEGROUPINVITEREQUEST']._serialized_start=962
-  _globals['_DELETEGROUPINVITEREQUEST']._serialized_end=1007
-  _globals['_LISTGROUPINVITESREQUEST']._serialized_start=1010
-  _globals['_LISTGROUPINVITESREQUEST']._serialized_end=1176
-  _globals['_LISTGROUPINVITESRESPONSE']._serialized_start=1179
-  _globals['_LISTGROUPINVITESRESPONSE']._serialized_end=1353
-  _globals['_GROUPINVITESSERVICE']._serialized_start=1356
-  _globals['_GROUPINVITESSERVICE']._serialized_end=2117
+  _globals['_GROUPINVITEROLE']._serialized_start=680
+  _globals['_GROUPINVITEROLE']._serialized_end=811
+  _globals['_CREATEGROUPINVITEREQUEST']._serialized_start=813
+  _globals['_CREATEGROUPINVITEREQUEST']._serialized_end=924
+  _globals['_GETGROUPINVITEREQUEST']._serialized_start=926
+  _globals['_GETGROUPINVITEREQUEST']._serialized_end=968
+  _globals['_DELETEGROUPINVITEREQUEST']._serialized_start=970
+  _globals['_DELETEGROUPINVITEREQUEST']._serialized_end=1015
+  _globals['_LISTGROUPINVITESREQUEST']._serialized_start=1018
+  _globals['_LISTGROUPINVITESREQUEST']._serialized_end=1184
+  _globals['_LISTGROUPINVITESRESPONSE']._serialized_start=1187
+  _globals['_LISTGROUPINVITESRESPONSE']._serialized_end=1361
+  _globals['_GROUPINVITESSERVICE']._serialized_start=1364
+  _globals['_GROUPINVITESSERVICE']._serialized_end=2125
 # @@protoc_insertion_point(module_scope)

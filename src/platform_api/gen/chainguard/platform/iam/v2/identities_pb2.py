@@ -30,7 +30,7 @@ from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__
 from platform_api.gen.platformapi import annotations_pb2 as platformapi_dot_annotations__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n+chainguard/platform/iam/v2/identities.proto\x12\x1a\x63hainguard.platform.iam.v2\x1a%chainguard/platform/common/uidp.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1bgoogle/protobuf/empty.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1dplatformapi/annotations.proto\"\xa0\x08\n\x08Identity\x12\x0b\n\x03uid\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12\r\n\x05\x65mail\x18\x04 \x01(\t\x12\x18\n\x10\x65mail_unverified\x18\x05 \x01(\t\x12\x0f\n\x07\x63ompany\x18\x06 \x01(\t\x12\x32\n\x0elast_seen_time\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0b\x63reate_time\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x46\n\x0b\x63laim_match\x18\x14 \x01(\x0b\x32/.chainguard.platform.iam.v2.Identity.ClaimMatchH\x00\x12\x46\n\x0bstatic_keys\x18\x15 \x01(\x0b\x32/.chainguard.platform.iam.v2.Identity.StaticKeysH\x00\x1a\xb9\x03\n\nClaimMatch\x12\x10\n\x06issuer\x18\x01 \x01(\tH\x00\x12\x18\n\x0eissuer_pattern\x18\x02 \x01(\tH\x00\x12\x11\n\x07subject\x18\x03 \x01(\tH\x01\x12\x19\n\x0fsubject_pattern\x18\x04 \x01(\tH\x01\x12\x12\n\x08\x61udience\x18\x05 \x01(\tH\x02\x12\x1a\n\x10\x61udience_pattern\x18\x06 \x01(\tH\x02\x12K\n\x06\x63laims\x18\x07 \x03(\x0b\x32;.chainguard.platform.iam.v2.Identity.ClaimMatch.ClaimsEntry\x12Z\n\x0e\x63laim_patterns\x18\x08 \x03(\x0b\x32\x42.chainguard.platform.iam.v2.Identity.ClaimMatch.ClaimPatternsEntry\x1a-\n\x0b\x43laimsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x1a\x34\n\x12\x43laimPatternsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x05\n\x03issB\x05\n\x03subB\x05\n\x03\x61ud\x1a\x8a\x01\n\nStaticKeys\x12\x0e\n\x06issuer\x18\x01 \x01(\t\x12\x0f\n\x07subject\x18\x02 \x01(\t\x12\x13\n\x0bissuer_keys\x18\x03 \x01(\t\x12\x33\n\x0f\x65xpiration_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\taudiences\x18\x05 \x03(\tB\x0e\n\x0crelationshipJ\x04\x08\x16\x10\x17J\x04\x08\x17\x10\x18R\x0c\x61ws_identityR\x11service_principal\"e\n\x15\x43reateIdentityRequest\x12\x14\n\x06parent\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x36\n\x08identity\x18\x02 \x01(\x0b\x32$.chainguard.platform.iam.v2.Identity\"\'\n\x12GetIdentityRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"*\n\x15\x44\x65leteIdentityRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"\x86\x01\n\x15UpdateIdentityRequest\x12<\n\x08identity\x18\x01 \x01(\x0b\x32$.chainguard.platform.iam.v2.IdentityB\x04\xf8\xd4\x18\x01\x12/\n\x0bupdate_mask\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.FieldMask\"\xeb\x01\n\x15ListIdentitiesRequest\x12\x34\n\x04uidp\x18\x01 \x01(\x0b\x32&.chainguard.platform.common.UIDPFilter\x12\x0c\n\x04name\x18\x02 \x01(\t\x12G\n\x11relationship_type\x18\x03 \x01(\x0e\x32,.chainguard.platform.iam.v2.RelationshipType\x12\x11\n\tpage_size\x18\x04 \x01(\x05\x12\x12\n\npage_token\x18\x05 \x01(\t\x12\x10\n\x08order_by\x18\x06 \x01(\t\x12\x0c\n\x04skip\x18\x07 \x01(\x05\"\xa6\x01\n\x16ListIdentitiesResponse\x12\x38\n\nidentities\x18\x01 \x03(\x0b\x32$.chainguard.platform.iam.v2.Identity\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x18\n\x0btotal_count\x18\x03 \x01(\x03H\x00\x88\x01\x01\x12\x0f\n\x07skipped\x18\x04 \x01(\x05\x42\x0e\n\x0c_total_count\"8\n\x15LookupIdentityRequest\x12\x0e\n\x06issuer\x18\x01 \x01(\t\x12\x0f\n\x07subject\x18\x02 \x01(\t\"%\n\x16LookupIdentityResponse\x12\x0b\n\x03uid\x18\x01 \x01(\t\"\xe2\x02\n\x10IdentityMetadata\x12\x0b\n\x03uid\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x12\n\ngiven_name\x18\x03 \x01(\t\x12\x13\n\x0b\x66\x61mily_name\x18\x04 \x01(\t\x12\x0f\n\x07\x63ompany\x18\x05 \x01(\t\x12\x11\n\tjob_title\x18\x08 \x01(\tJ\x04\x08\x06\x10\x07J\x04\x08\x07\x10\x08J\x04\x08\t\x10\nJ\x04\x08\n\x10\x0bJ\x04\x08\x0b\x10\x0cJ\x04\x08\x0c\x10\rJ\x04\x08\r\x10\x0eJ\x04\x08\x0e\x10\x0fJ\x04\x08\x0f\x10\x10J\x04\x08\x10\x10\x11J\x04\x08\x11\x10\x12R\x0bhubspot_utkR\x16latest_form_submit_urlR\x1dlatest_internal_referring_urlR\x07productR\nself_serveR\x0eupdates_opt_inR\x0cutm_campaignR\x0butm_contentR\nutm_mediumR\nutm_sourceR\x08utm_term\"\x99\x01\n\x1dUpdateIdentityMetadataRequest\x12G\n\x11identity_metadata\x18\x01 \x01(\x0b\x32,.chainguard.platform.iam.v2.IdentityMetadata\x12/\n\x0bupdate_mask\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.FieldMask*\xc3\x01\n\x10RelationshipType\x12!\n\x1dRELATIONSHIP_TYPE_UNSPECIFIED\x10\x00\x12!\n\x1dRELATIONSHIP_TYPE_CLAIM_MATCH\x10\x01\x12\x1c\n\x18RELATIONSHIP_TYPE_STATIC\x10\x02\x12\"\n\x1eRELATIONSHIP_TYPE_AWS_IDENTITY\x10\x03\x12\'\n#RELATIONSHIP_TYPE_SERVICE_PRINCIPAL\x10\x04\x32\x82\n\n\x11IdentitiesService\x12\xc7\x01\n\x0e\x43reateIdentity\x12\x31.chainguard.platform.iam.v2.CreateIdentityRequest\x1a$.chainguard.platform.iam.v2.Identity\"\\\xaa\xd4\x18\x06\x12\x04\n\x02\x85\x07\xb2\xd4\x18\x1e\n\x17iam.identity.created.v1\x12\x03uid\x82\xd3\xe4\x93\x02*\"\x1e/iam/v2/identities/{parent=**}:\x08identity\x12\x92\x01\n\x0bGetIdentity\x12..chainguard.platform.iam.v2.GetIdentityRequest\x1a$.chainguard.platform.iam.v2.Identity\"-\xaa\xd4\x18\x06\x12\x04\n\x02\x87\x07\x82\xd3\xe4\x93\x02\x1d\x12\x1b/iam/v2/identities/{uid=**}\x12\xac\x01\n\x0e\x44\x65leteIdentity\x12\x31.chainguard.platform.iam.v2.DeleteIdentityRequest\x1a\x16.google.protobuf.Empty\"O\xaa\xd4\x18\x06\x12\x04\n\x02\x88\x07\xb2\xd4\x18\x1e\n\x17iam.identity.deleted.v1\x12\x03uid\x82\xd3\xe4\x93\x02\x1d*\x1b/iam/v2/identities/{uid=**}\x12\xcd\x01\n\x0eUpdateIdentity\x12\x31.chainguard.platform.iam.v2.UpdateIdentityRequest\x1a$.chainguard.platform.iam.v2.Identity\"b\xaa\xd4\x18\x06\x12\x04\n\x02\x86\x07\xb2\xd4\x18\x1e\n\x17iam.identity.updated.v1\x12\x03uid\x82\xd3\xe4\x93\x02\x30\x32$/iam/v2/identities/{identity.uid=**}:\x08identity\x12\x9f\x01\n\x0eListIdentities\x12\x31.chainguard.platform.iam.v2.ListIdentitiesRequest\x1a\x32.chainguard.platform.iam.v2.ListIdentitiesResponse\"&\xaa\xd4\x18\x08\x12\x06\n\x02\x87\x07\x10\x01\x82\xd3\xe4\x93\x02\x14\x12\x12/iam/v2/identities\x12\xaa\x01\n\x0eLookupIdentity\x12\x31.chainguard.platform.iam.v2.LookupIdentityRequest\x1a\x32.chainguard.platform.iam.v2.LookupIdentityResponse\"1\xaa\xd4\x18\x04\x12\x02\x10\x01\x82\xd3\xe4\x93\x02#\x12!/iam/v2/identities:lookupIdentity\x12\xbf\x01\n\x16UpdateIdentityMetadata\x12\x39.chainguard.platform.iam.v2.UpdateIdentityMetadataRequest\x1a,.chainguard.platform.iam.v2.IdentityMetadata\"<\xaa\xd4\x18\x04\x12\x02\x10\x01\x82\xd3\xe4\x93\x02.2)/iam/v2/identities:updateIdentityMetadata:\x01*b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n+chainguard/platform/iam/v2/identities.proto\x12\x1a\x63hainguard.platform.iam.v2\x1a%chainguard/platform/common/uidp.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1bgoogle/protobuf/empty.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1dplatformapi/annotations.proto\"\xb2\x08\n\x08Identity\x12\x0b\n\x03uid\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12\r\n\x05\x65mail\x18\x04 \x01(\t\x12\x18\n\x10\x65mail_unverified\x18\x05 \x01(\t\x12\x0f\n\x07\x63ompany\x18\x06 \x01(\t\x12\x32\n\x0elast_seen_time\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0b\x63reate_time\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x46\n\x0b\x63laim_match\x18\x14 \x01(\x0b\x32/.chainguard.platform.iam.v2.Identity.ClaimMatchH\x00\x12\x46\n\x0bstatic_keys\x18\x15 \x01(\x0b\x32/.chainguard.platform.iam.v2.Identity.StaticKeysH\x00\x1a\xc5\x03\n\nClaimMatch\x12\x10\n\x06issuer\x18\x01 \x01(\tH\x00\x12\x18\n\x0eissuer_pattern\x18\x02 \x01(\tH\x00\x12\x11\n\x07subject\x18\x03 \x01(\tH\x01\x12\x19\n\x0fsubject_pattern\x18\x04 \x01(\tH\x01\x12\x12\n\x08\x61udience\x18\x05 \x01(\tH\x02\x12\x1a\n\x10\x61udience_pattern\x18\x06 \x01(\tH\x02\x12Q\n\x06\x63laims\x18\x07 \x03(\x0b\x32;.chainguard.platform.iam.v2.Identity.ClaimMatch.ClaimsEntryB\x04\x80\xd5\x18@\x12`\n\x0e\x63laim_patterns\x18\x08 \x03(\x0b\x32\x42.chainguard.platform.iam.v2.Identity.ClaimMatch.ClaimPatternsEntryB\x04\x80\xd5\x18@\x1a-\n\x0b\x43laimsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x1a\x34\n\x12\x43laimPatternsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x05\n\x03issB\x05\n\x03subB\x05\n\x03\x61ud\x1a\x90\x01\n\nStaticKeys\x12\x0e\n\x06issuer\x18\x01 \x01(\t\x12\x0f\n\x07subject\x18\x02 \x01(\t\x12\x13\n\x0bissuer_keys\x18\x03 \x01(\t\x12\x33\n\x0f\x65xpiration_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x17\n\taudiences\x18\x05 \x03(\tB\x04\x80\xd5\x18\x10\x42\x0e\n\x0crelationshipJ\x04\x08\x16\x10\x17J\x04\x08\x17\x10\x18R\x0c\x61ws_identityR\x11service_principal\"e\n\x15\x43reateIdentityRequest\x12\x14\n\x06parent\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x36\n\x08identity\x18\x02 \x01(\x0b\x32$.chainguard.platform.iam.v2.Identity\"\'\n\x12GetIdentityRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"*\n\x15\x44\x65leteIdentityRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"\x8c\x01\n\x15UpdateIdentityRequest\x12<\n\x08identity\x18\x01 \x01(\x0b\x32$.chainguard.platform.iam.v2.IdentityB\x04\xf8\xd4\x18\x01\x12\x35\n\x0bupdate_mask\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.FieldMaskB\x04\x80\xd5\x18\x64\"\xeb\x01\n\x15ListIdentitiesRequest\x12\x34\n\x04uidp\x18\x01 \x01(\x0b\x32&.chainguard.platform.common.UIDPFilter\x12\x0c\n\x04name\x18\x02 \x01(\t\x12G\n\x11relationship_type\x18\x03 \x01(\x0e\x32,.chainguard.platform.iam.v2.RelationshipType\x12\x11\n\tpage_size\x18\x04 \x01(\x05\x12\x12\n\npage_token\x18\x05 \x01(\t\x12\x10\n\x08order_by\x18\x06 \x01(\t\x12\x0c\n\x04skip\x18\x07 \x01(\x05\"\xa6\x01\n\x16ListIdentitiesResponse\x12\x38\n\nidentities\x18\x01 \x03(\x0b\x32$.chainguard.platform.iam.v2.Identity\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x18\n\x0btotal_count\x18\x03 \x01(\x03H\x00\x88\x01\x01\x12\x0f\n\x07skipped\x18\x04 \x01(\x05\x42\x0e\n\x0c_total_count\"8\n\x15LookupIdentityRequest\x12\x0e\n\x06issuer\x18\x01 \x01(\t\x12\x0f\n\x07subject\x18\x02 \x01(\t\"%\n\x16LookupIdentityResponse\x12\x0b\n\x03uid\x18\x01 \x01(\t\"\xe2\x02\n\x10IdentityMetadata\x12\x0b\n\x03uid\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x12\n\ngiven_name\x18\x03 \x01(\t\x12\x13\n\x0b\x66\x61mily_name\x18\x04 \x01(\t\x12\x0f\n\x07\x63ompany\x18\x05 \x01(\t\x12\x11\n\tjob_title\x18\x08 \x01(\tJ\x04\x08\x06\x10\x07J\x04\x08\x07\x10\x08J\x04\x08\t\x10\nJ\x04\x08\n\x10\x0bJ\x04\x08\x0b\x10\x0cJ\x04\x08\x0c\x10\rJ\x04\x08\r\x10\x0eJ\x04\x08\x0e\x10\x0fJ\x04\x08\x0f\x10\x10J\x04\x08\x10\x10\x11J\x04\x08\x11\x10\x12R\x0bhubspot_utkR\x16latest_form_submit_urlR\x1dlatest_internal_referring_urlR\x07productR\nself_serveR\x0eupdates_opt_inR\x0cutm_campaignR\x0butm_contentR\nutm_mediumR\nutm_sourceR\x08utm_term\"\x9f\x01\n\x1dUpdateIdentityMetadataRequest\x12G\n\x11identity_metadata\x18\x01 \x01(\x0b\x32,.chainguard.platform.iam.v2.IdentityMetadata\x12\x35\n\x0bupdate_mask\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.FieldMaskB\x04\x80\xd5\x18\x64*\xc3\x01\n\x10RelationshipType\x12!\n\x1dRELATIONSHIP_TYPE_UNSPECIFIED\x10\x00\x12!\n\x1dRELATIONSHIP_TYPE_CLAIM_MATCH\x10\x01\x12\x1c\n\x18RELATIONSHIP_TYPE_STATIC\x10\x02\x12\"\n\x1eRELATIONSHIP_TYPE_AWS_IDENTITY\x10\x03\x12\'\n#RELATIONSHIP_TYPE_SERVICE_PRINCIPAL\x10\x04\x32\x82\n\n\x11IdentitiesService\x12\xc7\x01\n\x0e\x43reateIdentity\x12\x31.chainguard.platform.iam.v2.CreateIdentityRequest\x1a$.chainguard.platform.iam.v2.Identity\"\\\xaa\xd4\x18\x06\x12\x04\n\x02\x85\x07\xb2\xd4\x18\x1e\n\x17iam.identity.created.v1\x12\x03uid\x82\xd3\xe4\x93\x02*\"\x1e/iam/v2/identities/{parent=**}:\x08identity\x12\x92\x01\n\x0bGetIdentity\x12..chainguard.platform.iam.v2.GetIdentityRequest\x1a$.chainguard.platform.iam.v2.Identity\"-\xaa\xd4\x18\x06\x12\x04\n\x02\x87\x07\x82\xd3\xe4\x93\x02\x1d\x12\x1b/iam/v2/identities/{uid=**}\x12\xac\x01\n\x0e\x44\x65leteIdentity\x12\x31.chainguard.platform.iam.v2.DeleteIdentityRequest\x1a\x16.google.protobuf.Empty\"O\xaa\xd4\x18\x06\x12\x04\n\x02\x88\x07\xb2\xd4\x18\x1e\n\x17iam.identity.deleted.v1\x12\x03uid\x82\xd3\xe4\x93\x02\x1d*\x1b/iam/v2/identities/{uid=**}\x12\xcd\x01\n\x0eUpdateIdentity\x12\x31.chainguard.platform.iam.v2.UpdateIdentityRequest\x1a$.chainguard.platform.iam.v2.Identity\"b\xaa\xd4\x18\x06\x12\x04\n\x02\x86\x07\xb2\xd4\x18\x1e\n\x17iam.identity.updated.v1\x12\x03uid\x82\xd3\xe4\x93\x02\x30\x32$/iam/v2/identities/{identity.uid=**}:\x08identity\x12\x9f\x01\n\x0eListIdentities\x12\x31.chainguard.platform.iam.v2.ListIdentitiesRequest\x1a\x32.chainguard.platform.iam.v2.ListIdentitiesResponse\"&\xaa\xd4\x18\x08\x12\x06\n\x02\x87\x07\x10\x01\x82\xd3\xe4\x93\x02\x14\x12\x12/iam/v2/identities\x12\xaa\x01\n\x0eLookupIdentity\x12\x31.chainguard.platform.iam.v2.LookupIdentityRequest\x1a\x32.chainguard.platform.iam.v2.LookupIdentityResponse\"1\xaa\xd4\x18\x04\x12\x02\x10\x01\x82\xd3\xe4\x93\x02#\x12!/iam/v2/identities:lookupIdentity\x12\xbf\x01\n\x16UpdateIdentityMetadata\x12\x39.chainguard.platform.iam.v2.UpdateIdentityMetadataRequest\x1a,.chainguard.platform.iam.v2.IdentityMetadata\"<\xaa\xd4\x18\x04\x12\x02\x10\x01\x82\xd3\xe4\x93\x02.2)/iam/v2/identities:updateIdentityMetadata:\x01*b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -41,6 +41,12 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_IDENTITY_CLAIMMATCH_CLAIMSENTRY']._serialized_options = b'8\001'
   _globals['_IDENTITY_CLAIMMATCH_CLAIMPATTERNSENTRY']._loaded_options = None
   _globals['_IDENTITY_CLAIMMATCH_CLAIMPATTERNSENTRY']._serialized_options = b'8\001'
+  _globals['_IDENTITY_CLAIMMATCH'].fields_by_name['claims']._loaded_options = None
+  _globals['_IDENTITY_CLAIMMATCH'].fields_by_name['claims']._serialized_options = b'\200\325\030@'
+  _globals['_IDENTITY_CLAIMMATCH'].fields_by_name['claim_patterns']._loaded_options = None
+  _globals['_IDENTITY_CLAIMMATCH'].fields_by_name['claim_patterns']._serialized_options = b'\200\325\030@'
+  _globals['_IDENTITY_STATICKEYS'].fields_by_name['audiences']._loaded_options = None
+  _globals['_IDENTITY_STATICKEYS'].fields_by_name['audiences']._serialized_options = b'\200\325\030\020'
   _globals['_CREATEIDENTITYREQUEST'].fields_by_name['parent']._loaded_options = None
   _globals['_CREATEIDENTITYREQUEST'].fields_by_name['parent']._serialized_options = b'\370\324\030\001'
   _globals['_GETIDENTITYREQUEST'].fields_by_name['uid']._loaded_options = None
@@ -49,6 +55,10 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_DELETEIDENTITYREQUEST'].fields_by_name['uid']._serialized_options = b'\370\324\030\001'
   _globals['_UPDATEIDENTITYREQUEST'].fields_by_name['identity']._loaded_options = None
   _globals['_UPDATEIDENTITYREQUEST'].fields_by_name['identity']._serialized_options = b'\370\324\030\001'
+  _globals['_UPDATEIDENTITYREQUEST'].fields_by_name['update_mask']._loaded_options = None
+  _globals['_UPDATEIDENTITYREQUEST'].fields_by_name['update_mask']._serialized_options = b'\200\325\030d'
+  _globals['_UPDATEIDENTITYMETADATAREQUEST'].fields_by_name['update_mask']._loaded_options = None
+  _globals['_UPDATEIDENTITYMETADATAREQUEST'].fields_by_name['update_mask']._serialized_options = b'\200\325\030d'
   _globals['_IDENTITIESSERVICE'].methods_by_name['CreateIdentity']._loaded_options = None
   _globals['_IDENTITIESSERVICE'].methods_by_name['CreateIdentity']._serialized_options = b'\252\324\030\006\022\004\n\002\205\007\262\324\030\036\n\027iam.identity.created.v1\022\003uid\202\323\344\223\002*\"\036/iam/v2/identities/{parent=**}:\010identity'
   _globals['_IDENTITIESSERVICE'].methods_by_name['GetIdentity']._loaded_options = None
@@ -63,38 +73,38 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_IDENTITIESSERVICE'].methods_by_name['LookupIdentity']._serialized_options = b'\252\324\030\004\022\002\020\001\202\323\344\223\002#\022!/iam/v2/identities:lookupIdentity'
   _globals['_IDENTITIESSERVICE'].methods_by_name['UpdateIdentityMetadata']._loaded_options = None
   _globals['_IDENTITIESSERVICE'].methods_by_name['UpdateIdentityMetadata']._serialized_options = b'\252\324\030\004\022\002\020\001\202\323\344\223\002.2)/iam/v2/identities:updateIdentityMetadata:\001*'
-  _globals['_RELATIONSHIPTYPE']._serialized_start=2673
-  _globals['_RELATIONSHIPTYPE']._serialized_end=2868
+  _globals['_RELATIONSHIPTYPE']._serialized_start=2703
+  _globals['_RELATIONSHIPTYPE']._serialized_end=2898
   _globals['_IDENTITY']._serialized_start=272
-  _globals['_IDENTITY']._serialized_end=1328
+  _globals['_IDENTITY']._serialized_end=1346
   _globals['_IDENTITY_CLAIMMATCH']._serialized_start=685
-  _globals['_IDENTITY_CLAIMMATCH']._serialized_end=1126
-  _globals['_IDENTITY_CLAIMMATCH_CLAIMSENTRY']._serialized_start=1006
-  _globals['_IDENTITY_CLAIMMATCH_CLAIMSENTRY']._serialized_end=1051
-  _globals['_IDENTITY_CLAIMMATCH_CLAIMPATTERNSENTRY']._serialized_start=1053
-  _globals['_IDENTITY_CLAIMMATCH_CLAIMPATTERNSENTRY']._serialized_end=1105
-  _globals['_IDENTITY_STATICKEYS']._serialized_start=1129
-  _globals['_IDENTITY_STATICKEYS']._serialized_end=1267
-  _globals['_CREATEIDENTITYREQUEST']._serialized_start=1330
-  _globals['_CREATEIDENTITYREQUEST']._serialized_end=1431
-  _globals['_GETIDENTITYREQUEST']._serialized_start=1433
-  _globals['_GETIDENTITYREQUEST']._serialized_end=1472
-  _globals['_DELETEIDENTITYREQUEST']._serialized_start=1474
-  _globals['_DELETEIDENTITYREQUEST']._serialized_end=1516
-  _globals['_UPDATEIDENTITYREQUEST']._serialized_start=1519
-  _globals['_UPDATEIDENTITYREQUEST']._serialized_end=1653
-  _globals['_LISTIDENTITIESREQUEST']._serialized_start=1656
-  _globals['_LISTIDENTITIESREQUEST']._serialized_end=1891
-  _globals['_LISTIDENTITIESRESPONSE']._serialized_start=1894
-  _globals['_LISTIDENTITIESRESPONSE']._serialized_end=2060
-  _globals['_LOOKUPIDENTITYREQUEST']._serialized_start=2062
-  _globals['_LOOKUPIDENTITYREQUEST']._serialized_end=2118
-  _globals['_LOOKUPIDENTITYRESPONSE']._serialized_start=2120
-  _globals['_LOOKUPIDENTITYRESPONSE']._serialized_end=2157
-  _globals['_IDENTITYMETADATA']._serialized_start=2160
-  _globals['_IDENTITYMETADATA']._serialized_end=2514
-  _globals['_UPDATEIDENTITYMETADATAREQUEST']._serialized_start=2517
-  _globals['_UPDATEIDENTITYMETADATAREQUEST']._serialized_end=2670
-  _globals['_IDENTITIESSERVICE']._serialized_start=2871
-  _globals['_IDENTITIESSERVICE']._serialized_end=4153
+  _globals['_IDENTITY_CLAIMMATCH']._serialized_end=1138
+  _globals['_IDENTITY_CLAIMMATCH_CLAIMSENTRY']._serialized_start=1018
+  _globals['_IDENTITY_CLAIMMATCH_CLAIMSENTRY']._serialized_end=1063
+  _globals['_IDENTITY_CLAIMMATCH_CLAIMPATTERNSENTRY']._serialized_start=1065
+  _globals['_IDENTITY_CLAIMMATCH_CLAIMPATTERNSENTRY']._serialized_end=1117
+  _globals['_IDENTITY_STATICKEYS']._serialized_start=1141
+  _globals['_IDENTITY_STATICKEYS']._serialized_end=1285
+  _globals['_CREATEIDENTITYREQUEST']._serialized_start=1348
+  _globals['_CREATEIDENTITYREQUEST']._serialized_end=1449
+  _globals['_GETIDENTITYREQUEST']._serialized_start=1451
+  _globals['_GETIDENTITYREQUEST']._serialized_end=1490
+  _globals['_DELETEIDENTITYREQUEST']._serialized_start=1492
+  _globals['_DELETEIDENTITYREQUEST']._serialized_end=1534
+  _globals['_UPDATEIDENTITYREQUEST']._serialized_start=1537
+  _globals['_UPDATEIDENTITYREQUEST']._serialized_end=1677
+  _globals['_LISTIDENTITIESREQUEST']._serialized_start=1680
+  _globals['_LISTIDENTITIESREQUEST']._serialized_end=1915
+  _globals['_LISTIDENTITIESRESPONSE']._serialized_start=1918
+  _globals['_LISTIDENTITIESRESPONSE']._serialized_end=2084
+  _globals['_LOOKUPIDENTITYREQUEST']._serialized_start=2086
+  _globals['_LOOKUPIDENTITYREQUEST']._serialized_end=2142
+  _globals['_LOOKUPIDENTITYRESPONSE']._serialized_start=2144
+  _globals['_LOOKUPIDENTITYRESPONSE']._serialized_end=2181
+  _globals['_IDENTITYMETADATA']._serialized_start=2184
+  _globals['_IDENTITYMETADATA']._serialized_end=2538
+  _globals['_UPDATEIDENTITYMETADATAREQUEST']._serialized_start=2541
+  _globals['_UPDATEIDENTITYMETADATAREQUEST']._serialized_end=2700
+  _globals['_IDENTITIESSERVICE']._serialized_start=2901
+  _globals['_IDENTITIESSERVICE']._serialized_end=4183
 # @@protoc_insertion_point(module_scope)

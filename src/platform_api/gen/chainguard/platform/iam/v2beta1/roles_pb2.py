@@ -31,17 +31,21 @@ from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__
 from platform_api.gen.platformapi import annotations_pb2 as platformapi_dot_annotations__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n+chainguard/platform/iam/v2beta1/roles.proto\x12\x1f\x63hainguard.platform.iam.v2beta1\x1a*chainguard/capabilities/capabilities.proto\x1a%chainguard/platform/common/uidp.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1bgoogle/protobuf/empty.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1dplatformapi/annotations.proto\"\xd3\x01\n\x04Role\x12\x0b\n\x03uid\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12\x39\n\x0c\x63\x61pabilities\x18\x04 \x03(\x0e\x32#.chainguard.capabilities.Capability\x12/\n\x0b\x63reate_time\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\x1d\n\x0eGetRoleRequest\x12\x0b\n\x03uid\x18\x01 \x01(\t\"\x9d\x01\n\x10ListRolesRequest\x12\x34\n\x04uidp\x18\x01 \x01(\x0b\x32&.chainguard.platform.common.UIDPFilter\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\x12\x10\n\x08order_by\x18\x05 \x01(\t\x12\x0c\n\x04skip\x18\x06 \x01(\x05\"\x9d\x01\n\x11ListRolesResponse\x12\x34\n\x05roles\x18\x01 \x03(\x0b\x32%.chainguard.platform.iam.v2beta1.Role\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x18\n\x0btotal_count\x18\x03 \x01(\x03H\x00\x88\x01\x01\x12\x0f\n\x07skipped\x18\x04 \x01(\x05\x42\x0e\n\x0c_total_count\"^\n\x11\x43reateRoleRequest\x12\x14\n\x06parent\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x33\n\x04role\x18\x02 \x01(\x0b\x32%.chainguard.platform.iam.v2beta1.Role\"\x7f\n\x11UpdateRoleRequest\x12\x39\n\x04role\x18\x01 \x01(\x0b\x32%.chainguard.platform.iam.v2beta1.RoleB\x04\xf8\xd4\x18\x01\x12/\n\x0bupdate_mask\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.FieldMask\"&\n\x11\x44\x65leteRoleRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x32\xed\x06\n\x0cRolesService\x12\x92\x01\n\x07GetRole\x12/.chainguard.platform.iam.v2beta1.GetRoleRequest\x1a%.chainguard.platform.iam.v2beta1.Role\"/\xaa\xd4\x18\x08\x12\x06\n\x02\xaf\x02\x10\x01\x82\xd3\xe4\x93\x02\x1d\x12\x1b/iam/v2beta1/roles/{uid=**}\x12\x9a\x01\n\tListRoles\x12\x31.chainguard.platform.iam.v2beta1.ListRolesRequest\x1a\x32.chainguard.platform.iam.v2beta1.ListRolesResponse\"&\xaa\xd4\x18\x08\x12\x06\n\x02\xaf\x02\x10\x01\x82\xd3\xe4\x93\x02\x14\x12\x12/iam/v2beta1/roles\x12\xbe\x01\n\nCreateRole\x12\x32.chainguard.platform.iam.v2beta1.CreateRoleRequest\x1a%.chainguard.platform.iam.v2beta1.Role\"U\xaa\xd4\x18\x06\x12\x04\n\x02\xad\x02\xb2\xd4\x18\x1b\n\x14iam.roles.created.v1\x12\x03uid\x82\xd3\xe4\x93\x02&\"\x1e/iam/v2beta1/roles/{parent=**}:\x04role\x12\xc0\x01\n\nUpdateRole\x12\x32.chainguard.platform.iam.v2beta1.UpdateRoleRequest\x1a%.chainguard.platform.iam.v2beta1.Role\"W\xaa\xd4\x18\x06\x12\x04\n\x02\xae\x02\xb2\xd4\x18\x1b\n\x14iam.roles.updated.v1\x12\x03uid\x82\xd3\xe4\x93\x02(2 /iam/v2beta1/roles/{role.uid=**}:\x04role\x12\xa6\x01\n\nDeleteRole\x12\x32.chainguard.platform.iam.v2beta1.DeleteRoleRequest\x1a\x16.google.protobuf.Empty\"L\xaa\xd4\x18\x06\x12\x04\n\x02\xb0\x02\xb2\xd4\x18\x1b\n\x14iam.roles.deleted.v1\x12\x03uid\x82\xd3\xe4\x93\x02\x1d*\x1b/iam/v2beta1/roles/{uid=**}b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n+chainguard/platform/iam/v2beta1/roles.proto\x12\x1f\x63hainguard.platform.iam.v2beta1\x1a*chainguard/capabilities/capabilities.proto\x1a%chainguard/platform/common/uidp.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1bgoogle/protobuf/empty.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1dplatformapi/annotations.proto\"\xda\x01\n\x04Role\x12\x0b\n\x03uid\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12@\n\x0c\x63\x61pabilities\x18\x04 \x03(\x0e\x32#.chainguard.capabilities.CapabilityB\x05\x80\xd5\x18\xd9\x01\x12/\n\x0b\x63reate_time\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\x1d\n\x0eGetRoleRequest\x12\x0b\n\x03uid\x18\x01 \x01(\t\"\x9d\x01\n\x10ListRolesRequest\x12\x34\n\x04uidp\x18\x01 \x01(\x0b\x32&.chainguard.platform.common.UIDPFilter\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\x12\x10\n\x08order_by\x18\x05 \x01(\t\x12\x0c\n\x04skip\x18\x06 \x01(\x05\"\x9d\x01\n\x11ListRolesResponse\x12\x34\n\x05roles\x18\x01 \x03(\x0b\x32%.chainguard.platform.iam.v2beta1.Role\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x18\n\x0btotal_count\x18\x03 \x01(\x03H\x00\x88\x01\x01\x12\x0f\n\x07skipped\x18\x04 \x01(\x05\x42\x0e\n\x0c_total_count\"^\n\x11\x43reateRoleRequest\x12\x14\n\x06parent\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x33\n\x04role\x18\x02 \x01(\x0b\x32%.chainguard.platform.iam.v2beta1.Role\"\x85\x01\n\x11UpdateRoleRequest\x12\x39\n\x04role\x18\x01 \x01(\x0b\x32%.chainguard.platform.iam.v2beta1.RoleB\x04\xf8\xd4\x18\x01\x12\x35\n\x0bupdate_mask\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.FieldMaskB\x04\x80\xd5\x18\x64\"&\n\x11\x44\x65leteRoleRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x32\xed\x06\n\x0cRolesService\x12\x92\x01\n\x07GetRole\x12/.chainguard.platform.iam.v2beta1.GetRoleRequest\x1a%.chainguard.platform.iam.v2beta1.Role\"/\xaa\xd4\x18\x08\x12\x06\n\x02\xaf\x02\x10\x01\x82\xd3\xe4\x93\x02\x1d\x12\x1b/iam/v2beta1/roles/{uid=**}\x12\x9a\x01\n\tListRoles\x12\x31.chainguard.platform.iam.v2beta1.ListRolesRequest\x1a\x32.chainguard.platform.iam.v2beta1.ListRolesResponse\"&\xaa\xd4\x18\x08\x12\x06\n\x02\xaf\x02\x10\x01\x82\xd3\xe4\x93\x02\x14\x12\x12/iam/v2beta1/roles\x12\xbe\x01\n\nCreateRole\x12\x32.chainguard.platform.iam.v2beta1.CreateRoleRequest\x1a%.chainguard.platform.iam.v2beta1.Role\"U\xaa\xd4\x18\x06\x12\x04\n\x02\xad\x02\xb2\xd4\x18\x1b\n\x14iam.roles.created.v1\x12\x03uid\x82\xd3\xe4\x93\x02&\"\x1e/iam/v2beta1/roles/{parent=**}:\x04role\x12\xc0\x01\n\nUpdateRole\x12\x32.chainguard.platform.iam.v2beta1.UpdateRoleRequest\x1a%.chainguard.platform.iam.v2beta1.Role\"W\xaa\xd4\x18\x06\x12\x04\n\x02\xae\x02\xb2\xd4\x18\x1b\n\x14iam.roles.updated.v1\x12\x03uid\x82\xd3\xe4\x93\x02(2 /iam/v2beta1/roles/{role.uid=**}:\x04role\x12\xa6\x01\n\nDeleteRole\x12\x32.chainguard.platform.iam.v2beta1.DeleteRoleRequest\x1a\x16.google.protobuf.Empty\"L\xaa\xd4\x18\x06\x12\x04\n\x02\xb0\x02\xb2\xd4\x18\x1b\n\x14iam.roles.deleted.v1\x12\x03uid\x82\xd3\xe4\x93\x02\x1d*\x1b/iam/v2beta1/roles/{uid=**}b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'chainguard.platform.iam.v2beta1.roles_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
+  _globals['_ROLE'].fields_by_name['capabilities']._loaded_options = None
+  _globals['_ROLE'].fields_by_name['capabilities']._serialized_options = b'\200\325\030\331\001'
   _globals['_CREATEROLEREQUEST'].fields_by_name['parent']._loaded_options = None
   _globals['_CREATEROLEREQUEST'].fields_by_name['parent']._serialized_options = b'\370\324\030\001'
   _globals['_UPDATEROLEREQUEST'].fields_by_name['role']._loaded_options = None
   _globals['_UPDATEROLEREQUEST'].fields_by_name['role']._serialized_options = b'\370\324\030\001'
+  _globals['_UPDATEROLEREQUEST'].fields_by_name['update_mask']._loaded_options = None
+  _globals['_UPDATEROLEREQUEST'].fields_by_name['update_mask']._serialized_options = b'\200\325\030d'
   _globals['_DELETEROLEREQUEST'].fields_by_name['uid']._loaded_options = None
   _globals['_DELETEROLEREQUEST'].fields_by_name['uid']._serialized_options = b'\370\324\030\001'
   _globals['_ROLESSERVICE'].methods_by_name['GetRole']._loaded_options = None
@@ -55,19 +59,19 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_ROLESSERVICE'].methods_by_name['DeleteRole']._loaded_options = None
   _globals['_ROLESSERVICE'].methods_by_name['DeleteRole']._serialized_options = b'\252\324\030\006\022\004\n\002\260\002\262\324\030\033\n\024iam.roles.deleted.v1\022\003uid\202\323\344\223\002\035*\033/iam/v2beta1/roles/{uid=**}'
   _globals['_ROLE']._serialized_start=321
-  _globals['_ROLE']._serialized_end=532
-  _globals['_GETROLEREQUEST']._serialized_start=534
-  _globals['_GETROLEREQUEST']._serialized_end=563
-  _globals['_LISTROLESREQUEST']._serialized_start=566
-  _globals['_LISTROLESREQUEST']._serialized_end=723
-  _globals['_LISTROLESRESPONSE']._serialized_start=726
-  _globals['_LISTROLESRESPONSE']._serialized_end=883
-  _globals['_CREATEROLEREQUEST']._serialized_start=885
-  _globals['_CREATEROLEREQUEST']._serialized_end=979
-  _globals['_UPDATEROLEREQUEST']._serialized_start=981
-  _globals['_UPDATEROLEREQUEST']._serialized_end=1108
-  _globals['_DELETEROLEREQUEST']._serialized_start=1110
-  _globals['_DELETEROLEREQUEST']._serialized_end=1148
-  _globals['_ROLESSERVICE']._serialized_start=1151
-  _globals['_ROLESSERVICE']._serialized_end=2028
+  _globals['_ROLE']._serialized_end=539
+  _globals['_GETROLEREQUEST']._serialized_start=541
+  _globals['_GETROLEREQUEST']._serialized_end=570
+  _globals['_LISTROLESREQUEST']._serialized_start=573
+  _globals['_LISTROLESREQUEST']._serialized_end=730
+  _globals['_LISTROLESRESPONSE']._serialized_start=733
+  _globals['_LISTROLESRESPONSE']._serialized_end=890
+  _globals['_CREATEROLEREQUEST']._serialized_start=892
+  _globals['_CREATEROLEREQUEST']._serialized_end=986
+  _globals['_UPDATEROLEREQUEST']._serialized_start=989
+  _globals['_UPDATEROLEREQUEST']._serialized_end=1122
+  _globals['_DELETEROLEREQUEST']._serialized_start=1124
+  _globals['_DELETEROLEREQUEST']._serialized_end=1162
+  _globals['_ROLESSERVICE']._serialized_start=1165
+  _globals['_ROLESSERVICE']._serialized_end=2042
 # @@protoc_insertion_point(module_scope)

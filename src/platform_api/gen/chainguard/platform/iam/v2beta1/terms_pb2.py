@@ -27,7 +27,7 @@ from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__
 from platform_api.gen.platformapi import annotations_pb2 as platformapi_dot_annotations__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n+chainguard/platform/iam/v2beta1/terms.proto\x12\x1f\x63hainguard.platform.iam.v2beta1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1dplatformapi/annotations.proto\"?\n\x12\x41\x63\x63\x65ptTermsRequest\x12\x13\n\x05group\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x14\n\x0c\x64ocument_ids\x18\x02 \x03(\t\":\n\x13\x41\x63\x63\x65ptTermsResponse\x12\r\n\x05group\x18\x01 \x01(\t\x12\x14\n\x0c\x64ocument_ids\x18\x02 \x03(\t\"\xaa\x01\n\x0fTermsAcceptance\x12\x0e\n\x06\x64oc_id\x18\x01 \x01(\t\x12\x13\n\x0b\x61\x63\x63\x65pted_by\x18\x02 \x01(\t\x12\x0f\n\x07org_uid\x18\x03 \x01(\t\x12/\n\x0b\x63reate_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x30\n\x0bupdate_time\x18\xe8\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"y\n\x1bListTermsAcceptancesRequest\x12\x13\n\x05group\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\x12\x10\n\x08order_by\x18\x04 \x01(\t\x12\x0c\n\x04skip\x18\x05 \x01(\x05\"\xbf\x01\n\x1cListTermsAcceptancesResponse\x12K\n\x11terms_acceptances\x18\x01 \x03(\x0b\x32\x30.chainguard.platform.iam.v2beta1.TermsAcceptance\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x18\n\x0btotal_count\x18\x03 \x01(\x03H\x00\x88\x01\x01\x12\x0f\n\x07skipped\x18\x04 \x01(\x05\x42\x0e\n\x0c_total_count\"9\n\x0fMissingDocument\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05label\x18\x02 \x01(\t\x12\x0b\n\x03url\x18\x03 \x01(\t\"[\n\x16TermsNotAcceptedDetail\x12\x41\n\x07missing\x18\x01 \x03(\x0b\x32\x30.chainguard.platform.iam.v2beta1.MissingDocument2\xa6\x03\n\x0cTermsService\x12\xce\x01\n\x0b\x41\x63\x63\x65ptTerms\x12\x33.chainguard.platform.iam.v2beta1.AcceptTermsRequest\x1a\x34.chainguard.platform.iam.v2beta1.AcceptTermsResponse\"T\xaa\xd4\x18\x06\x12\x04\n\x02\x99\x11\xb2\xd4\x18\x1e\n\x15iam.terms.accepted.v1\x12\x05group\x82\xd3\xe4\x93\x02\"\"\x1d/iam/v2beta1/terms/{group=**}:\x01*\x12\xc4\x01\n\x14ListTermsAcceptances\x12<.chainguard.platform.iam.v2beta1.ListTermsAcceptancesRequest\x1a=.chainguard.platform.iam.v2beta1.ListTermsAcceptancesResponse\"/\xaa\xd4\x18\x06\x12\x04\n\x02\x9a\x11\x82\xd3\xe4\x93\x02\x1f\x12\x1d/iam/v2beta1/terms/{group=**}b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n+chainguard/platform/iam/v2beta1/terms.proto\x12\x1f\x63hainguard.platform.iam.v2beta1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1dplatformapi/annotations.proto\"E\n\x12\x41\x63\x63\x65ptTermsRequest\x12\x13\n\x05group\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x1a\n\x0c\x64ocument_ids\x18\x02 \x03(\tB\x04\x80\xd5\x18\x64\":\n\x13\x41\x63\x63\x65ptTermsResponse\x12\r\n\x05group\x18\x01 \x01(\t\x12\x14\n\x0c\x64ocument_ids\x18\x02 \x03(\t\"\xaa\x01\n\x0fTermsAcceptance\x12\x0e\n\x06\x64oc_id\x18\x01 \x01(\t\x12\x13\n\x0b\x61\x63\x63\x65pted_by\x18\x02 \x01(\t\x12\x0f\n\x07org_uid\x18\x03 \x01(\t\x12/\n\x0b\x63reate_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x30\n\x0bupdate_time\x18\xe8\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"y\n\x1bListTermsAcceptancesRequest\x12\x13\n\x05group\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\x12\x10\n\x08order_by\x18\x04 \x01(\t\x12\x0c\n\x04skip\x18\x05 \x01(\x05\"\xbf\x01\n\x1cListTermsAcceptancesResponse\x12K\n\x11terms_acceptances\x18\x01 \x03(\x0b\x32\x30.chainguard.platform.iam.v2beta1.TermsAcceptance\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x18\n\x0btotal_count\x18\x03 \x01(\x03H\x00\x88\x01\x01\x12\x0f\n\x07skipped\x18\x04 \x01(\x05\x42\x0e\n\x0c_total_count\"9\n\x0fMissingDocument\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05label\x18\x02 \x01(\t\x12\x0b\n\x03url\x18\x03 \x01(\t\"[\n\x16TermsNotAcceptedDetail\x12\x41\n\x07missing\x18\x01 \x03(\x0b\x32\x30.chainguard.platform.iam.v2beta1.MissingDocument2\xa6\x03\n\x0cTermsService\x12\xce\x01\n\x0b\x41\x63\x63\x65ptTerms\x12\x33.chainguard.platform.iam.v2beta1.AcceptTermsRequest\x1a\x34.chainguard.platform.iam.v2beta1.AcceptTermsResponse\"T\xaa\xd4\x18\x06\x12\x04\n\x02\x99\x11\xb2\xd4\x18\x1e\n\x15iam.terms.accepted.v1\x12\x05group\x82\xd3\xe4\x93\x02\"\"\x1d/iam/v2beta1/terms/{group=**}:\x01*\x12\xc4\x01\n\x14ListTermsAcceptances\x12<.chainguard.platform.iam.v2beta1.ListTermsAcceptancesRequest\x1a=.chainguard.platform.iam.v2beta1.ListTermsAcceptancesResponse\"/\xaa\xd4\x18\x06\x12\x04\n\x02\x9a\x11\x82\xd3\xe4\x93\x02\x1f\x12\x1d/iam/v2beta1/terms/{group=**}b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -36,6 +36,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_ACCEPTTERMSREQUEST'].fields_by_name['group']._loaded_options = None
   _globals['_ACCEPTTERMSREQUEST'].fields_by_name['group']._serialized_options = b'\370\324\030\001'
+  _globals['_ACCEPTTERMSREQUEST'].fields_by_name['document_ids']._loaded_options = None
+  _globals['_ACCEPTTERMSREQUEST'].fields_by_name['document_ids']._serialized_options = b'\200\325\030d'
   _globals['_LISTTERMSACCEPTANCESREQUEST'].fields_by_name['group']._loaded_options = None
   _globals['_LISTTERMSACCEPTANCESREQUEST'].fields_by_name['group']._serialized_options = b'\370\324\030\001'
   _globals['_TERMSSERVICE'].methods_by_name['AcceptTerms']._loaded_options = None
@@ -43,19 +45,19 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_TERMSSERVICE'].methods_by_name['ListTermsAcceptances']._loaded_options = None
   _globals['_TERMSSERVICE'].methods_by_name['ListTermsAcceptances']._serialized_options = b'\252\324\030\006\022\004\n\002\232\021\202\323\344\223\002\037\022\035/iam/v2beta1/terms/{group=**}'
   _globals['_ACCEPTTERMSREQUEST']._serialized_start=174
-  _globals['_ACCEPTTERMSREQUEST']._serialized_end=237
-  _globals['_ACCEPTTERMSRESPONSE']._serialized_start=239
-  _globals['_ACCEPTTERMSRESPONSE']._serialized_end=297
-  _globals['_TERMSACCEPTANCE']._serialized_start=300
-  _globals['_TERMSACCEPTANCE']._serialized_end=470
-  _globals['_LISTTERMSACCEPTANCESREQUEST']._serialized_start=472
-  _globals['_LISTTERMSACCEPTANCESREQUEST']._serialized_end=593
-  _globals['_LISTTERMSACCEPTANCESRESPONSE']._serialized_start=596
-  _globals['_LISTTERMSACCEPTANCESRESPONSE']._serialized_end=787
-  _globals['_MISSINGDOCUMENT']._serialized_start=789
-  _globals['_MISSINGDOCUMENT']._serialized_end=846
-  _globals['_TERMSNOTACCEPTEDDETAIL']._serialized_start=848
-  _globals['_TERMSNOTACCEPTEDDETAIL']._serialized_end=939
-  _globals['_TERMSSERVICE']._serialized_start=942
-  _globals['_TERMSSERVICE']._serialized_end=1364
+  _globals['_ACCEPTTERMSREQUEST']._serialized_end=243
+  _globals['_ACCEPTTERMSRESPONSE']._serialized_start=245
+  _globals['_ACCEPTTERMSRESPONSE']._serialized_end=303
+  _globals['_TERMSACCEPTANCE']._serialized_start=306
+  _globals['_TERMSACCEPTANCE']._serialized_end=476
+  _globals['_LISTTERMSACCEPTANCESREQUEST']._serialized_start=478
+  _globals['_LISTTERMSACCEPTANCESREQUEST']._serialized_end=599
+  _globals['_LISTTERMSACCEPTANCESRESPONSE']._serialized_start=602
+  _globals['_LISTTERMSACCEPTANCESRESPONSE']._serialized_end=793
+  _globals['_MISSINGDOCUMENT']._serialized_start=795
+  _globals['_MISSINGDOCUMENT']._serialized_end=852
+  _globals['_TERMSNOTACCEPTEDDETAIL']._serialized_start=854
+  _globals['_TERMSNOTACCEPTEDDETAIL']._serialized_end=945
+  _globals['_TERMSSERVICE']._serialized_start=948
+  _globals['_TERMSSERVICE']._serialized_end=1370
 # @@protoc_insertion_point(module_scope)

@@ -27,39 +27,43 @@ from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__
 from platform_api.gen.platformapi import annotations_pb2 as platformapi_dot_annotations__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n0chainguard/platform/libraries/v2/artifacts.proto\x12 chainguard.platform.libraries.v2\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1dplatformapi/annotations.proto\"\x8b\x02\n\x08\x41rtifact\x12\x0b\n\x03uid\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12>\n\tecosystem\x18\x04 \x01(\x0e\x32+.chainguard.platform.libraries.v2.Ecosystem\x12\x16\n\x0elatest_version\x18\x05 \x01(\t\x12\x15\n\rversion_count\x18\x06 \x01(\x05\x12/\n\x0b\x63reate_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\xc8\x01\n\x0f\x41rtifactVersion\x12\x0b\n\x03uid\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12/\n\x0b\x63reate_time\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x12\n\nsize_bytes\x18\x07 \x01(\x03\"\xed\x01\n\x14ListArtifactsRequest\x12?\n\necosystems\x18\x01 \x03(\x0e\x32+.chainguard.platform.libraries.v2.Ecosystem\x12\r\n\x05query\x18\x02 \x01(\t\x12\x19\n\x0c\x63uda_version\x18\x03 \x01(\tH\x00\x88\x01\x01\x12\x12\n\nremediated\x18\x04 \x01(\x08\x12\x11\n\tpage_size\x18\n \x01(\x05\x12\x12\n\npage_token\x18\x0b \x01(\t\x12\x0c\n\x04skip\x18\x0c \x01(\x05\x12\x10\n\x08order_by\x18\r \x01(\tB\x0f\n\r_cuda_version\"\x95\x01\n\x15ListArtifactsResponse\x12=\n\tartifacts\x18\x01 \x03(\x0b\x32*.chainguard.platform.libraries.v2.Artifact\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x13\n\x0btotal_count\x18\x03 \x01(\x03\x12\x0f\n\x07skipped\x18\x04 \x01(\x05\"y\n\x1bListArtifactVersionsRequest\x12\x13\n\x0b\x61rtifact_id\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\n \x01(\x05\x12\x12\n\npage_token\x18\x0b \x01(\t\x12\x0c\n\x04skip\x18\x0c \x01(\x05\x12\x10\n\x08order_by\x18\r \x01(\t\"\xab\x01\n\x1cListArtifactVersionsResponse\x12L\n\x11\x61rtifact_versions\x18\x01 \x03(\x0b\x32\x31.chainguard.platform.libraries.v2.ArtifactVersion\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x13\n\x0btotal_count\x18\x03 \x01(\x03\x12\x0f\n\x07skipped\x18\x04 \x01(\x05\"Z\n\x17GetArtifactCountRequest\x12?\n\necosystems\x18\x01 \x03(\x0e\x32+.chainguard.platform.libraries.v2.Ecosystem\"\xdc\x01\n\x18GetArtifactCountResponse\x12Y\n\x06\x63ounts\x18\x01 \x03(\x0b\x32I.chainguard.platform.libraries.v2.GetArtifactCountResponse.EcosystemCount\x1a\x65\n\x0e\x45\x63osystemCount\x12>\n\tecosystem\x18\x01 \x01(\x0e\x32+.chainguard.platform.libraries.v2.Ecosystem\x12\x13\n\x0btotal_count\x18\x02 \x01(\x03*P\n\tEcosystem\x12\x19\n\x15\x45\x43OSYSTEM_UNSPECIFIED\x10\x00\x12\x12\n\x0e\x45\x43OSYSTEM_JAVA\x10\x01\x12\x14\n\x10\x45\x43OSYSTEM_PYTHON\x10\x02\x32\xdf\x04\n\x10\x41rtifactsService\x12\xad\x01\n\rListArtifacts\x12\x36.chainguard.platform.libraries.v2.ListArtifactsRequest\x1a\x37.chainguard.platform.libraries.v2.ListArtifactsResponse\"+\xaa\xd4\x18\x08\x12\x06\n\x02\x8b\x0e\x10\x01\x82\xd3\xe4\x93\x02\x19\x12\x17/libraries/v2/artifacts\x12\xdb\x01\n\x14ListArtifactVersions\x12=.chainguard.platform.libraries.v2.ListArtifactVersionsRequest\x1a>.chainguard.platform.libraries.v2.ListArtifactVersionsResponse\"D\xaa\xd4\x18\x08\x12\x06\n\x02\x8b\x0e\x10\x01\x82\xd3\xe4\x93\x02\x32\x12\x30/libraries/v2/artifacts/{artifact_id=*}/versions\x12\xbc\x01\n\x10GetArtifactCount\x12\x39.chainguard.platform.libraries.v2.GetArtifactCountRequest\x1a:.chainguard.platform.libraries.v2.GetArtifactCountResponse\"1\xaa\xd4\x18\x08\x12\x06\n\x02\x8b\x0e\x10\x01\x82\xd3\xe4\x93\x02\x1f\x12\x1d/libraries/v2/artifacts/countb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n0chainguard/platform/libraries/v2/artifacts.proto\x12 chainguard.platform.libraries.v2\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1dplatformapi/annotations.proto\"\x8b\x02\n\x08\x41rtifact\x12\x0b\n\x03uid\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12>\n\tecosystem\x18\x04 \x01(\x0e\x32+.chainguard.platform.libraries.v2.Ecosystem\x12\x16\n\x0elatest_version\x18\x05 \x01(\t\x12\x15\n\rversion_count\x18\x06 \x01(\x05\x12/\n\x0b\x63reate_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\xc8\x01\n\x0f\x41rtifactVersion\x12\x0b\n\x03uid\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12/\n\x0b\x63reate_time\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x12\n\nsize_bytes\x18\x07 \x01(\x03\"\xf3\x01\n\x14ListArtifactsRequest\x12\x45\n\necosystems\x18\x01 \x03(\x0e\x32+.chainguard.platform.libraries.v2.EcosystemB\x04\x80\xd5\x18\x03\x12\r\n\x05query\x18\x02 \x01(\t\x12\x19\n\x0c\x63uda_version\x18\x03 \x01(\tH\x00\x88\x01\x01\x12\x12\n\nremediated\x18\x04 \x01(\x08\x12\x11\n\tpage_size\x18\n \x01(\x05\x12\x12\n\npage_token\x18\x0b \x01(\t\x12\x0c\n\x04skip\x18\x0c \x01(\x05\x12\x10\n\x08order_by\x18\r \x01(\tB\x0f\n\r_cuda_version\"\x95\x01\n\x15ListArtifactsResponse\x12=\n\tartifacts\x18\x01 \x03(\x0b\x32*.chainguard.platform.libraries.v2.Artifact\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x13\n\x0btotal_count\x18\x03 \x01(\x03\x12\x0f\n\x07skipped\x18\x04 \x01(\x05\"y\n\x1bListArtifactVersionsRequest\x12\x13\n\x0b\x61rtifact_id\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\n \x01(\x05\x12\x12\n\npage_token\x18\x0b \x01(\t\x12\x0c\n\x04skip\x18\x0c \x01(\x05\x12\x10\n\x08order_by\x18\r \x01(\t\"\xab\x01\n\x1cListArtifactVersionsResponse\x12L\n\x11\x61rtifact_versions\x18\x01 \x03(\x0b\x32\x31.chainguard.platform.libraries.v2.ArtifactVersion\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x13\n\x0btotal_count\x18\x03 \x01(\x03\x12\x0f\n\x07skipped\x18\x04 \x01(\x05\"`\n\x17GetArtifactCountRequest\x12\x45\n\necosystems\x18\x01 \x03(\x0e\x32+.chainguard.platform.libraries.v2.EcosystemB\x04\x80\xd5\x18\x03\"\xdc\x01\n\x18GetArtifactCountResponse\x12Y\n\x06\x63ounts\x18\x01 \x03(\x0b\x32I.chainguard.platform.libraries.v2.GetArtifactCountResponse.EcosystemCount\x1a\x65\n\x0e\x45\x63osystemCount\x12>\n\tecosystem\x18\x01 \x01(\x0e\x32+.chainguard.platform.libraries.v2.Ecosystem\x12\x13\n\x0btotal_count\x18\x02 \x01(\x03*P\n\tEcosystem\x12\x19\n\x15\x45\x43OSYSTEM_UNSPECIFIED\x10\x00\x12\x12\n\x0e\x45\x43OSYSTEM_JAVA\x10\x01\x12\x14\n\x10\x45\x43OSYSTEM_PYTHON\x10\x02\x32\xdf\x04\n\x10\x41rtifactsService\x12\xad\x01\n\rListArtifacts\x12\x36.chainguard.platform.libraries.v2.ListArtifactsRequest\x1a\x37.chainguard.platform.libraries.v2.ListArtifactsResponse\"+\xaa\xd4\x18\x08\x12\x06\n\x02\x8b\x0e\x10\x01\x82\xd3\xe4\x93\x02\x19\x12\x17/libraries/v2/artifacts\x12\xdb\x01\n\x14ListArtifactVersions\x12=.chainguard.platform.libraries.v2.ListArtifactVersionsRequest\x1a>.chainguard.platform.libraries.v2.ListArtifactVersionsResponse\"D\xaa\xd4\x18\x08\x12\x06\n\x02\x8b\x0e\x10\x01\x82\xd3\xe4\x93\x02\x32\x12\x30/libraries/v2/artifacts/{artifact_id=*}/versions\x12\xbc\x01\n\x10GetArtifactCount\x12\x39.chainguard.platform.libraries.v2.GetArtifactCountRequest\x1a:.chainguard.platform.libraries.v2.GetArtifactCountResponse\"1\xaa\xd4\x18\x08\x12\x06\n\x02\x8b\x0e\x10\x01\x82\xd3\xe4\x93\x02\x1f\x12\x1d/libraries/v2/artifacts/countb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'chainguard.platform.libraries.v2.artifacts_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
+  _globals['_LISTARTIFACTSREQUEST'].fields_by_name['ecosystems']._loaded_options = None
+  _globals['_LISTARTIFACTSREQUEST'].fields_by_name['ecosystems']._serialized_options = b'\200\325\030\003'
+  _globals['_GETARTIFACTCOUNTREQUEST'].fields_by_name['ecosystems']._loaded_options = None
+  _globals['_GETARTIFACTCOUNTREQUEST'].fields_by_name['ecosystems']._serialized_options = b'\200\325\030\003'
   _globals['_ARTIFACTSSERVICE'].methods_by_name['ListArtifacts']._loaded_options = None
   _globals['_ARTIFACTSSERVICE'].methods_by_name['ListArtifacts']._serialized_options = b'\252\324\030\010\022\006\n\002\213\016\020\001\202\323\344\223\002\031\022\027/libraries/v2/artifacts'
   _globals['_ARTIFACTSSERVICE'].methods_by_name['ListArtifactVersions']._loaded_options = None
   _globals['_ARTIFACTSSERVICE'].methods_by_name['ListArtifactVersions']._serialized_options = b'\252\324\030\010\022\006\n\002\213\016\020\001\202\323\344\223\0022\0220/libraries/v2/artifacts/{artifact_id=*}/versions'
   _globals['_ARTIFACTSSERVICE'].methods_by_name['GetArtifactCount']._loaded_options = None
   _globals['_ARTIFACTSSERVICE'].methods_by_name['GetArtifactCount']._serialized_options = b'\252\324\030\010\022\006\n\002\213\016\020\001\202\323\344\223\002\037\022\035/libraries/v2/artifacts/count'
-  _globals['_ECOSYSTEM']._serialized_start=1657
-  _globals['_ECOSYSTEM']._serialized_end=1737
+  _globals['_ECOSYSTEM']._serialized_start=1669
+  _globals['_ECOSYSTEM']._serialized_end=1749
   _globals['_ARTIFACT']._serialized_start=181
   _globals['_ARTIFACT']._serialized_end=448
   _globals['_ARTIFACTVERSION']._serialized_start=451
   _globals['_ARTIFACTVERSION']._serialized_end=651
   _globals['_LISTARTIFACTSREQUEST']._serialized_start=654
-  _globals['_LISTARTIFACTSREQUEST']._serialized_end=891
-  _globals['_LISTARTIFACTSRESPONSE']._serialized_start=894
-  _globals['_LISTARTIFACTSRESPONSE']._serialized_end=1043
-  _globals['_LISTARTIFACTVERSIONSREQUEST']._serialized_start=1045
-  _globals['_LISTARTIFACTVERSIONSREQUEST']._serialized_end=1166
-  _globals['_LISTARTIFACTVERSIONSRESPONSE']._serialized_start=1169
-  _globals['_LISTARTIFACTVERSIONSRESPONSE']._serialized_end=1340
-  _globals['_GETARTIFACTCOUNTREQUEST']._serialized_start=1342
-  _globals['_GETARTIFACTCOUNTREQUEST']._serialized_end=1432
-  _globals['_GETARTIFACTCOUNTRESPONSE']._serialized_start=1435
-  _globals['_GETARTIFACTCOUNTRESPONSE']._serialized_end=1655
-  _globals['_GETARTIFACTCOUNTRESPONSE_ECOSYSTEMCOUNT']._serialized_start=1554
-  _globals['_GETARTIFACTCOUNTRESPONSE_ECOSYSTEMCOUNT']._serialized_end=1655
-  _globals['_ARTIFACTSSERVICE']._serialized_start=1740
-  _globals['_ARTIFACTSSERVICE']._serialized_end=2347
+  _globals['_LISTARTIFACTSREQUEST']._serialized_end=897
+  _globals['_LISTARTIFACTSRESPONSE']._serialized_start=900
+  _globals['_LISTARTIFACTSRESPONSE']._serialized_end=1049
+  _globals['_LISTARTIFACTVERSIONSREQUEST']._serialized_start=1051
+  _globals['_LISTARTIFACTVERSIONSREQUEST']._serialized_end=1172
+  _globals['_LISTARTIFACTVERSIONSRESPONSE']._serialized_start=1175
+  _globals['_LISTARTIFACTVERSIONSRESPONSE']._serialized_end=1346
+  _globals['_GETARTIFACTCOUNTREQUEST']._serialized_start=1348
+  _globals['_GETARTIFACTCOUNTREQUEST']._serialized_end=1444
+  _globals['_GETARTIFACTCOUNTRESPONSE']._serialized_start=1447
+  _globals['_GETARTIFACTCOUNTRESPONSE']._serialized_end=1667
+  _globals['_GETARTIFACTCOUNTRESPONSE_ECOSYSTEMCOUNT']._serialized_start=1566
+  _globals['_GETARTIFACTCOUNTRESPONSE_ECOSYSTEMCOUNT']._serialized_end=1667
+  _globals['_ARTIFACTSSERVICE']._serialized_start=1752
+  _globals['_ARTIFACTSSERVICE']._serialized_end=2359
 # @@protoc_insertion_point(module_scope)

@@ -30,13 +30,17 @@ from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__
 from platform_api.gen.platformapi import annotations_pb2 as platformapi_dot_annotations__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n0chainguard/platform/registry/v2beta1/repos.proto\x12$chainguard.platform.registry.v2beta1\x1a%chainguard/platform/common/uidp.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1bgoogle/protobuf/empty.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1dplatformapi/annotations.proto\"\x8a\x02\n\x04Repo\x12\x0b\n\x03uid\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12\x0f\n\x07\x61liases\x18\x07 \x03(\t\x12\x13\n\x0b\x61\x63tive_tags\x18\x08 \x03(\t\x12/\n\x0b\x63reate_time\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\x0c \x01(\x0b\x32\x1a.google.protobuf.TimestampJ\x04\x08\x04\x10\x05J\x04\x08\x05\x10\x06J\x04\x08\t\x10\nJ\x04\x08\n\x10\x0bR\x07\x62undlesR\x0c\x63\x61talog_tierR\x0e\x63ustom_overlayR\x0bsync_config\"#\n\x0eGetRepoRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"&\n\x11\x44\x65leteRepoRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"c\n\x11\x43reateRepoRequest\x12\x14\n\x06parent\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x38\n\x04repo\x18\x02 \x01(\x0b\x32*.chainguard.platform.registry.v2beta1.Repo\"\x84\x01\n\x11UpdateRepoRequest\x12>\n\x04repo\x18\x01 \x01(\x0b\x32*.chainguard.platform.registry.v2beta1.RepoB\x04\xf8\xd4\x18\x01\x12/\n\x0bupdate_mask\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.FieldMask\"\xab\x01\n\x10ListReposRequest\x12\x34\n\x04uidp\x18\x01 \x01(\x0b\x32&.chainguard.platform.common.UIDPFilter\x12\x11\n\x04name\x18\x02 \x01(\tH\x00\x88\x01\x01\x12\x11\n\tpage_size\x18\x04 \x01(\x05\x12\x12\n\npage_token\x18\x05 \x01(\t\x12\x10\n\x08order_by\x18\x06 \x01(\t\x12\x0c\n\x04skip\x18\x07 \x01(\x05\x42\x07\n\x05_name\"\xa2\x01\n\x11ListReposResponse\x12\x39\n\x05repos\x18\x01 \x03(\x0b\x32*.chainguard.platform.registry.v2beta1.Repo\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x18\n\x0btotal_count\x18\x03 \x01(\x03H\x00\x88\x01\x01\x12\x0f\n\x07skipped\x18\x04 \x01(\x05\x42\x0e\n\x0c_total_count\"*\n\nRepoReadme\x12\x0b\n\x03uid\x18\x01 \x01(\t\x12\x0f\n\x07\x63ontent\x18\x02 \x01(\t\")\n\x14GetRepoReadmeRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"\x97\x01\n\x17UpdateRepoReadmeRequest\x12K\n\x0brepo_readme\x18\x01 \x01(\x0b\x32\x30.chainguard.platform.registry.v2beta1.RepoReadmeB\x04\xf8\xd4\x18\x01\x12/\n\x0bupdate_mask\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.FieldMask2\x99\x0b\n\x0cReposService\x12\x9f\x01\n\x07GetRepo\x12\x34.chainguard.platform.registry.v2beta1.GetRepoRequest\x1a*.chainguard.platform.registry.v2beta1.Repo\"2\xaa\xd4\x18\x06\x12\x04\n\x02\xc5\x0c\x82\xd3\xe4\x93\x02\"\x12 /registry/v2beta1/repos/{uid=**}\x12\xda\x01\n\nCreateRepo\x12\x37.chainguard.platform.registry.v2beta1.CreateRepoRequest\x1a*.chainguard.platform.registry.v2beta1.Repo\"g\xaa\xd4\x18\x06\x12\x04\n\x02\xc3\x0c\xb2\xd4\x18(\n!platform.registry.repo.created.v1\x12\x03uid\x82\xd3\xe4\x93\x02+\"#/registry/v2beta1/repos/{parent=**}:\x04repo\x12\xdc\x01\n\nUpdateRepo\x12\x37.chainguard.platform.registry.v2beta1.UpdateRepoRequest\x1a*.chainguard.platform.registry.v2beta1.Repo\"i\xaa\xd4\x18\x06\x12\x04\n\x02\xc4\x0c\xb2\xd4\x18(\n!platform.registry.repo.updated.v1\x12\x03uid\x82\xd3\xe4\x93\x02-2%/registry/v2beta1/repos/{repo.uid=**}:\x04repo\x12\xbd\x01\n\nDeleteRepo\x12\x37.chainguard.platform.registry.v2beta1.DeleteRepoRequest\x1a\x16.google.protobuf.Empty\"^\xaa\xd4\x18\x06\x12\x04\n\x02\xc6\x0c\xb2\xd4\x18(\n!platform.registry.repo.deleted.v1\x12\x03uid\x82\xd3\xe4\x93\x02\"* /registry/v2beta1/repos/{uid=**}\x12\xa9\x01\n\tListRepos\x12\x36.chainguard.platform.registry.v2beta1.ListReposRequest\x1a\x37.chainguard.platform.registry.v2beta1.ListReposResponse\"+\xaa\xd4\x18\x08\x12\x06\n\x02\xc5\x0c\x10\x01\x82\xd3\xe4\x93\x02\x19\x12\x17/registry/v2beta1/repos\x12\xb8\x01\n\rGetRepoReadme\x12:.chainguard.platform.registry.v2beta1.GetRepoReadmeRequest\x1a\x30.chainguard.platform.registry.v2beta1.RepoReadme\"9\xaa\xd4\x18\x06\x12\x04\n\x02\xc5\x0c\x82\xd3\xe4\x93\x02)\x12\'/registry/v2beta1/repos/{uid=**}/readme\x12\x83\x02\n\x10UpdateRepoReadme\x12=.chainguard.platform.registry.v2beta1.UpdateRepoReadmeRequest\x1a\x30.chainguard.platform.registry.v2beta1.RepoReadme\"~\xaa\xd4\x18\x06\x12\x04\n\x02\xc4\x0c\xb2\xd4\x18(\n!platform.registry.repo.updated.v1\x12\x03uid\x82\xd3\xe4\x93\x02\x42\x32\x33/registry/v2beta1/repos/{repo_readme.uid=**}/readme:\x0brepo_readmeb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n0chainguard/platform/registry/v2beta1/repos.proto\x12$chainguard.platform.registry.v2beta1\x1a%chainguard/platform/common/uidp.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1bgoogle/protobuf/empty.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1dplatformapi/annotations.proto\"\x97\x02\n\x04Repo\x12\x0b\n\x03uid\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12\x15\n\x07\x61liases\x18\x07 \x03(\tB\x04\x80\xd5\x18\x64\x12\x1a\n\x0b\x61\x63tive_tags\x18\x08 \x03(\tB\x05\x80\xd5\x18\xe8\x07\x12/\n\x0b\x63reate_time\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0bupdate_time\x18\x0c \x01(\x0b\x32\x1a.google.protobuf.TimestampJ\x04\x08\x04\x10\x05J\x04\x08\x05\x10\x06J\x04\x08\t\x10\nJ\x04\x08\n\x10\x0bR\x07\x62undlesR\x0c\x63\x61talog_tierR\x0e\x63ustom_overlayR\x0bsync_config\"#\n\x0eGetRepoRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"&\n\x11\x44\x65leteRepoRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"c\n\x11\x43reateRepoRequest\x12\x14\n\x06parent\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x38\n\x04repo\x18\x02 \x01(\x0b\x32*.chainguard.platform.registry.v2beta1.Repo\"\x8a\x01\n\x11UpdateRepoRequest\x12>\n\x04repo\x18\x01 \x01(\x0b\x32*.chainguard.platform.registry.v2beta1.RepoB\x04\xf8\xd4\x18\x01\x12\x35\n\x0bupdate_mask\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.FieldMaskB\x04\x80\xd5\x18\x64\"\xab\x01\n\x10ListReposRequest\x12\x34\n\x04uidp\x18\x01 \x01(\x0b\x32&.chainguard.platform.common.UIDPFilter\x12\x11\n\x04name\x18\x02 \x01(\tH\x00\x88\x01\x01\x12\x11\n\tpage_size\x18\x04 \x01(\x05\x12\x12\n\npage_token\x18\x05 \x01(\t\x12\x10\n\x08order_by\x18\x06 \x01(\t\x12\x0c\n\x04skip\x18\x07 \x01(\x05\x42\x07\n\x05_name\"\xa2\x01\n\x11ListReposResponse\x12\x39\n\x05repos\x18\x01 \x03(\x0b\x32*.chainguard.platform.registry.v2beta1.Repo\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12\x18\n\x0btotal_count\x18\x03 \x01(\x03H\x00\x88\x01\x01\x12\x0f\n\x07skipped\x18\x04 \x01(\x05\x42\x0e\n\x0c_total_count\"*\n\nRepoReadme\x12\x0b\n\x03uid\x18\x01 \x01(\t\x12\x0f\n\x07\x63ontent\x18\x02 \x01(\t\")\n\x14GetRepoReadmeRequest\x12\x11\n\x03uid\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"\x9d\x01\n\x17UpdateRepoReadmeRequest\x12K\n\x0brepo_readme\x18\x01 \x01(\x0b\x32\x30.chainguard.platform.registry.v2beta1.RepoReadmeB\x04\xf8\xd4\x18\x01\x12\x35\n\x0bupdate_mask\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.FieldMaskB\x04\x80\xd5\x18\x64\x32\x99\x0b\n\x0cReposService\x12\x9f\x01\n\x07GetRepo\x12\x34.chainguard.platform.registry.v2beta1.GetRepoRequest\x1a*.chainguard.platform.registry.v2beta1.Repo\"2\xaa\xd4\x18\x06\x12\x04\n\x02\xc5\x0c\x82\xd3\xe4\x93\x02\"\x12 /registry/v2beta1/repos/{uid=**}\x12\xda\x01\n\nCreateRepo\x12\x37.chainguard.platform.registry.v2beta1.CreateRepoRequest\x1a*.chainguard.platform.registry.v2beta1.Repo\"g\xaa\xd4\x18\x06\x12\x04\n\x02\xc3\x0c\xb2\xd4\x18(\n!platform.registry.repo.created.v1\x12\x03uid\x82\xd3\xe4\x93\x02+\"#/registry/v2beta1/repos/{parent=**}:\x04repo\x12\xdc\x01\n\nUpdateRepo\x12\x37.chainguard.platform.registry.v2beta1.UpdateRepoRequest\x1a*.chainguard.platform.registry.v2beta1.Repo\"i\xaa\xd4\x18\x06\x12\x04\n\x02\xc4\x0c\xb2\xd4\x18(\n!platform.registry.repo.updated.v1\x12\x03uid\x82\xd3\xe4\x93\x02-2%/registry/v2beta1/repos/{repo.uid=**}:\x04repo\x12\xbd\x01\n\nDeleteRepo\x12\x37.chainguard.platform.registry.v2beta1.DeleteRepoRequest\x1a\x16.google.protobuf.Empty\"^\xaa\xd4\x18\x06\x12\x04\n\x02\xc6\x0c\xb2\xd4\x18(\n!platform.registry.repo.deleted.v1\x12\x03uid\x82\xd3\xe4\x93\x02\"* /registry/v2beta1/repos/{uid=**}\x12\xa9\x01\n\tListRepos\x12\x36.chainguard.platform.registry.v2beta1.ListReposRequest\x1a\x37.chainguard.platform.registry.v2beta1.ListReposResponse\"+\xaa\xd4\x18\x08\x12\x06\n\x02\xc5\x0c\x10\x01\x82\xd3\xe4\x93\x02\x19\x12\x17/registry/v2beta1/repos\x12\xb8\x01\n\rGetRepoReadme\x12:.chainguard.platform.registry.v2beta1.GetRepoReadmeRequest\x1a\x30.chainguard.platform.registry.v2beta1.RepoReadme\"9\xaa\xd4\x18\x06\x12\x04\n\x02\xc5\x0c\x82\xd3\xe4\x93\x02)\x12\'/registry/v2beta1/repos/{uid=**}/readme\x12\x83\x02\n\x10UpdateRepoReadme\x12=.chainguard.platform.registry.v2beta1.UpdateRepoReadmeRequest\x1a\x30.chainguard.platform.registry.v2beta1.RepoReadme\"~\xaa\xd4\x18\x06\x12\x04\n\x02\xc4\x0c\xb2\xd4\x18(\n!platform.registry.repo.updated.v1\x12\x03uid\x82\xd3\xe4\x93\x02\x42\x32\x33/registry/v2beta1/repos/{repo_readme.uid=**}/readme:\x0brepo_readmeb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'chainguard.platform.registry.v2beta1.repos_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
+  _globals['_REPO'].fields_by_name['aliases']._loaded_options = None
+  _globals['_REPO'].fields_by_name['aliases']._serialized_options = b'\200\325\030d'
+  _globals['_REPO'].fields_by_name['active_tags']._loaded_options = None
+  _globals['_REPO'].fields_by_name['active_tags']._serialized_options = b'\200\325\030\350\007'
   _globals['_GETREPOREQUEST'].fields_by_name['uid']._loaded_options = None
   _globals['_GETREPOREQUEST'].fields_by_name['uid']._serialized_options = b'\370\324\030\001'
   _globals['_DELETEREPOREQUEST'].fields_by_name['uid']._loaded_options = None
@@ -45,10 +49,14 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_CREATEREPOREQUEST'].fields_by_name['parent']._serialized_options = b'\370\324\030\001'
   _globals['_UPDATEREPOREQUEST'].fields_by_name['repo']._loaded_options = None
   _globals['_UPDATEREPOREQUEST'].fields_by_name['repo']._serialized_options = b'\370\324\030\001'
+  _globals['_UPDATEREPOREQUEST'].fields_by_name['update_mask']._loaded_options = None
+  _globals['_UPDATEREPOREQUEST'].fields_by_name['update_mask']._serialized_options = b'\200\325\030d'
   _globals['_GETREPOREADMEREQUEST'].fields_by_name['uid']._loaded_options = None
   _globals['_GETREPOREADMEREQUEST'].fields_by_name['uid']._serialized_options = b'\370\324\030\001'
   _globals['_UPDATEREPOREADMEREQUEST'].fields_by_name['repo_readme']._loaded_options = None
   _globals['_UPDATEREPOREADMEREQUEST'].fields_by_name['repo_readme']._serialized_options = b'\370\324\030\001'
+  _globals['_UPDATEREPOREADMEREQUEST'].fields_by_name['update_mask']._loaded_options = None
+  _globals['_UPDATEREPOREADMEREQUEST'].fields_by_name['update_mask']._serialized_options = b'\200\325\030d'
   _globals['_REPOSSERVICE'].methods_by_name['GetRepo']._loaded_options = None
   _globals['_REPOSSERVICE'].methods_by_name['GetRepo']._serialized_options = b'\252\324\030\006\022\004\n\002\305\014\202\323\344\223\002\"\022 /registry/v2beta1/repos/{uid=**}'
   _globals['_REPOSSERVICE'].methods_by_name['CreateRepo']._loaded_options = None
@@ -64,25 +72,25 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_REPOSSERVICE'].methods_by_name['UpdateRepoReadme']._loaded_options = None
   _globals['_REPOSSERVICE'].methods_by_name['UpdateRepoReadme']._serialized_options = b'\252\324\030\006\022\004\n\002\304\014\262\324\030(\n!platform.registry.repo.updated.v1\022\003uid\202\323\344\223\002B23/registry/v2beta1/repos/{repo_readme.uid=**}/readme:\013repo_readme'
   _globals['_REPO']._serialized_start=287
-  _globals['_REPO']._serialized_end=553
-  _globals['_GETREPOREQUEST']._serialized_start=555
-  _globals['_GETREPOREQUEST']._serialized_end=590
-  _globals['_DELETEREPOREQUEST']._serialized_start=592
-  _globals['_DELETEREPOREQUEST']._serialized_end=630
-  _globals['_CREATEREPOREQUEST']._serialized_start=632
-  _globals['_CREATEREPOREQUEST']._serialized_end=731
-  _globals['_UPDATEREPOREQUEST']._serialized_start=734
-  _globals['_UPDATEREPOREQUEST']._serialized_end=866
-  _globals['_LISTREPOSREQUEST']._serialized_start=869
-  _globals['_LISTREPOSREQUEST']._serialized_end=1040
-  _globals['_LISTREPOSRESPONSE']._serialized_start=1043
-  _globals['_LISTREPOSRESPONSE']._serialized_end=1205
-  _globals['_REPOREADME']._serialized_start=1207
-  _globals['_REPOREADME']._serialized_end=1249
-  _globals['_GETREPOREADMEREQUEST']._serialized_start=1251
-  _globals['_GETREPOREADMEREQUEST']._serialized_end=1292
-  _globals['_UPDATEREPOREADMEREQUEST']._serialized_start=1295
-  _globals['_UPDATEREPOREADMEREQUEST']._serialized_end=1446
-  _globals['_REPOSSERVICE']._serialized_start=1449
-  _globals['_REPOSSERVICE']._serialized_end=2882
+  _globals['_REPO']._serialized_end=566
+  _globals['_GETREPOREQUEST']._serialized_start=568
+  _globals['_GETREPOREQUEST']._serialized_end=603
+  _globals['_DELETEREPOREQUEST']._serialized_start=605
+  _globals['_DELETEREPOREQUEST']._serialized_end=643
+  _globals['_CREATEREPOREQUEST']._serialized_start=645
+  _globals['_CREATEREPOREQUEST']._serialized_end=744
+  _globals['_UPDATEREPOREQUEST']._serialized_start=747
+  _globals['_UPDATEREPOREQUEST']._serialized_end=885
+  _globals['_LISTREPOSREQUEST']._serialized_start=888
+  _globals['_LISTREPOSREQUEST']._serialized_end=1059
+  _globals['_LISTREPOSRESPONSE']._serialized_start=1062
+  _globals['_LISTREPOSRESPONSE']._serialized_end=1224
+  _globals['_REPOREADME']._serialized_start=1226
+  _globals['_REPOREADME']._serialized_end=1268
+  _globals['_GETREPOREADMEREQUEST']._serialized_start=1270
+  _globals['_GETREPOREADMEREQUEST']._serialized_end=1311
+  _globals['_UPDATEREPOREADMEREQUEST']._serialized_start=1314
+  _globals['_UPDATEREPOREADMEREQUEST']._serialized_end=1471
+  _globals['_REPOSSERVICE']._serialized_start=1474
+  _globals['_REPOSSERVICE']._serialized_end=2907
 # @@protoc_insertion_point(module_scope)
