@@ -92,7 +92,7 @@ async def list_resolved_vulns_reports(
         if len(ref.tags) > MAX_TAGS:
             raise errors.invalid_argument(f"image_refs[{at}].tags", f"at most {MAX_TAGS} tags")
         repo = await _repo(ctx, ref, at)
-        digests = await images.tagged_digests(conn, repo, ref.tags or ["latest"])
+        digests = await images.tagged_digests(conn, repo, ref.tags or ["latest"], sboms.MAX_DIGESTS)
         names = {p.name for p in await sboms.packages(conn, repo, digests)} if digests else set()
         org = uidp.root(repo)
         for f in await advisory_queries.fixed_between(conn, org, names, start, end):

@@ -5,6 +5,9 @@ Everything read is untrusted: each blob read is checked against its sha256 diges
 size, media types must be the OCI or Docker v2 manifest / index types, reads stay inside the layout
 (symlinks and `..` included), and documents, their counts and the nesting of indexes are bounded.
 Layer blobs are never read: a layer's size is its descriptor's (checked against the file when present).
+
+`flatten` computes, at import time, an index's platform entries with its nested indexes spliced in: each
+distinct digest once, within caps on the entries kept and stepped through.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +37,8 @@ MAX_DOCUMENTS = 10_000  # manifests and indexes in one import
 MAX_ENTRIES = 1_000  # children of one index, layers of one manifest
 MAX_DEPTH = 4  # indexes nested in index.json
 MAX_SIZE = 1 << 50  # a descriptor's size (1 PiB)
+MAX_PLATFORMS = 1_000  # entries of one index once its nested indexes are flattened (as many as it may list)
+MAX_FLATTEN_STEPS = 1_000_000  # entries one import's flattening steps through (a nested list counts per use)
 _SHA256 = re.compile(r"sha256:[0-9a-f]{64}")
 _DIGEST = re.compile(r"[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]+")
 
@@ -40,7 +46,9 @@ _DIGEST = re.compile(r"[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]+")
 @dataclass
 class Image:
     """One manifest or image index, as recorded per repo. `size` (manifests): config + layers (reference
-    6.12); `children` (indexes): {digest, mediaType, size, os, architecture, variant} of each entry."""
+    6.12); `children` (indexes): {digest, mediaType, size, os, architecture, variant} of each entry;
+    `platforms` (indexes): the entries with nested indexes flattened (`flatten`), None on rows recorded
+    before imports computed it."""
 
     digest: str
     media_type: str
@@ -52,12 +60,17 @@ class Image:
     config: str = ""
     layers: list[int] = field(default_factory=list)
     children: list[dict[str, Any]] = field(default_factory=list)
+    platforms: list[dict[str, Any]] | None = None
 
     def facts(self) -> dict[str, Any]:
         """What the row's body keeps beyond its columns."""
         if self.is_index:
-            return {"children": self.children}
+            return {"children": self.children} | ({} if self.platforms is None else {"platforms": self.platforms})
         return {"config": self.config, "layers": self.layers}
+
+    def entries(self) -> list[dict[str, Any]]:
+        """An index's entries, flattened as far as its import could (its own children on older rows)."""
+        return self.children if self.platforms is None else self.platforms
 
 
 @dataclass
@@ -294,6 +307,91 @@ def read(path: Path, progress: imports.Progress) -> Content:
     if not path.exists():
         raise BadInput(path, "", "no such file or directory")
     return read_document(path)
+
+
+class TooWide(Exception):
+    """Flattening an index would pass one of its caps (the message says which)."""
+
+
+class Steps:
+    """What a flattening may still step through: entries, each time a list is spliced in."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit, self.left = limit, limit
+
+    def take(self, n: int) -> None:
+        self.left -= n
+        if self.left < 0:
+            raise TooWide(f"flattening its nested indexes steps through more than {self.limit} entries")
+
+
+def is_index(entry: dict[str, Any]) -> bool:
+    return entry.get("mediaType") in INDEXES
+
+
+def flatten(
+    entries: list[dict[str, Any]], nested: Callable[[str], list[dict[str, Any]] | None], steps: Steps
+) -> list[dict[str, Any]]:
+    """An index's entries with each nested index's own flattened entries spliced in its place: each
+    distinct digest once (its first entry), in index order. `nested(digest)` is None for an index not known
+    (not imported yet): its entry stays, a placeholder that reads resolve if it is imported later. TooWide
+    beyond MAX_PLATFORMS entries or the `steps` left."""
+    out: dict[str, dict[str, Any]] = {}
+    spliced: set[str] = set()
+    stack = [iter(entries)]
+    while stack:
+        entry = next(stack[-1], None)
+        if entry is None:
+            stack.pop()
+            continue
+        steps.take(1)
+        digest = entry["digest"]
+        if is_index(entry):
+            if digest in spliced:
+                continue
+            spliced.add(digest)
+            inner = nested(digest)
+            if inner is not None:
+                stack.append(iter(inner))
+                continue
+        out.setdefault(digest, entry)
+        if len(out) > MAX_PLATFORMS:
+            raise TooWide(f"its nested indexes flatten to more than {MAX_PLATFORMS} entries")
+    return list(out.values())
+
+
+def flatten_all(images: Mapping[str, Image], stored: Mapping[str, list[dict[str, Any]]], steps: Steps) -> None:
+    """Set `platforms` of every index in `images` (one input), nested indexes first so that each is
+    flattened once; `stored` gives the flattened entries of indexes recorded before, outside the input."""
+    lists = dict(stored)
+    for digest in _nested_first(images):
+        image = images[digest]
+        try:
+            image.platforms = lists[digest] = flatten(image.children, lists.get, steps)
+        except TooWide as e:
+            raise TooWide(f"image index {digest}: {e}") from None
+
+
+def _nested_first(images: Mapping[str, Image]) -> list[str]:
+    """The indexes of `images`, each after the indexes of `images` it contains (depth first, no recursion:
+    an input may chain thousands)."""
+    order: list[str] = []
+    placed: set[str] = set()
+    for root, image in images.items():
+        if not image.is_index or root in placed:
+            continue
+        placed.add(root)
+        stack = [(root, iter(image.children))]
+        while stack:
+            digest, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                stack.pop()
+                order.append(digest)
+            elif child["digest"] not in placed and (inner := images.get(child["digest"])) and inner.is_index:
+                placed.add(child["digest"])
+                stack.append((child["digest"], iter(inner.children)))
+    return order
 
 
 def body(image: Image) -> str:
