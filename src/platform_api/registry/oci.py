@@ -4,7 +4,8 @@ facts the registry keeps about images (no database here; `oci_import` applies th
 Everything read is untrusted: each blob read is checked against its sha256 digest and its descriptor's
 size, media types must be the OCI or Docker v2 manifest / index types, reads stay inside the layout
 (symlinks and `..` included), and documents, their counts and the nesting of indexes are bounded.
-Layer blobs are never read: a layer's size is its descriptor's (checked against the file when present).
+Layer blobs are never read: a layer's size is its descriptor's (checked against the file when present);
+every other blob is read and hashed once per import, however many manifests share it (cached by digest).
 
 `flatten` computes, at import time, an index's platform entries with its nested indexes spliced in: each
 distinct digest once, within caps on the entries kept and stepped through.
@@ -198,6 +199,7 @@ class Layout:
     def __init__(self, root: Path, progress: imports.Progress) -> None:
         self.root, self.progress = root, progress
         self.content = Content()
+        self.configs: dict[str, _Config] = {}  # config blobs read, by digest
 
     def blob_path(self, digest: str) -> Path:
         return self.root / "blobs" / "sha256" / digest.removeprefix("sha256:")
@@ -270,17 +272,22 @@ class Layout:
         _merge_platform(image, d.platform)
 
     def _config(self, image: Image, manifest_path: Path, doc: dict[str, Any]) -> None:
-        """The platform from the config blob, when the layout has it."""
+        """The platform from the config blob, when the layout has it. Each config blob is read, hashed and
+        parsed once per import: many manifests may share one (up to MAX_CONFIG bytes each)."""
         d = descriptor(doc["config"], manifest_path, "$.config")
-        if not self.blob_path(d.digest).exists():
-            return
-        path, data = self.blob(d, MAX_CONFIG)
+        config = self.configs.get(d.digest)
+        if config is None:
+            if not self.blob_path(d.digest).exists():
+                return
+            path, data = self.blob(d, MAX_CONFIG)
+            config = self.configs[d.digest] = _Config(path, d.size, _config_platform(path, data))
+        elif config.size != d.size:
+            raise BadInput(config.path, "", f"{config.size} bytes, but its descriptor says {d.size}")
         if not d.media_type.endswith("json"):
             return
-        config = imports.load_json(path, data)
-        if isinstance(config, dict):
-            found = {k: config.get(k) for k in ("os", "architecture", "variant")}
-            _merge_platform(image, {k: v[:64] for k, v in found.items() if isinstance(v, str)})
+        if isinstance(config.platform, BadInput):
+            raise config.platform
+        _merge_platform(image, config.platform)
 
     def _layer(self, manifest_path: Path, i: int, d: Descriptor) -> None:
         """A layer present in the layout must have its descriptor's size (its content is not read)."""
@@ -291,6 +298,27 @@ class Layout:
                 raise BadInput(
                     path, "", f"{path.stat().st_size} bytes, but layer {i} of {manifest_path.name} says {d.size}"
                 )
+
+
+@dataclass
+class _Config:
+    """A config blob read (its digest and size checked): its platform, or why its JSON was refused (which
+    matters only to a descriptor with a JSON media type)."""
+
+    path: Path
+    size: int
+    platform: dict[str, str] | BadInput
+
+
+def _config_platform(path: Path, data: bytes) -> dict[str, str] | BadInput:
+    try:
+        config = imports.load_json(path, data)
+    except BadInput as e:
+        return e
+    if not isinstance(config, dict):
+        return {}
+    found = {k: config.get(k) for k in ("os", "architecture", "variant")}
+    return {k: v[:64] for k, v in found.items() if isinstance(v, str)}
 
 
 def _merge_platform(image: Image, platform: dict[str, str]) -> None:
