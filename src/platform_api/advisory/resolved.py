@@ -8,6 +8,10 @@ id or aliases name (`import osv`). The advisories read are those imported into t
 (any group in it), so one organization's images never show another's advisory data. A package matches an
 advisory by name (the advisory's package is the origin package an SBOM lists); versions are not compared.
 
+Bounded: at most MAX_REFS refs of MAX_TAGS tags; each repo's tags are resolved once for all the refs naming
+it, each distinct image (tagged digest or platform manifest) counted and its SBOM read once per request, at
+most MAX_IMAGES of them (INVALID_ARGUMENT beyond), and each organization's advisories read once.
+
 The method is unscoped: a repo is used only where the caller holds the method's capabilities (a repo
 elsewhere is NOT_FOUND, as if it did not exist). Over HTTP `image_refs` cannot be given in a query string
 (contract): without it the call is INVALID_ARGUMENT; gRPC callers send it.
@@ -28,6 +32,7 @@ from platform_api.gen.records.advisory_v2 import (
 )
 from platform_api.registry import images, queries, sboms
 from platform_api.service.context import Context, rpc
+from platform_api.store.db import Conn
 from platform_api.vulnerabilities import advisory_queries, metadata
 
 SERVICE = "chainguard.platform.advisory.v2.SecurityAdvisoryService."
@@ -35,6 +40,7 @@ RESOURCE = "chainguard.platform.registry.v2.Repo"
 MAX_REFS = 100
 MAX_TAGS = 100
 MAX_DAYS = 366
+MAX_IMAGES = sboms.MAX_DIGESTS  # distinct images (repo, digest) whose SBOMs one request reads
 
 
 def _time(name: str, value: str | None) -> datetime:
@@ -75,6 +81,26 @@ async def _repo(ctx: Context, ref: ImageRef, at: int) -> str:
     return candidates[0]
 
 
+async def package_names(conn: Conn, tags_by_repo: dict[str, dict[str, None]]) -> dict[str, set[str]]:
+    """Per organization, the package names in the SBOMs of the images `tags_by_repo` names: each repo's
+    tags resolved once, each distinct digest's SBOM read once (one query per repo); INVALID_ARGUMENT beyond
+    MAX_IMAGES images in all."""
+    digests_by_repo: dict[str, list[str]] = {}
+    left = MAX_IMAGES
+    for repo, tags in tags_by_repo.items():
+        digests_by_repo[repo] = await images.tagged_digests(conn, repo, list(tags), left)
+        left -= len(digests_by_repo[repo])
+        if left < 0:
+            raise errors.invalid_argument(
+                "image_refs", f"the refs name more than {MAX_IMAGES} images and platform manifests; narrow them"
+            )
+    names: dict[str, set[str]] = {}
+    for repo, digests in digests_by_repo.items():
+        found = names.setdefault(uidp.root(repo), set())
+        found.update(p.name for p in await sboms.packages(conn, repo, digests))
+    return names
+
+
 @rpc(SERVICE + "ListResolvedVulnsReports")
 async def list_resolved_vulns_reports(
     req: ListResolvedVulnsReportsRequest, ctx: Context
@@ -85,16 +111,18 @@ async def list_resolved_vulns_reports(
         raise errors.invalid_argument("image_refs", f"at most {MAX_REFS} image_refs")
     days = _days(req)
     conn = ctx.rt.db
-    fixed: dict[str, advisory_queries.Fixed] = {}
-    # Whole UTC days, in the canonical timestamp text the stored events use.
-    start, end = f"{days[0].isoformat()}T00:00:00.000Z", f"{days[-1].isoformat()}T23:59:59.999Z"
+    tags_by_repo: dict[str, dict[str, None]] = {}  # repo uid -> its tags named, in order
+    repos: dict[str, str] = {}  # repo as named -> uid
     for at, ref in enumerate(req.image_refs):
         if len(ref.tags) > MAX_TAGS:
             raise errors.invalid_argument(f"image_refs[{at}].tags", f"at most {MAX_TAGS} tags")
-        repo = await _repo(ctx, ref, at)
-        digests = await images.tagged_digests(conn, repo, ref.tags or ["latest"])
-        names = {p.name for p in await sboms.packages(conn, repo, digests)} if digests else set()
-        org = uidp.root(repo)
+        if ref.repo not in repos:
+            repos[ref.repo] = await _repo(ctx, ref, at)
+        tags_by_repo.setdefault(repos[ref.repo], {}).update(dict.fromkeys(ref.tags or ["latest"]))
+    # Whole UTC days, in the canonical timestamp text the stored events use.
+    start, end = f"{days[0].isoformat()}T00:00:00.000Z", f"{days[-1].isoformat()}T23:59:59.999Z"
+    fixed: dict[str, advisory_queries.Fixed] = {}
+    for org, names in (await package_names(conn, tags_by_repo)).items():
         for f in await advisory_queries.fixed_between(conn, org, names, start, end):
             fixed.setdefault(f"{f.advisory_id}\0{f.time[:10]}", f)
     severities = await metadata.merged_severities(conn, {k: (f.advisory_id, *f.aliases) for k, f in fixed.items()})

@@ -6,22 +6,33 @@ single-platform manifest: its one architecture (none when its platform is unknow
 GetSize: config + layers of the manifest for `architecture` (default amd64) in the index; of a manifest
 digest, its own size when `architecture` is empty or its own. NOT_FOUND for an unknown digest, an
 architecture the index does not have, or a platform manifest that was not imported.
+
+An index's platform entries are flattened when it is imported (`oci.flatten`), so these reads cost a
+bounded number of queries whatever the nesting. What an import could not flatten (a nested index imported
+after its parent, rows recorded before imports flattened) is resolved at read time by a walk of the stored
+indexes, level by level (one IN query per level), each distinct digest once, at most READ_WALK indexes and
+READ_STEPS entries; beyond it the read is FAILED_PRECONDITION until the index is imported again.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from platform_api.core import errors, validate
 from platform_api.gen.records.registry_v2 import Architectures, GetArchitecturesRequest, GetSizeRequest, Size
 from platform_api.registry import oci, queries
 from platform_api.service.context import Context, rpc
+from platform_api.store import rows
 from platform_api.store.db import Conn, Row
 
 SERVICE = "chainguard.platform.registry.v2.ImagesService."
 RESOURCE = "chainguard.platform.registry.v2.Image"
 _COLUMNS = "digest, media_type, is_index, size, os, architecture, variant, body"
+# What a read may walk of the stored indexes to finish a flattening that their import could not do.
+READ_WALK = 1_000  # nested indexes
+READ_STEPS = 100_000  # entries stepped through
 
 
 def _image(row: Row) -> oci.Image:
@@ -29,7 +40,8 @@ def _image(row: Row) -> oci.Image:
     return oci.Image(digest=row["digest"], media_type=row["media_type"], is_index=bool(row["is_index"]),
                      size=int(row["size"]), os=row["os"], architecture=row["architecture"],
                      variant=row["variant"], config=facts.get("config", ""),
-                     layers=facts.get("layers", []), children=facts.get("children", []))  # fmt: skip
+                     layers=facts.get("layers", []), children=facts.get("children", []),
+                     platforms=facts.get("platforms"))  # fmt: skip
 
 
 async def get(conn: Conn, repo: str, digest: str) -> oci.Image | None:
@@ -68,17 +80,72 @@ async def put(tx: Conn, repo: str, image: oci.Image) -> str:
     return "updated"
 
 
-async def _platforms(conn: Conn, repo: str, image: oci.Image, depth: int = 0) -> list[dict[str, Any]]:
-    """The platform entries of an index, nested indexes flattened (as far as they were imported)."""
-    out: list[dict[str, Any]] = []
-    for child in image.children:
-        if child.get("mediaType") in oci.INDEXES:
-            nested = await get(conn, repo, child["digest"]) if depth < oci.MAX_DEPTH else None
-            if nested is not None:
-                out += await _platforms(conn, repo, nested, depth + 1)
-        else:
-            out.append(child)
+def _entries(facts: dict[str, Any]) -> list[dict[str, Any]]:
+    """An index row's entries as `Image.entries` gives them, from its body alone."""
+    found: list[dict[str, Any]] = facts["children"] if facts.get("platforms") is None else facts["platforms"]
+    return found
+
+
+async def flatten(tx: Conn, repo: str, content: dict[str, oci.Image]) -> None:
+    """Set `platforms` of the indexes of one input before `put`: nested indexes from the input itself, or
+    recorded before in `repo` (walked as `stored_entries`, at most oci.MAX_DOCUMENTS). oci.TooWide past a cap."""
+    nested = [e["digest"] for image in content.values() for e in image.children if oci.is_index(e)]
+    outside = [d for d in nested if d not in content]
+    stored = await stored_entries(tx, repo, outside, oci.MAX_DOCUMENTS, frozenset(content)) if outside else {}
+    oci.flatten_all(content, stored, oci.Steps(oci.MAX_FLATTEN_STEPS))
+
+
+async def stored_entries(
+    conn: Conn, repo: str, digests: Iterable[str], limit: int, skip: frozenset[str] = frozenset()
+) -> dict[str, list[dict[str, Any]]]:
+    """The entries (`Image.entries`) of the indexes among `digests` recorded in `repo`, and of the indexes
+    their entries still name unflattened, level by level: one IN query per level (and chunk), each distinct
+    digest once, none of `skip`. oci.TooWide beyond `limit` digests."""
+    lists: dict[str, list[dict[str, Any]]] = {}
+    frontier = [d for d in dict.fromkeys(digests) if d not in skip]
+    seen = set(frontier)
+    while frontier:
+        if len(seen) > limit:
+            raise oci.TooWide(f"more than {limit} nested indexes to walk")
+        sql = "SELECT digest, body FROM images WHERE repo = $1 AND is_index = 1 AND digest IN ({marks})"
+        found = await rows.fetch_in(conn, sql, frontier, repo)
+        frontier = []
+        for r in found:
+            entries = lists[r["digest"]] = _entries(json.loads(r["body"]))
+            for e in entries:
+                if oci.is_index(e) and e["digest"] not in seen and e["digest"] not in skip:
+                    seen.add(e["digest"])
+                    frontier.append(e["digest"])
+    return lists
+
+
+async def platforms(conn: Conn, repo: str, indexes: list[oci.Image]) -> dict[str, list[dict[str, Any]]]:
+    """Per index: its platform manifests' entries (nested indexes flattened as far as they were imported),
+    each digest once, in index order. The rest of a flattening their import left is walked once for all."""
+    pending = [e["digest"] for image in indexes for e in image.entries() if oci.is_index(e)]
+    lists: dict[str, list[dict[str, Any]]] = {}
+    out: dict[str, list[dict[str, Any]]] = {}
+    try:
+        if pending:
+            lists = await stored_entries(conn, repo, pending, READ_WALK)
+        steps = oci.Steps(READ_STEPS)
+        for image in indexes:
+            # Rows from before imports flattened may repeat a digest: flatten them too.
+            done = not lists and image.platforms is not None
+            flat = image.entries() if done else oci.flatten(image.entries(), lists.get, steps)
+            out[image.digest] = [e for e in flat if not oci.is_index(e)]
+    except oci.TooWide as e:
+        subject = f"{repo}@{indexes[0].digest}" if len(indexes) == 1 else repo
+        raise errors.failed_precondition(
+            "INDEX_NOT_FLATTENED", f"the index is too wide to flatten on read ({e}): import it again", subject
+        ) from None
     return out
+
+
+async def _images(conn: Conn, repo: str, digests: list[str]) -> dict[str, oci.Image]:
+    """The images among `digests` recorded in `repo` (IN queries of rows.IN_CHUNK digests)."""
+    sql = f"SELECT {_COLUMNS} FROM images WHERE repo = $1 AND digest IN ({{marks}})"
+    return {r["digest"]: _image(r) for r in await rows.fetch_in(conn, sql, list(dict.fromkeys(digests)), repo)}
 
 
 def _usable(arch: str) -> bool:
@@ -100,7 +167,7 @@ async def get_architectures(req: GetArchitecturesRequest, ctx: Context) -> Archi
     if not image.is_index:
         return Architectures(architectures=[image.architecture] if _usable(image.architecture) else [])
     seen: list[str] = []
-    for child in await _platforms(ctx.rt.db, req.repo_uid, image):
+    for child in (await platforms(ctx.rt.db, req.repo_uid, [image]))[image.digest]:
         arch = child.get("architecture", "")
         if _usable(arch) and arch not in seen:
             seen.append(arch)
@@ -117,7 +184,7 @@ async def get_size(req: GetSizeRequest, ctx: Context) -> Size:
             raise errors.not_found(RESOURCE, f"{req.repo_uid}@{req.digest} for architecture {req.architecture}")
         return Size(size=str(image.size), architecture=image.architecture)
     arch = req.architecture or "amd64"
-    for child in await _platforms(ctx.rt.db, req.repo_uid, image):
+    for child in (await platforms(ctx.rt.db, req.repo_uid, [image]))[image.digest]:
         if child.get("architecture") == arch:
             found = await get(ctx.rt.db, req.repo_uid, child["digest"])
             if found is None:
@@ -136,22 +203,27 @@ async def size_of(conn: Conn, repo: str, digest: str) -> int:
         return 0
     if not image.is_index:
         return image.size
-    children = await _platforms(conn, repo, image)
+    children = (await platforms(conn, repo, [image]))[digest]
     children.sort(key=lambda c: c.get("architecture") != "amd64")
+    found = await _images(conn, repo, [c["digest"] for c in children])
     for child in children:
-        found = await get(conn, repo, child["digest"])
-        if found is not None and _usable(found.architecture or child.get("architecture", "")):
-            return found.size
+        manifest = found.get(child["digest"])
+        if manifest is not None and _usable(manifest.architecture or child.get("architecture", "")):
+            return manifest.size
     return 0
 
 
-async def tagged_digests(conn: Conn, repo: str, tags: list[str]) -> list[str]:
+async def tagged_digests(conn: Conn, repo: str, tags: list[str], limit: int) -> list[str]:
     """The digests that `tags` name in `repo` and, for an index, its platform manifests' (as far as
-    imported): every digest whose SBOM describes the tagged image."""
-    found: list[str] = []
-    for digest in await queries.tag_digests(conn, repo, tags):
-        found.append(digest)
-        image = await get(conn, repo, digest)
-        if image is not None and image.is_index:
-            found += [child["digest"] for child in await _platforms(conn, repo, image)]
-    return list(dict.fromkeys(found))
+    imported): every digest whose SBOM describes the tagged image, each once. At most `limit` + 1 (more
+    than `limit` found: the rest is not read). Queries: the tags', then per rows.IN_CHUNK tagged digests the
+    images' and, only for what their imports left unflattened, one per level of the walk."""
+    found = dict.fromkeys(await queries.tag_digests(conn, repo, tags))
+    for chunk in rows.chunks(list(found)):
+        if len(found) > limit:
+            break
+        indexes = [i for i in (await _images(conn, repo, list(chunk))).values() if i.is_index]
+        flat = await platforms(conn, repo, indexes)
+        for image in indexes:
+            found.update(dict.fromkeys(child["digest"] for child in flat[image.digest]))
+    return list(found)[: limit + 1]

@@ -4,7 +4,11 @@ facts the registry keeps about images (no database here; `oci_import` applies th
 Everything read is untrusted: each blob read is checked against its sha256 digest and its descriptor's
 size, media types must be the OCI or Docker v2 manifest / index types, reads stay inside the layout
 (symlinks and `..` included), and documents, their counts and the nesting of indexes are bounded.
-Layer blobs are never read: a layer's size is its descriptor's (checked against the file when present).
+Layer blobs are never read: a layer's size is its descriptor's (checked against the file when present);
+every other blob is read and hashed once per import, however many manifests share it (cached by digest).
+
+`flatten` computes, at import time, an index's platform entries with its nested indexes spliced in: each
+distinct digest once, within caps on the entries kept and stepped through.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +38,8 @@ MAX_DOCUMENTS = 10_000  # manifests and indexes in one import
 MAX_ENTRIES = 1_000  # children of one index, layers of one manifest
 MAX_DEPTH = 4  # indexes nested in index.json
 MAX_SIZE = 1 << 50  # a descriptor's size (1 PiB)
+MAX_PLATFORMS = 1_000  # entries of one index once its nested indexes are flattened (as many as it may list)
+MAX_FLATTEN_STEPS = 1_000_000  # entries one import's flattening steps through (a nested list counts per use)
 _SHA256 = re.compile(r"sha256:[0-9a-f]{64}")
 _DIGEST = re.compile(r"[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]+")
 
@@ -40,7 +47,9 @@ _DIGEST = re.compile(r"[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]+")
 @dataclass
 class Image:
     """One manifest or image index, as recorded per repo. `size` (manifests): config + layers (reference
-    6.12); `children` (indexes): {digest, mediaType, size, os, architecture, variant} of each entry."""
+    6.12); `children` (indexes): {digest, mediaType, size, os, architecture, variant} of each entry;
+    `platforms` (indexes): the entries with nested indexes flattened (`flatten`), None on rows recorded
+    before imports computed it."""
 
     digest: str
     media_type: str
@@ -52,12 +61,17 @@ class Image:
     config: str = ""
     layers: list[int] = field(default_factory=list)
     children: list[dict[str, Any]] = field(default_factory=list)
+    platforms: list[dict[str, Any]] | None = None
 
     def facts(self) -> dict[str, Any]:
         """What the row's body keeps beyond its columns."""
         if self.is_index:
-            return {"children": self.children}
+            return {"children": self.children} | ({} if self.platforms is None else {"platforms": self.platforms})
         return {"config": self.config, "layers": self.layers}
+
+    def entries(self) -> list[dict[str, Any]]:
+        """An index's entries, flattened as far as its import could (its own children on older rows)."""
+        return self.children if self.platforms is None else self.platforms
 
 
 @dataclass
@@ -185,6 +199,7 @@ class Layout:
     def __init__(self, root: Path, progress: imports.Progress) -> None:
         self.root, self.progress = root, progress
         self.content = Content()
+        self.configs: dict[str, _Config] = {}  # config blobs read, by digest
 
     def blob_path(self, digest: str) -> Path:
         return self.root / "blobs" / "sha256" / digest.removeprefix("sha256:")
@@ -257,17 +272,22 @@ class Layout:
         _merge_platform(image, d.platform)
 
     def _config(self, image: Image, manifest_path: Path, doc: dict[str, Any]) -> None:
-        """The platform from the config blob, when the layout has it."""
+        """The platform from the config blob, when the layout has it. Each config blob is read, hashed and
+        parsed once per import: many manifests may share one (up to MAX_CONFIG bytes each)."""
         d = descriptor(doc["config"], manifest_path, "$.config")
-        if not self.blob_path(d.digest).exists():
-            return
-        path, data = self.blob(d, MAX_CONFIG)
+        config = self.configs.get(d.digest)
+        if config is None:
+            if not self.blob_path(d.digest).exists():
+                return
+            path, data = self.blob(d, MAX_CONFIG)
+            config = self.configs[d.digest] = _Config(path, d.size, _config_platform(path, data))
+        elif config.size != d.size:
+            raise BadInput(config.path, "", f"{config.size} bytes, but its descriptor says {d.size}")
         if not d.media_type.endswith("json"):
             return
-        config = imports.load_json(path, data)
-        if isinstance(config, dict):
-            found = {k: config.get(k) for k in ("os", "architecture", "variant")}
-            _merge_platform(image, {k: v[:64] for k, v in found.items() if isinstance(v, str)})
+        if isinstance(config.platform, BadInput):
+            raise config.platform
+        _merge_platform(image, config.platform)
 
     def _layer(self, manifest_path: Path, i: int, d: Descriptor) -> None:
         """A layer present in the layout must have its descriptor's size (its content is not read)."""
@@ -278,6 +298,27 @@ class Layout:
                 raise BadInput(
                     path, "", f"{path.stat().st_size} bytes, but layer {i} of {manifest_path.name} says {d.size}"
                 )
+
+
+@dataclass
+class _Config:
+    """A config blob read (its digest and size checked): its platform, or why its JSON was refused (which
+    matters only to a descriptor with a JSON media type)."""
+
+    path: Path
+    size: int
+    platform: dict[str, str] | BadInput
+
+
+def _config_platform(path: Path, data: bytes) -> dict[str, str] | BadInput:
+    try:
+        config = imports.load_json(path, data)
+    except BadInput as e:
+        return e
+    if not isinstance(config, dict):
+        return {}
+    found = {k: config.get(k) for k in ("os", "architecture", "variant")}
+    return {k: v[:64] for k, v in found.items() if isinstance(v, str)}
 
 
 def _merge_platform(image: Image, platform: dict[str, str]) -> None:
@@ -294,6 +335,91 @@ def read(path: Path, progress: imports.Progress) -> Content:
     if not path.exists():
         raise BadInput(path, "", "no such file or directory")
     return read_document(path)
+
+
+class TooWide(Exception):
+    """Flattening an index would pass one of its caps (the message says which)."""
+
+
+class Steps:
+    """What a flattening may still step through: entries, each time a list is spliced in."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit, self.left = limit, limit
+
+    def take(self, n: int) -> None:
+        self.left -= n
+        if self.left < 0:
+            raise TooWide(f"flattening its nested indexes steps through more than {self.limit} entries")
+
+
+def is_index(entry: dict[str, Any]) -> bool:
+    return entry.get("mediaType") in INDEXES
+
+
+def flatten(
+    entries: list[dict[str, Any]], nested: Callable[[str], list[dict[str, Any]] | None], steps: Steps
+) -> list[dict[str, Any]]:
+    """An index's entries with each nested index's own flattened entries spliced in its place: each
+    distinct digest once (its first entry), in index order. `nested(digest)` is None for an index not known
+    (not imported yet): its entry stays, a placeholder that reads resolve if it is imported later. TooWide
+    beyond MAX_PLATFORMS entries or the `steps` left."""
+    out: dict[str, dict[str, Any]] = {}
+    spliced: set[str] = set()
+    stack = [iter(entries)]
+    while stack:
+        entry = next(stack[-1], None)
+        if entry is None:
+            stack.pop()
+            continue
+        steps.take(1)
+        digest = entry["digest"]
+        if is_index(entry):
+            if digest in spliced:
+                continue
+            spliced.add(digest)
+            inner = nested(digest)
+            if inner is not None:
+                stack.append(iter(inner))
+                continue
+        out.setdefault(digest, entry)
+        if len(out) > MAX_PLATFORMS:
+            raise TooWide(f"its nested indexes flatten to more than {MAX_PLATFORMS} entries")
+    return list(out.values())
+
+
+def flatten_all(images: Mapping[str, Image], stored: Mapping[str, list[dict[str, Any]]], steps: Steps) -> None:
+    """Set `platforms` of every index in `images` (one input), nested indexes first so that each is
+    flattened once; `stored` gives the flattened entries of indexes recorded before, outside the input."""
+    lists = dict(stored)
+    for digest in _nested_first(images):
+        image = images[digest]
+        try:
+            image.platforms = lists[digest] = flatten(image.children, lists.get, steps)
+        except TooWide as e:
+            raise TooWide(f"image index {digest}: {e}") from None
+
+
+def _nested_first(images: Mapping[str, Image]) -> list[str]:
+    """The indexes of `images`, each after the indexes of `images` it contains (depth first, no recursion:
+    an input may chain thousands)."""
+    order: list[str] = []
+    placed: set[str] = set()
+    for root, image in images.items():
+        if not image.is_index or root in placed:
+            continue
+        placed.add(root)
+        stack = [(root, iter(image.children))]
+        while stack:
+            digest, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                stack.pop()
+                order.append(digest)
+            elif child["digest"] not in placed and (inner := images.get(child["digest"])) and inner.is_index:
+                placed.add(child["digest"])
+                stack.append((child["digest"], iter(inner.children)))
+    return order
 
 
 def body(image: Image) -> str:

@@ -38,6 +38,10 @@ async def run(job: imports.Job) -> imports.Summary:
     ctx = job.context(CREATE_TAG)
     async with job.rt.db.transaction() as tx:
         await repo_or_bad(tx, job.args.repo_uid, lock=True)
+        try:
+            await images.flatten(tx, job.args.repo_uid, content.images)
+        except oci.TooWide as e:
+            raise BadInput(job.args.path, "", str(e)) from None
         for image in content.images.values():
             summary.tally("indexes" if image.is_index else "manifests", await images.put(tx, job.args.repo_uid, image))
         for name, digest in sorted(content.tags.items()):

@@ -11,6 +11,7 @@ from typing import Any
 
 from platform_api.core import clock
 from platform_api.gen.records.tenant import VulnReport
+from platform_api.service import listing
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
@@ -98,8 +99,9 @@ async def counts(
     if until:
         conds.append(f"v.day <= {p(until)}")
     if roots is not None:
+        # A balanced OR: a caller may see hundreds of organizations, deeper than SQLite's expression limit.
         seen = [f"(v.repo > {p(r + '/')} AND v.repo < {p(r + '0')})" for r in roots]
-        conds.append("(" + (" OR ".join(seen) or "1 = 0") + ")")
+        conds.append(listing.any_of(seen) if seen else "1 = 0")
     where = (" WHERE " + " AND ".join(conds)) if conds else ""
     found = await conn.fetch(
         "SELECT v.repo, r.name AS repo_name, t.name AS tag, v.day, v.generated, v.counts FROM vuln_reports v"

@@ -17,6 +17,7 @@ import pytest
 from google.protobuf import timestamp_pb2
 
 from platform_api.gen.chainguard.platform.advisory.v2 import advisory_pb2, advisory_pb2_grpc
+from tests.functional.registry.oci_layouts import descriptor, index, manifest, write_layout
 from tests.helpers import TIMEOUT
 
 ALPHABET = "23456789cfghjmpqrvwx"
@@ -46,13 +47,18 @@ def _image(server: Any, http: httpx.Client, org: str, tmp: Path, packages: list[
     digest = "sha256:" + hashlib.sha256(data).hexdigest()
     r = http.post(f"/registry/v2/tags/{repo}", json={"name": "latest", "digest": digest})
     assert r.status_code == 200, r.text
+    server.cli("import", "sbom", repo, digest, _sbom(tmp, packages))
+    return repo, name
+
+
+def _sbom(tmp: Path, packages: list[str]) -> str:
+    """An SPDX SBOM file listing `packages`."""
     sbom = {"spdxVersion": "SPDX-2.3", "dataLicense": "CC0-1.0", "SPDXID": "SPDXRef-DOCUMENT", "name": "s",
             "documentNamespace": "https://example.invalid/s", "creationInfo": {"created": "2031-01-01T00:00:00Z"},
             "packages": [{"SPDXID": f"SPDXRef-{i}", "name": p, "versionInfo": "1.0-r0", "downloadLocation": "NONE"}
                          for i, p in enumerate(packages)]}  # fmt: skip
     (tmp / "sbom.json").write_text(json.dumps(sbom))
-    server.cli("import", "sbom", repo, digest, str(tmp / "sbom.json"))
-    return repo, name
+    return str(tmp / "sbom.json")
 
 
 def _advisories(server: Any, group: str, tmp: Path, package: str, fixes: dict[str, tuple[str, str]]) -> None:
@@ -137,3 +143,42 @@ def test_bad_requests_and_authorization(server: Any, http: httpx.Client, anon: h
         with pytest.raises(grpc.RpcError) as e:
             stranger.ListResolvedVulnsReports(req, timeout=TIMEOUT)
         assert e.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+def _request(refs: list[Any], day: str) -> advisory_pb2.ListResolvedVulnsReportsRequest:
+    return advisory_pb2.ListResolvedVulnsReportsRequest(
+        image_refs=refs, start_time=_ts(f"{day}T00:00:00Z"), end_time=_ts(f"{day}T00:00:00Z")
+    )
+
+
+def test_many_refs_to_a_wide_index(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
+    """10 refs (by uid and by name) to one index of 40 platform manifests: one answer, as for one ref (the
+    unit test tests/unit/registry/test_resolved_reads.py counts the reads); past the cap on images per
+    request, INVALID_ARGUMENT."""
+    name = "rvw-" + secrets.token_hex(4)
+    repo = http.post(f"/registry/v2/repos/{org}", json={"name": name}).json()["uid"]
+    root = tmp_path / "wide"
+    platforms = [manifest(root, "linux", f"arch{n}") for n in range(40)]
+    write_layout(root, {"latest": index(root, [descriptor(m) for m in platforms])})
+    server.cli("import", "oci", repo, str(root))
+    pkg = "rvwide-" + secrets.token_hex(3)
+    server.cli("import", "sbom", repo, platforms[-1]["digest"], _sbom(tmp_path, [pkg]))
+    cga = _cga()
+    _advisories(server, org, tmp_path, pkg, {cga: (f"CVE-2031-{random.randrange(10**6, 10**7)}", "2031-05-05")})
+    refs = [advisory_pb2.ImageRef(repo=repo)] * 5 + [advisory_pb2.ImageRef(repo=name, tags=["latest"])] * 5
+    stub = advisory_pb2_grpc.SecurityAdvisoryServiceStub(server.channel)
+    got = stub.ListResolvedVulnsReports(_request(refs, "2031-05-05"), timeout=TIMEOUT)
+    assert [[v.id for v in r.resolved_vulns] for r in got.resolved_vulns_reports] == [[cga]]
+
+    # An index of 1,000 entries and the index itself: 1,001 images, one more than a request may read.
+    entries = [{"mediaType": "application/vnd.oci.image.manifest.v1+json", "size": 1,
+                "digest": "sha256:" + hashlib.sha256(b"%d" % n).hexdigest()} for n in range(1000)]  # fmt: skip
+    doc = tmp_path / "thousand.json"
+    doc.write_text(json.dumps({"schemaVersion": 2, "mediaType": "application/vnd.oci.image.index.v1+json",
+                               "manifests": entries}))  # fmt: skip
+    server.cli("import", "oci", repo, str(doc))
+    digest = "sha256:" + hashlib.sha256(doc.read_bytes()).hexdigest()
+    assert http.post(f"/registry/v2/tags/{repo}", json={"name": "big", "digest": digest}).status_code == 200
+    with pytest.raises(grpc.RpcError) as e:
+        stub.ListResolvedVulnsReports(_request([advisory_pb2.ImageRef(repo=repo, tags=["big"])], "2031-05-05"))
+    assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "more than 1000 images" in str(e.value.details())

@@ -18,36 +18,14 @@ import httpx
 import pytest
 
 from platform_api.gen.chainguard.platform.registry.v2 import images_pb2, images_pb2_grpc
-
-OCI_MANIFEST = "application/vnd.oci.image.manifest.v1+json"
-OCI_INDEX = "application/vnd.oci.image.index.v1+json"
-DOCKER_MANIFEST = "application/vnd.docker.distribution.manifest.v2+json"
-LAYER = "application/vnd.oci.image.layer.v1.tar+gzip"
-CONFIG = "application/vnd.oci.image.config.v1+json"
-
-
-def put_blob(root: Path, data: bytes, media: str) -> dict[str, Any]:
-    hexd = hashlib.sha256(data).hexdigest()
-    path = root / "blobs" / "sha256" / hexd
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
-    return {"mediaType": media, "digest": "sha256:" + hexd, "size": len(data)}
-
-
-def put_json(root: Path, doc: dict[str, Any], media: str) -> dict[str, Any]:
-    return put_blob(root, json.dumps(doc).encode(), media)
-
-
-def manifest(root: Path, os_: str, arch: str, variant: str = "", layers: tuple[int, ...] = (100, 50)) -> dict[str, Any]:
-    config = {"os": os_, "architecture": arch, "rootfs": {"type": "layers", "diff_ids": []}}
-    if variant:
-        config["variant"] = variant
-    config_desc = put_json(root, config, CONFIG)
-    layer_descs = [put_blob(root, secrets.token_bytes(n), LAYER) for n in layers]
-    doc = {"schemaVersion": 2, "mediaType": OCI_MANIFEST, "config": config_desc, "layers": layer_descs}
-    desc = put_json(root, doc, OCI_MANIFEST)
-    desc["expected_size"] = config_desc["size"] + sum(layers)
-    return desc
+from tests.functional.registry.oci_layouts import (
+    CONFIG,
+    DOCKER_MANIFEST,
+    OCI_INDEX,
+    OCI_MANIFEST,
+    manifest,
+    put_json,
+)
 
 
 def layout(

@@ -1,0 +1,27 @@
+"""ListVulnCountReports for a caller holding vuln_report.list on over 1,000 organizations (the unconfined
+owner, who owns each organization it creates): the visibility condition over that many roots is a balanced
+OR (SQLite refuses expressions deeper than 1,000), so the call answers, with the reports the caller sees."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.functional.registry.test_vulnreport_v1 import REPORT, counts, image
+from tests.helpers import mk_org
+
+ROOTS = 1_000
+
+
+def test_counts_over_a_thousand_visible_organizations(server: Any, http: httpx.Client, tmp_path: Path) -> None:
+    orgs = [mk_org(http) for _ in range(ROOTS)]
+    repo, name, digest = image(server, http, orgs[-1], tmp_path, ("latest",))
+    server.cli("import", "vulnreport", repo, digest, str(REPORT))
+    assert [(i["repo"], i["tag"]) for i in counts(http, repo=name)] == [(name, "latest")]
+    assert name in {i["repo"] for i in counts(http, tag="latest")}
+    # A viewer of the first organization only does not see the last one's report.
+    _, token = server.identity_with_role(orgs[0], "viewer")
+    with server.client(token) as viewer:
+        assert counts(viewer, repo=name) == []
