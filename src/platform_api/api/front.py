@@ -57,7 +57,9 @@ _IP_BIND_ADDRESS_NO_PORT = getattr(socket, "IP_BIND_ADDRESS_NO_PORT", 24)  # Lin
 _SOURCE_PER_CLIENT = sys.platform == "linux"
 _CONNECT_RETRY = 5.0  # seconds a refused backend connection is retried (backends starting or restarting)
 _GRACE = 5.0  # seconds spliced connections may finish after a stop signal
-_SWEEPS_PER_IDLE_TIMEOUT = 4  # an idle connection is closed between 1 and 1.25 idle timeouts after its last byte
+# The idle sweep runs every min(idle_timeout / 4, 5 s): an idle connection is closed that long at most after
+# its idle timeout.
+_SWEEPS_PER_IDLE_TIMEOUT = 4
 _MAX_SWEEP_INTERVAL = 5.0
 _REFUSAL_LOG_INTERVAL = 60.0  # seconds between log lines about refused connections
 _V4_MAPPED = b"\0" * 10 + b"\xff\xff"
@@ -171,7 +173,7 @@ class Front:
         self.idle_closed = 0  # spliced connections closed after `idle_timeout` without a byte
         self._sources: dict[str, str] = {}
         self._sweeping: asyncio.TimerHandle | None = None
-        self._refusal_logged = 0.0
+        self._refusal_logged = -_REFUSAL_LOG_INTERVAL
 
     def source_for(self, client_host: str) -> str:
         """The loopback source address standing for `client_host` (never 127.0.0.1, .0 or .255 last)."""
