@@ -77,7 +77,12 @@ def _parser() -> argparse.ArgumentParser:
     serve.set_defaults(run=serve_command)
     _database(serve)
     _issuer(serve)
-    serve.add_argument("--host", dest="http_host", help="listen address (default 0.0.0.0)")
+    serve.add_argument(
+        "--host",
+        dest="http_host",
+        help="listen address of HTTP and gRPC (default 0.0.0.0); env PLATFORM_API_HTTP_HOST, and "
+        "PLATFORM_API_GRPC_HOST for gRPC's alone",
+    )
     serve.add_argument(
         "--port",
         type=int,
