@@ -49,6 +49,12 @@ SERVICE_MECHANISMS = ("today", "grpcio-port", "splice", "splice-grpc", "envoy-l4
 log = harness.log
 
 
+def _server(name: str, argv: list[str], port: int, ready_path: str, env: dict[str, str] | None = None) -> Any:
+    """A process group pinned to the server's core (bench/common.py's Server), its log in bench/results/."""
+    RESULTS.mkdir(exist_ok=True)
+    return harness.Server(RESULTS / f"server-{name}.log", argv, port, ready_path, env, cpu=harness.SERVER_CPU)
+
+
 # ---------------------------------------------------------------- mechanisms
 # Each returns (servers, http_port or None, grpc_port or None); servers are started in order.
 
@@ -59,10 +65,10 @@ def _granian(stamp: str, name: str, http: str = "auto") -> tuple[Any, int, int]:
         service = str(BIN / "platform-api")
         argv = [service, "serve", "--database", str(APP["db"]), "--host", "127.0.0.1", "--http-port", str(port),
                 "--grpc-port", str(gport), "--no-dispatcher"]  # fmt: skip
-        return harness.Server(f"oneport-{name}-service-{stamp}", argv, port, "/readyz"), port, gport
+        return _server(f"oneport-{name}-service-{stamp}", argv, port, "/readyz"), port, gport
     argv = [PY, str(HERE / "serve_granian.py"), "--port", str(port), "--http", http]
     return (
-        harness.Server(f"oneport-{name}-granian-{stamp}", argv, port, "/", {**ENV, "ONEPORT_GRPC_PORT": str(gport)}),
+        _server(f"oneport-{name}-granian-{stamp}", argv, port, "/", {**ENV, "ONEPORT_GRPC_PORT": str(gport)}),
         port,
         gport,
     )
@@ -87,7 +93,7 @@ def _front(stamp: str, name: str, argv_of: Callable[[int, int, int], list[str]])
     backend, port, gport = _granian(stamp, name)
     front = harness.free_port()
     return (
-        [backend, harness.Server(f"oneport-{name}-{stamp}", argv_of(front, port, gport), front, str(APP["path"]), ENV)],
+        [backend, _server(f"oneport-{name}-{stamp}", argv_of(front, port, gport), front, str(APP["path"]), ENV)],
         front,
         front,
     )
@@ -133,7 +139,7 @@ def serve_port(stamp: str) -> tuple[list[Any], int | None, int | None]:
     port = harness.free_port()
     argv = [str(BIN / "platform-api"), "serve", "--database", str(APP["db"]), "--host", "127.0.0.1",
             "--port", str(port), "--no-dispatcher"]  # fmt: skip
-    return [harness.Server(f"oneport-serve-port-{stamp}", argv, port, "/readyz")], port, port
+    return [_server(f"oneport-serve-port-{stamp}", argv, port, "/readyz")], port, port
 
 
 class _NoProbe:
@@ -155,10 +161,10 @@ def splice_uds(stamp: str) -> tuple[list[Any], int | None, int | None]:
     port, gport, front = harness.free_port(), harness.free_port(), harness.free_port()
     env = {**ENV, "ONEPORT_GRPC_PORT": str(gport)}
     argv = [PY, str(HERE / "serve_granian.py"), "--uds", str(uds)]
-    backend = _NoProbe(harness.Server(f"oneport-splice-uds-granian-{stamp}", argv, port, "/", env))
+    backend = _NoProbe(_server(f"oneport-splice-uds-granian-{stamp}", argv, port, "/", env))
     fargv = [PY, str(HERE / "splice.py"), "--port", str(front), "--http-upstream", f"unix:{uds}",
              "--grpc-upstream", f"127.0.0.1:{gport}"]  # fmt: skip
-    return [backend, harness.Server(f"oneport-splice-uds-{stamp}", fargv, front, "/", ENV)], front, front
+    return [backend, _server(f"oneport-splice-uds-{stamp}", fargv, front, "/", ENV)], front, front
 
 
 def envoy_l4(stamp: str) -> tuple[list[Any], int | None, int | None]:
@@ -184,7 +190,7 @@ def _single(
 ) -> Callable[[str], tuple[list[Any], int | None, int | None]]:
     def start(stamp: str) -> tuple[list[Any], int | None, int | None]:
         port = harness.free_port()
-        return [harness.Server(f"oneport-{name}-{stamp}", argv_of(port), port, "/", ENV)], port, port
+        return [_server(f"oneport-{name}-{stamp}", argv_of(port), port, "/", ENV)], port, port
 
     return start
 

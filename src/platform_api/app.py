@@ -86,7 +86,7 @@ class Service:
         await access.start()
         rt.add(sts.Exchange(rt))
         if settings.grpc_enabled:
-            self.grpc = await grpc_server.start(rt, schema.services(), settings.grpc_port, settings.grpc_host)
+            self.grpc = await grpc_server.start(rt, schema.services(), settings.grpc_port, settings.grpc_bind_host)
             log.info("gRPC listening on port %s", self.grpc.bound_port)
         if settings.dispatcher:
             self.dispatcher = Dispatcher(rt.db, settings, access.keys)

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from platform_api.api import front, schema
+from platform_api.api import fd_budget, front, schema
 from platform_api.auth import keys
 from platform_api.core import errors, logs
 from platform_api.core.errors import ApiError
@@ -34,6 +34,10 @@ from platform_api.store.migrate import migrate
 from platform_api.vulnerabilities import advisory_import, osv_import
 
 T = TypeVar("T")
+# HTTP: a connection that has not sent a whole request head this long after connecting or after its last
+# answer is closed (Granian's header-read timeout, its default; Granian allows at most 60 s). A shorter
+# `idle_timeout` lowers it.
+HTTP_IDLE_MAX = 30.0
 
 # `platform-api import <kind>`: each importer module has HELP, arguments(parser) and async run(job) (see
 # service/imports.py). The domains add theirs here.
@@ -72,7 +76,12 @@ def _parser() -> argparse.ArgumentParser:
     serve.set_defaults(run=serve_command)
     _database(serve)
     _issuer(serve)
-    serve.add_argument("--host", dest="http_host", help="listen address (default 0.0.0.0)")
+    serve.add_argument(
+        "--host",
+        dest="http_host",
+        help="listen address of HTTP and gRPC (default 0.0.0.0); env PLATFORM_API_HTTP_HOST, and "
+        "PLATFORM_API_GRPC_HOST for gRPC's alone",
+    )
     serve.add_argument(
         "--port",
         type=int,
@@ -191,6 +200,7 @@ def main(argv: list[str] | None = None) -> None:
 def serve_command(inv: Invocation) -> None:
     """`serve`: both listeners (and with --port the one public port in front), the dispatcher, migrations first."""
     settings = inv.settings
+    settings.grpc_host = settings.grpc_bind_host  # --host for both listeners unless PLATFORM_API_GRPC_HOST
     if settings.port:
         _internal_listeners(settings, inv.overrides)
     if not inv.explicit_url:
@@ -349,6 +359,17 @@ def _start_front(settings: Settings, server: Any) -> Any:
     return proc
 
 
+def _limits(settings: Settings, budget: fd_budget.Budget, limit: int) -> str:
+    """The start's second line: every listener's connection limits."""
+    text = f"{budget.describe()}; idle timeout {settings.idle_timeout:g} s"
+    if settings.port:
+        text += (
+            f"; port {settings.port}: {fd_budget.front_max_connections(limit, settings)} connections, "
+            f"{settings.front_max_connections_per_client} per client"
+        )
+    return text
+
+
 def _public_host(settings: Settings) -> str:
     return settings.extra.get("public_host", settings.http_host).strip("[]")
 
@@ -388,10 +409,14 @@ def _refuse_taken_ports(settings: Settings) -> None:
 
 
 def _serve(settings: Settings, workers: int) -> None:
-    from granian.constants import Interfaces, Loops
+    from granian.constants import HTTPModes, Interfaces, Loops
+    from granian.http import HTTP1Settings
     from granian.server import Server
 
     _refuse_taken_ports(settings)
+    # Raised before the workers and the front start (they inherit it); each listener gets its share.
+    limit = fd_budget.raise_fd_limit()
+    budget = fd_budget.split(limit, settings)
     os.environ.update(settings.to_env())
     # /metrics sums the worker processes' values, which they write here (prometheus-client's
     # multiprocess mode); a fresh folder per start, so counters begin at zero and stale files never add up.
@@ -410,6 +435,9 @@ def _serve(settings: Settings, workers: int) -> None:
         + (" (INSECURE loopback issuers/sinks allowed)" if settings.insecure_allow_loopback else ""),
         file=sys.stderr,
     )
+    print(f"platform-api: {_limits(settings, budget, limit)}", file=sys.stderr)
+    # Granian's timers take milliseconds, within 1..60000.
+    http_idle_ms = max(1, int(min(settings.idle_timeout, HTTP_IDLE_MAX) * 1000))
     server = Server(
         "platform_api.app:app_from_env",
         address=settings.http_host,
@@ -419,6 +447,11 @@ def _serve(settings: Settings, workers: int) -> None:
         loop=Loops.uvloop,
         factory=True,
         log_level=settings.log_level,  # type: ignore[arg-type]
+        backpressure=budget.http,  # connections per worker: the rest wait in the listen queue
+        # HTTP/1.1 only: in its `auto` mode Granian holds a connection that sends nothing for ever (no timeout
+        # while it waits to tell HTTP/1.1 from HTTP/2), and it has no idle timeout for HTTP/2 at all.
+        http=HTTPModes.http1,
+        http1_settings=HTTP1Settings(header_read_timeout=http_idle_ms),
     )
     front = None
     try:

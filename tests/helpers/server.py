@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import secrets
 import socket
 import subprocess
@@ -124,7 +125,14 @@ def pg_execute(sql: str) -> None:
     asyncio.run(run())
 
 
-def start_server(backend: str, tmp: Path, *extra: str, database_url: str | None = None) -> Server:
+def _open_files(n: int) -> Any:
+    """A subprocess preexec_fn limiting the child to `n` open files (soft and hard: serve cannot raise it)."""
+    return lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (n, n))
+
+
+def start_server(
+    backend: str, tmp: Path, *extra: str, database_url: str | None = None, open_files: int | None = None
+) -> Server:
     if database_url is None:
         if backend == "sqlite":
             database_url = f"sqlite:///{tmp / 'test.db'}"
@@ -138,7 +146,8 @@ def start_server(backend: str, tmp: Path, *extra: str, database_url: str | None 
     cmd = [sys.executable, "-m", "platform_api.cli", "serve", "--host", "127.0.0.1", "--http-port", str(http_port),
            "--grpc-port", str(grpc_port), "--database", database_url, *extra]  # fmt: skip
     with open(log_path, "wb") as log:
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env,
+                                preexec_fn=_open_files(open_files) if open_files else None)  # fmt: skip
     base = f"http://127.0.0.1:{http_port}"
     deadline = time.monotonic() + 30
     while True:

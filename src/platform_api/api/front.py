@@ -12,6 +12,12 @@ between the client and grpcio, and the splice adds only TCP back-pressure (a sid
 is full stops being read). At most 23 bytes are held while deciding; a connection that has not decided
 within `front_sniff_timeout` seconds (nothing sent, or a prefix of the preface) is closed.
 
+Limits, so that no client can hold every connection: at accept, a connection is closed at once (reset) when
+`front_max_connections` are open, or when its client address (an IPv6 client: its /64, which one host
+usually holds whole) has `front_max_connections_per_client` open; a spliced connection that carries no byte
+either way for `idle_timeout` seconds is closed (gRPC clients reconnect by themselves). Idleness is swept a
+few times per timeout rather than timed per connection, so the splice's hot path only sets a flag.
+
 The backends see the front as their TCP peer. So that per-client-address logic in the app (the token
 routes' rate limit) still tells clients apart, the front connects to a loopback backend from a source
 address `127.x.y.z` derived from the client's address by a keyed hash (a fresh key per start): one client
@@ -40,6 +46,7 @@ import sys
 import time
 from dataclasses import dataclass
 
+from platform_api.api import fd_budget
 from platform_api.core import logs
 from platform_api.core.settings import Settings
 
@@ -51,6 +58,12 @@ _IP_BIND_ADDRESS_NO_PORT = getattr(socket, "IP_BIND_ADDRESS_NO_PORT", 24)  # Lin
 _SOURCE_PER_CLIENT = sys.platform == "linux"
 _CONNECT_RETRY = 5.0  # seconds a refused backend connection is retried (backends starting or restarting)
 _GRACE = 5.0  # seconds spliced connections may finish after a stop signal
+# The idle sweep runs every min(idle_timeout / 4, 5 s): an idle connection is closed that long at most after
+# its idle timeout.
+_SWEEPS_PER_IDLE_TIMEOUT = 4
+_MAX_SWEEP_INTERVAL = 5.0
+_REFUSAL_LOG_INTERVAL = 60.0  # seconds between log lines about refused connections
+_V4_MAPPED = b"\0" * 10 + b"\xff\xff"
 
 
 @dataclass(frozen=True)
@@ -66,6 +79,19 @@ class Backend:
             return False
 
 
+def client_key(host: str) -> str:
+    """What the per-client cap counts: an IPv4 address, or an IPv6 address's /64 (an IPv4-mapped one: its IPv4)."""
+    if ":" not in host:
+        return host
+    try:
+        packed = socket.inet_pton(socket.AF_INET6, host.partition("%")[0])
+    except OSError:
+        return host
+    if packed[:12] == _V4_MAPPED:
+        return socket.inet_ntop(socket.AF_INET, packed[12:])
+    return socket.inet_ntop(socket.AF_INET6, packed[:8] + bytes(8)) + "/64"
+
+
 def backend_of(host: str, port: int) -> Backend:
     """Where the front reaches a listener bound to `host:port` (a wildcard address is reached on loopback)."""
     host = host.strip("[]")
@@ -79,6 +105,7 @@ class _Pipe(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.peer = peer
         self.eof = False  # this side sent its EOF
+        self.seen = False  # bytes arrived since the last idle sweep
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
@@ -88,6 +115,7 @@ class _Pipe(asyncio.Protocol):
             self.peer.peer = self
 
     def data_received(self, data: bytes) -> None:
+        self.seen = True
         peer = self.peer
         if peer is not None and peer.transport is not None:
             peer.transport.write(data)
@@ -125,15 +153,28 @@ class Front:
     """The listener's shared state: backends, limits, the source-address key, open connections."""
 
     def __init__(
-        self, http: Backend, grpc: Backend | None, sniff_timeout: float = 10.0, max_connections: int = 10000
+        self,
+        http: Backend,
+        grpc: Backend | None,
+        sniff_timeout: float = 10.0,
+        max_connections: int = 10000,
+        max_per_client: int = 256,
+        idle_timeout: float = 300.0,
     ) -> None:
         self.http, self.grpc = http, grpc
         self.sniff_timeout = sniff_timeout
         self.max_connections = max_connections
+        self.max_per_client = max_per_client
+        self.idle_timeout = idle_timeout
         self.key = secrets.token_bytes(16)
         self.clients: set[_Client] = set()
+        self.per_client: dict[str, int] = {}  # open connections by client_key()
         self.refused = 0  # connections closed at once because `max_connections` were open
+        self.refused_per_client = 0  # ... because their client had `max_per_client` open
+        self.idle_closed = 0  # spliced connections closed after `idle_timeout` without a byte
         self._sources: dict[str, str] = {}
+        self._sweeping: asyncio.TimerHandle | None = None
+        self._refusal_logged = -_REFUSAL_LOG_INTERVAL
 
     def source_for(self, client_host: str) -> str:
         """The loopback source address standing for `client_host` (never 127.0.0.1, .0 or .255 last)."""
@@ -149,6 +190,66 @@ class Front:
     def protocol(self) -> _Client:
         return _Client(self)
 
+    def admit(self, client: _Client, host: str) -> bool:
+        """Counts `client` in, unless the front or its client address is full."""
+        if len(self.clients) >= self.max_connections:
+            self.refused += 1
+            self._log_refusal("open connections", self.max_connections)
+            return False
+        key = client_key(host)
+        n = self.per_client.get(key, 0)
+        if n >= self.max_per_client:
+            self.refused_per_client += 1
+            self._log_refusal(f"connections from {key}", self.max_per_client)
+            return False
+        self.per_client[key] = n + 1
+        client.counted_as = key
+        self.clients.add(client)
+        if self._sweeping is None:
+            self._schedule_sweep()
+        return True
+
+    def release(self, client: _Client) -> None:
+        self.clients.discard(client)
+        key, client.counted_as = client.counted_as, None
+        if key is not None:
+            n = self.per_client[key] - 1
+            if n:
+                self.per_client[key] = n
+            else:
+                del self.per_client[key]
+
+    def _log_refusal(self, what: str, cap: int) -> None:
+        now = time.monotonic()
+        if now - self._refusal_logged >= _REFUSAL_LOG_INTERVAL:
+            self._refusal_logged = now
+            log.warning(
+                "refusing new connections: %s at the cap of %d (refused so far: %d over the total cap, %d over "
+                "a client's cap)", what, cap, self.refused, self.refused_per_client,
+            )  # fmt: skip
+
+    def _schedule_sweep(self) -> None:
+        interval = min(self.idle_timeout / _SWEEPS_PER_IDLE_TIMEOUT, _MAX_SWEEP_INTERVAL)
+        self._sweeping = asyncio.get_running_loop().call_later(interval, lambda: self.sweep(time.monotonic()))
+
+    def sweep(self, now: float) -> None:
+        """Closes the decided connections that carried no byte either way for `idle_timeout` seconds."""
+        for c in list(self.clients):
+            if c.deciding:
+                continue  # the sniff timeout's business
+            upstream = c.peer
+            if c.seen or (upstream is not None and upstream.seen):
+                c.seen = False
+                if upstream is not None:
+                    upstream.seen = False
+                c.last_active = now
+            elif now - c.last_active >= self.idle_timeout:
+                self.idle_closed += 1
+                c.close_idle()
+        self._sweeping = None
+        if self.clients:
+            self._schedule_sweep()
+
 
 class _Client(_Pipe):
     """The public side of one connection: sniffs, connects its backend, then splices."""
@@ -159,17 +260,27 @@ class _Client(_Pipe):
         self.buf = b""
         self.deciding = True
         self.timer: asyncio.TimerHandle | None = None
+        self.counted_as: str | None = None  # its client_key() while counted in Front.per_client
+        self.last_active = time.monotonic()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         t: asyncio.Transport = transport  # type: ignore[assignment]
         self.transport = t
-        front = self.front
-        if len(front.clients) >= front.max_connections:
-            front.refused += 1
+        peer = t.get_extra_info("peername")
+        if not self.front.admit(self, str(peer[0]) if peer else ""):
             t.abort()
             return
-        front.clients.add(self)
-        self.timer = asyncio.get_running_loop().call_later(front.sniff_timeout, self._sniff_timeout)
+        self.timer = asyncio.get_running_loop().call_later(self.front.sniff_timeout, self._sniff_timeout)
+
+    def close_idle(self) -> None:
+        """Closes both sides: gracefully where nothing waits to be written, else at once (a reader that stalled)."""
+        for pipe in (self, self.peer):
+            t = pipe.transport if pipe is not None else None
+            if t is not None and not t.is_closing():
+                if t.get_write_buffer_size():
+                    t.abort()
+                else:
+                    t.close()
 
     def _sniff_timeout(self) -> None:
         if self.deciding and self.transport is not None:
@@ -193,6 +304,7 @@ class _Client(_Pipe):
             target = self.front.grpc
         self.buf = buf
         self.deciding = False
+        self.seen = True  # the idle clock starts now
         if self.timer is not None:
             self.timer.cancel()
         assert self.transport is not None
@@ -208,7 +320,7 @@ class _Client(_Pipe):
         return super().eof_received()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.front.clients.discard(self)
+        self.front.release(self)
         if self.timer is not None:
             self.timer.cancel()
         super().connection_lost(exc)
@@ -254,19 +366,6 @@ class _Client(_Pipe):
         if self.eof:  # EOF seen while connecting
             upstream.transport.write_eof()
         client.resume_reading()
-
-
-def raise_fd_limit() -> int:
-    """Raises the soft open-files limit to the hard one (every spliced connection holds two); the new limit."""
-    import resource
-
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard == resource.RLIM_INFINITY or hard > soft:
-        target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
-        with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-            soft = target
-    return int(soft)
 
 
 async def run(sock: socket.socket, front: Front) -> None:
@@ -318,14 +417,16 @@ def main(argv: list[str] | None = None) -> None:
         _die_with_parent(ns.parent)
     settings = Settings.from_env()
     logs.configure(settings.log_level)
-    limit = raise_fd_limit()
+    limit = fd_budget.raise_fd_limit()
     http = _backend(ns.http)
     assert http is not None
     front = Front(
         http,
         _backend(ns.grpc),
         sniff_timeout=settings.front_sniff_timeout,
-        max_connections=max(1, min(settings.front_max_connections, (limit - 64) // 2)),
+        max_connections=fd_budget.front_max_connections(limit, settings),
+        max_per_client=settings.front_max_connections_per_client,
+        idle_timeout=settings.idle_timeout,
     )
     sock = socket.socket(fileno=ns.fd)
     sock.setblocking(False)

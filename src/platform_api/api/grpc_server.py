@@ -20,7 +20,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from grpc_status import rpc_status
 
-from platform_api.api import caps, dispatch, transcode
+from platform_api.api import caps, dispatch, fd_budget, transcode
 from platform_api.core import errors
 from platform_api.service.context import Context, peer_host
 from platform_api.service.methods import MethodInfo
@@ -28,6 +28,16 @@ from platform_api.service.runtime import Runtime
 
 log = logging.getLogger("platform_api.grpc")
 MAX_MESSAGE = 1 << 20
+# Connection lifetime (the idle timeout and the connection cap come from settings and the fd budget): every
+# connection is closed with a GOAWAY after about 30 minutes (grpc core adds ±10% jitter), its calls in flight
+# get 30 s more; clients reconnect by themselves. Keepalive pings are allowed without calls, down to one every
+# 10 s (the shortest interval grpc-go's clients may configure, so no standard client is refused); a client
+# pinging more often gets a strike per ping and GOAWAY after 2.
+MAX_CONNECTION_AGE_MS = 30 * 60 * 1000
+MAX_CONNECTION_AGE_GRACE_MS = 30 * 1000
+MIN_PING_INTERVAL_MS = 10 * 1000
+MAX_PING_STRIKES = 2
+_INT32_MAX = 2**31 - 1  # grpc core's channel arguments are C ints
 _DETAIL_TYPES = {
     "ErrorInfo": error_details_pb2.ErrorInfo,
     "BadRequest": error_details_pb2.BadRequest,
@@ -114,8 +124,21 @@ def _handler(rt: Runtime, m: MethodInfo) -> Any:
 
 
 async def start(rt: Runtime, services: dict[str, list[MethodInfo]], port: int, host: str = "[::]") -> Any:
+    settings = rt.settings
     server = grpc.aio.server(
-        options=[("grpc.max_receive_message_length", MAX_MESSAGE), ("grpc.so_reuseport", 1)],
+        options=[
+            ("grpc.max_receive_message_length", MAX_MESSAGE),
+            ("grpc.so_reuseport", 1),
+            # Connections above this process's gRPC share of its descriptors are closed at once.
+            ("grpc.max_allowed_incoming_connections", fd_budget.current(settings).grpc),
+            # No call in flight for this long (a silent connection included): GOAWAY, then closed.
+            ("grpc.max_connection_idle_ms", min(max(1, int(settings.idle_timeout * 1000)), _INT32_MAX)),
+            ("grpc.max_connection_age_ms", MAX_CONNECTION_AGE_MS),
+            ("grpc.max_connection_age_grace_ms", MAX_CONNECTION_AGE_GRACE_MS),
+            ("grpc.keepalive_permit_without_calls", 1),
+            ("grpc.http2.min_ping_interval_without_data_ms", MIN_PING_INTERVAL_MS),
+            ("grpc.http2.max_ping_strikes", MAX_PING_STRIKES),
+        ],
     )
     for service, methods in services.items():
         handlers = {m.name: _handler(rt, m) for m in methods}

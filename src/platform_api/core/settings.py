@@ -16,7 +16,8 @@ FALSE = frozenset({"0", "false", "no", "off"})
 PORTS = frozenset({"http_port", "grpc_port", "port"})
 # Numbers that must be above zero (the others may be zero, which for a rate or a port means off).
 POSITIVE = frozenset({
-    "front_sniff_timeout", "front_max_connections", "delivery_max_attempts", "delivery_connect_timeout",
+    "front_sniff_timeout", "front_max_connections", "front_max_connections_per_client", "idle_timeout",
+    "delivery_max_attempts", "delivery_connect_timeout",
     "delivery_timeout", "delivery_concurrency", "delivery_poll_seconds",
 })  # fmt: skip
 CHOICES = {
@@ -41,14 +42,23 @@ class Settings:
     http_host: str = "0.0.0.0"
     http_port: int = 8080
     grpc_port: int = 9090
-    # gRPC listen address ("[::]": every address, as HTTP's default 0.0.0.0); `serve --port` sets loopback.
-    grpc_host: str = "[::]"
+    # gRPC listen address; empty: the HTTP one (`--host`). `serve --port` moves it to loopback.
+    grpc_host: str = ""
     # The one public port (`serve --port`): HTTP/1.1 and gRPC spliced per connection (api/front.py); 0: off.
     port: int = 0
+    # Connections (README "Operations: connections"); every listener's descriptors come from one budget
+    # (api/fd_budget.py).
     # Seconds a connection to `port` may take to show its first bytes (HTTP/1.1 or the HTTP/2 preface).
     front_sniff_timeout: float = 10.0
     # Open connections on `port` beyond which new ones are closed at once (also capped by the fd limit).
     front_max_connections: int = 10000
+    # Open connections on `port` from one client address (an IPv6 client: its /64) beyond which its new
+    # ones are closed at accept.
+    front_max_connections_per_client: int = 256
+    # Seconds a connection may stay idle: on `port`, no byte either way; on gRPC, no call in flight
+    # (grpc.max_connection_idle_ms); on HTTP, no complete request head (Granian's header-read timeout,
+    # at most 30 s there).
+    idle_timeout: float = 300.0
     database_url: str = "sqlite:///platform-api.db"
     public_url: str = "http://localhost:8080"
     # Base of ErrorInfo domains ("iam.<domain>") and event types.
@@ -85,6 +95,11 @@ class Settings:
     sts_rate: float = 10.0
     sts_burst: int = 60
     extra: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def grpc_bind_host(self) -> str:
+        """Where gRPC listens: its own host if set, else the HTTP one."""
+        return self.grpc_host or self.http_host
 
     @property
     def issuer(self) -> str:

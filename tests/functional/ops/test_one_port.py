@@ -7,6 +7,7 @@ clients (httpx, grpcio) and raw sockets on loopback, against a real `platform-ap
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -253,6 +254,60 @@ def test_connections_over_the_cap_are_closed(tmp_path: Path) -> None:
         assert httpx.get(f.url + "/ping/v2/ping", timeout=TIMEOUT).status_code == 200
     finally:
         for s in held:
+            s.close()
+        assert stop(f) == 0
+
+
+def _still_open(sock: socket.socket) -> bool:
+    """Whether the server still holds `sock` open, after reading whatever it sent (a gRPC backend's SETTINGS)."""
+    sock.settimeout(0.5)
+    try:
+        while sock.recv(65536):
+            pass
+    except TimeoutError:
+        return True
+    except OSError:
+        pass
+    return False
+
+
+def test_one_client_over_its_cap_is_refused_while_others_are_answered(tmp_path: Path) -> None:
+    """The issue's case, scaled down: one client address opens idle HTTP/2 connections; it holds its cap of
+    them, the rest are closed at accept, and other client addresses still get answers on both protocols."""
+    f = start(tmp_path, env={"PLATFORM_API_FRONT_MAX_CONNECTIONS_PER_CLIENT": "4"})
+    flood = []
+    try:
+        for _ in range(7):
+            s = socket.socket()
+            s.bind(("127.0.0.2", 0))
+            s.connect(("127.0.0.1", f.port))
+            with contextlib.suppress(OSError):  # already reset
+                s.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00")
+            flood.append(s)
+        assert [_still_open(s) for s in flood] == [True] * 4 + [False] * 3
+
+        def ping(source: str) -> int:
+            with httpx.Client(transport=httpx.HTTPTransport(local_address=source), timeout=TIMEOUT) as c:
+                return c.get(f.url + "/ping/v2/ping").status_code
+
+        assert ping("127.0.0.3") == 200
+        with grpc.insecure_channel(f"127.0.0.1:{f.port}") as ch:  # grpcio connects from 127.0.0.1
+            out = health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(), timeout=TIMEOUT)
+            assert out.status == health_pb2.HealthCheckResponse.SERVING
+        with pytest.raises(httpx.TransportError):
+            ping("127.0.0.2")  # still at its cap
+        flood.pop(0).close()  # one closed: room for one, once the front has seen it go
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            try:
+                assert ping("127.0.0.2") == 200
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        assert "refusing new connections: connections from 127.0.0.2 at the cap of 4" in f.log_path.read_text()
+    finally:
+        for s in flood:
             s.close()
         assert stop(f) == 0
 

@@ -80,3 +80,25 @@ def test_serve_refuses_to_start(tmp_path: os.PathLike[str]) -> None:
     assert "PLATFORM_API_DISPATCHER=flase" in r.stderr, r.stderr
     assert "Traceback" not in r.stderr, r.stderr
     assert not os.path.exists(f"{tmp_path}/x.db")  # stopped before anything started
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("PLATFORM_API_IDLE_TIMEOUT", "0"),
+        ("PLATFORM_API_IDLE_TIMEOUT", "-5"),
+        ("PLATFORM_API_FRONT_MAX_CONNECTIONS_PER_CLIENT", "0"),
+        ("PLATFORM_API_FRONT_MAX_CONNECTIONS_PER_CLIENT", "many"),
+    ],
+)
+def test_connection_limits_must_be_above_zero(monkeypatch: pytest.MonkeyPatch, name: str, value: str) -> None:
+    monkeypatch.setenv(name, value)
+    with pytest.raises(InvalidSetting) as caught:
+        Settings.from_env()
+    assert caught.value.source == name
+
+
+def test_grpc_listens_on_the_http_host_unless_told_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert Settings.from_env(http_host="127.0.0.1").grpc_bind_host == "127.0.0.1"
+    monkeypatch.setenv("PLATFORM_API_GRPC_HOST", "[::]")
+    assert Settings.from_env(http_host="127.0.0.1").grpc_bind_host == "[::]"
