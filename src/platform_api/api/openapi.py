@@ -47,8 +47,8 @@ _ERRORS = {
     "Unimplemented": ("501", "UNIMPLEMENTED: a wrong method on a known path, or a route not built yet."),
     "RateLimited": (
         "429",
-        "RESOURCE_EXHAUSTED: over the token routes' rate limit (ErrorInfo reason RATE_LIMITED, metadata "
-        "retryAfterSeconds); `Retry-After` says when to retry.",
+        "RESOURCE_EXHAUSTED: over a per-client rate limit, the token routes' or the anonymous routes' (ErrorInfo "
+        "reason RATE_LIMITED, metadata retryAfterSeconds); `Retry-After` says when to retry.",
     ),
 }
 # The token routes (src/platform_api/api/sts_routes.py): Starlette routes served before the API router, sharing
@@ -305,6 +305,8 @@ def _operation(called: MethodInfo, rule: HttpRule, schemas: _Schemas, m: MethodI
     errors = ["BadRequest", "NotFound", "Unimplemented"]
     if not m.auth_disabled:
         errors += ["Unauthenticated", "PermissionDenied"]
+    else:
+        errors.append("RateLimited")  # the anonymous routes' per-client limit
     if rule.body:
         errors.append("PayloadTooLarge")
     for name in sorted(errors, key=lambda e: _ERRORS[e][0]):
