@@ -222,11 +222,13 @@ def serve(
     cpu: str | None = None,
 ) -> Server:
     """`platform-api serve` of `database` on 127.0.0.1 (HTTP on `port` or a free one, gRPC on a free one:
-    `server.grpc_port`), ready for requests."""
+    `server.grpc_port`), ready for requests. The anonymous routes' per-client rate limit is off (one client
+    loads the server here) unless `env` sets PLATFORM_API_ANON_RATE."""
     port = port or free_port()
     grpc_port = free_port()
     argv = [*command(), "serve", "--host", "127.0.0.1", "--http-port", str(port), "--grpc-port", str(grpc_port),
             "--database", database, *extra]  # fmt: skip
+    env = {"PLATFORM_API_ANON_RATE": "0", **(env or {})}
     server = Server(log_path, argv, port, env=env, cpu=cpu, grpc_port=grpc_port)
     try:
         server.wait_ready()

@@ -17,7 +17,8 @@ from platform_api.api import grpc_server, http_errors, metrics, openapi, schema,
 from platform_api.api.rest import RestApp
 from platform_api.auth import discovery, keys
 from platform_api.auth.access import Access
-from platform_api.core import logs
+from platform_api.core import errors, logs
+from platform_api.core.ratelimit import AnonymousLimit
 from platform_api.core.settings import Settings
 from platform_api.events.dispatcher import Dispatcher
 from platform_api.iam import bootstrap, roles, sts
@@ -65,6 +66,8 @@ class Service:
     def __init__(self, settings: Settings, methods: list[MethodInfo]) -> None:
         self.settings = settings
         self.rt = Runtime(settings=settings)
+        # One table for every anonymous request of this process, RPCs (api/dispatch) and documents alike.
+        self.rt.add(AnonymousLimit(settings.anon_rate, settings.anon_burst))
         self.openapi = openapi.document(methods, settings.public_url)
         self.grpc: Any = None
         self.dispatcher: Dispatcher | None = None
@@ -157,6 +160,28 @@ async def routing_error(request: Request, exc: Exception) -> Response:
     return http_errors.render(e, f"api.{_service(request).settings.error_domain_base}")
 
 
+# The operator's probes and scrapers: cheap, and never rate-limited, so that a client flooding the public
+# routes from the same address (a proxy's, say) cannot take the instance out of its load balancer.
+UNLIMITED_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
+
+
+def limit_anonymous(app: Any, limit: AnonymousLimit, domain: str) -> Any:
+    """The ASGI `app` (the routes outside the API router, none of which takes our token: the OpenAPI and
+    discovery documents, the token exchange) behind the anonymous routes' rate limit, UNLIMITED_PATHS aside."""
+
+    async def limited(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["path"] not in UNLIMITED_PATHS:
+            client = scope.get("client")
+            try:
+                limit.check(client[0] if client else "")
+            except errors.ApiError as e:
+                await http_errors.render(e, domain)(scope, receive, send)
+                return
+        await app(scope, receive, send)
+
+    return limited
+
+
 def create_app(settings: Settings | None = None) -> RestApp:
     """The ASGI app: the API router in front of a Starlette app for health, discovery, token exchange, metrics."""
     settings = settings or Settings.from_env()
@@ -174,7 +199,8 @@ def create_app(settings: Settings | None = None) -> RestApp:
     ]
     fallback = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: routing_error, 405: routing_error})
     fallback.state.service = service
-    return RestApp(service.rt, methods, fallback, {r.path for r in routes})
+    limited = limit_anonymous(fallback, service.rt.part(AnonymousLimit), f"api.{settings.error_domain_base}")
+    return RestApp(service.rt, methods, limited, {r.path for r in routes})
 
 
 def app_from_env() -> RestApp:

@@ -115,6 +115,15 @@ def _parser() -> argparse.ArgumentParser:
         "--sts-burst", type=int, help="... and the burst allowed above it (default 60); env PLATFORM_API_STS_BURST"
     )
     serve.add_argument(
+        "--anon-rate",
+        type=float,
+        help="requests per second per client address to the routes that need no token "
+        "(default 20, 0 disables); env PLATFORM_API_ANON_RATE",
+    )
+    serve.add_argument(
+        "--anon-burst", type=int, help="... and the burst allowed above it (default 100); env PLATFORM_API_ANON_BURST"
+    )
+    serve.add_argument(
         "--no-dispatcher",
         action="store_true",
         help="do not deliver events from this process (run `platform-api dispatch`); env PLATFORM_API_DISPATCHER",

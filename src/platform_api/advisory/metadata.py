@@ -1,14 +1,21 @@
 """advisory.v2 SecurityAdvisoryService.ListVulnerabilityMetadata: GET /advisory/v2/metadata (public, no token).
 
 The metadata is what `platform-api import osv` stored (vulnerabilities.metadata). Semantics:
-- `id` and/or `ids`: together at most 1,000 unique ids (more is INVALID_ARGUMENT). Each requested id that
-  a stored record answers to (its own id, or one of its OSV aliases) yields one entry, under the id
-  asked for: asking for CVE-2024-1 when only GHSA-x (aliases: CVE-2024-1) is stored returns an entry with
-  id CVE-2024-1 and GHSA-x's summary, details, references and severities. Ids nothing answers to are
-  left out; totalCount counts the entries found.
+- `id` and/or `ids`: together at most 1,000 unique ids (more is INVALID_ARGUMENT). The records the
+  requested ids answer to (by their own id, or as one of their OSV aliases) are listed, each stored record
+  once, under one of the ids asked for: its own id if that was asked for, else the smallest of the ids
+  asked for that it answers to. Asking for CVE-2024-1 when only GHSA-x (aliases: CVE-2024-1) is stored
+  returns an entry with id CVE-2024-1 and GHSA-x's summary, details, references and severities; asking for
+  CVE-2024-1 and CVE-2024-2, both aliases of GHSA-x, returns that entry once, as CVE-2024-1 (the same record
+  under 1,000 ids was 1,000 copies of it). Ids nothing answers to are left out; totalCount counts the
+  entries (distinct records) found.
 - Neither given: every stored record, under its own id.
 - Ordered by `id` (`order_by`: `id`, `id asc` (default) or `id desc`), keyset paged (the token holds the
   last id), `skip` after the cursor, page_size 50 by default and at most 200.
+- Byte budget: a page holds at most MAX_ANSWER bytes of records (as stored); it ends early, with a
+  next_page_token, before the entry that would cross it, and always holds at least one entry (a record is at
+  most vulnerabilities.metadata.MAX_RECORD bytes, less than the budget). Sizes are read before bodies, so a
+  page never reads the records beyond it.
 - Severity `score` is the CVSS vector as OSV gives it (e.g. `CVSS:3.1/AV:N/...`); the number follows from
   it (vulnerabilities.osv_cvss.base_score_v3).
 """
@@ -30,6 +37,7 @@ from platform_api.vulnerabilities import metadata, osv
 
 SERVICE = "chainguard.platform.advisory.v2.SecurityAdvisoryService."
 MAX_IDS = 1_000
+MAX_ANSWER = 3 << 20  # bytes of records in one page (the vendor's gRPC clients take 4 MiB messages)
 _enc = msgspec.json.Encoder()
 
 
@@ -57,6 +65,30 @@ def _descending(order_by: str) -> bool:
     return len(words) == 2 and words[1].lower() == "desc"
 
 
+def entries(resolved: dict[str, str]) -> dict[str, str]:
+    """{entry id: record id}, one entry per record among `resolved` ({id asked for: record answering to
+    it}): under the record's own id when that was asked for, else under the smallest id asked for."""
+    chosen: dict[str, str] = {}  # record id -> entry id
+    for asked, rid in resolved.items():
+        current = chosen.get(rid)
+        if current is None or asked == rid or (current != rid and asked < current):
+            chosen[rid] = asked
+    return {asked: rid for rid, asked in chosen.items()}
+
+
+def within_budget(candidates: list[tuple[str, int]], size: int) -> list[str]:
+    """The ids of the page: the first `size` of (id, bytes) `candidates`, ending before the one that would
+    take the page over MAX_ANSWER bytes, but never empty when there are candidates."""
+    page: list[str] = []
+    used = 0
+    for i, n in candidates[:size]:
+        if page and used + n > MAX_ANSWER:
+            break
+        page.append(i)
+        used += n
+    return page
+
+
 @rpc(SERVICE + "ListVulnerabilityMetadata")
 async def list_vulnerability_metadata(
     req: ListVulnerabilityMetadataRequest, ctx: Context
@@ -74,30 +106,31 @@ async def list_vulnerability_metadata(
     if last is not None and (len(last) != 1 or not isinstance(last[0], str)):
         raise errors.invalid_argument("page_token", "page_token does not match this query")
     after = last[0] if last else None
-    items: list[VulnerabilityMetadata]
+    shown: dict[str, str]  # entry id -> id of the stored record it shows
     if wanted:
-        resolved = await metadata.resolve(db, wanted)
-        total = len(resolved)
-        ids = sorted(resolved, reverse=desc)
+        shown = entries(await metadata.resolve(db, wanted))
+        total = len(shown)
+        ids = sorted(shown, reverse=desc)
         if after is not None:
             ids = [i for i in ids if (i < after if desc else i > after)]
         ids = ids[req.skip : req.skip + size + 1]
-        more = len(ids) > size
-        ids = ids[:size]
-        stored = await metadata.bodies(db, {resolved[i] for i in ids})
-        items = []
-        for i in ids:
-            body = stored.get(resolved[i])
-            if body is not None:  # deleted between the two reads: left out
-                m = rows.decode(VulnerabilityMetadata, body)
-                m.id = i
-                items.append(m)
+        stored = await metadata.sizes(db, {shown[i] for i in ids})
+        candidates = [(i, stored[shown[i]]) for i in ids if shown[i] in stored]
     else:
         total = await metadata.count(db)
-        found = await metadata.page(db, after, desc, size + 1, req.skip)
-        more = len(found) > size
-        items = [rows.decode(VulnerabilityMetadata, body) for _, body in found[:size]]
-    token = pagetoken.encode(key, query, [items[-1].id]) if more and items else ""
+        candidates = await metadata.page(db, after, desc, size + 1, req.skip)
+        shown = {rid: rid for rid, _ in candidates}
+    page = within_budget(candidates, size)
+    more = len(page) < len(candidates)
+    bodies = await metadata.bodies(db, {shown[i] for i in page})
+    items: list[VulnerabilityMetadata] = []
+    for i in page:
+        body = bodies.get(shown[i])
+        if body is not None:  # deleted between the reads: left out
+            m = rows.decode(VulnerabilityMetadata, body)
+            m.id = i
+            items.append(m)
+    token = pagetoken.encode(key, query, [page[-1]]) if more else ""
     return ListVulnerabilityMetadataResponse(
         vulnerability_metadata=items, next_page_token=token, total_count=str(total), skipped=req.skip
     )

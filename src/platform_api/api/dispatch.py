@@ -1,5 +1,5 @@
-"""The one place every RPC passes through, whatever the transport: authentication and authorization
-(from the method's declared options), then the implementation.
+"""The one place every RPC passes through, whatever the transport: the anonymous routes' rate limit or
+authentication and authorization (from the method's declared options), then the implementation.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from typing import Any
 
 from platform_api.auth.access import Access, check_scope, scope_of
 from platform_api.core import errors, metrics
+from platform_api.core.ratelimit import AnonymousLimit
 from platform_api.service.context import HANDLERS, Context
 from platform_api.service.methods import MethodInfo
 
@@ -35,7 +36,11 @@ async def call(method: MethodInfo, request: Any, ctx: Context) -> Any:
 
 async def _call(method: MethodInfo, request: Any, ctx: Context) -> Any:
     ctx.info = method
-    if not method.auth_disabled:
+    if method.auth_disabled:
+        # Before any work: a method anyone may call is limited per client address (the token exchange's
+        # methods, which need no token of ours either, also have their own, stricter limit).
+        ctx.rt.part(AnonymousLimit).check(ctx.peer)
+    else:
         ctx.principal = await ctx.rt.part(Access).authenticate(ctx.authorization)
         if method.unscoped:
             ctx.required = method.required

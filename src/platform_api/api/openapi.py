@@ -50,8 +50,8 @@ _ERRORS = {
     "UriTooLong": ("414", "URI Too Long: the request line is over 64 KiB; the HTTP server answers, with no body."),
     "RateLimited": (
         "429",
-        "RESOURCE_EXHAUSTED: over the token routes' rate limit (ErrorInfo reason RATE_LIMITED, metadata "
-        "retryAfterSeconds); `Retry-After` says when to retry.",
+        "RESOURCE_EXHAUSTED: over a per-client rate limit, the token routes' or the anonymous routes' (ErrorInfo "
+        "reason RATE_LIMITED, metadata retryAfterSeconds); `Retry-After` says when to retry.",
     ),
 }
 # The token routes (src/platform_api/api/sts_routes.py): Starlette routes served before the API router, sharing
@@ -316,6 +316,8 @@ def _operation(called: MethodInfo, rule: HttpRule, schemas: _Schemas, m: MethodI
     errors = ["BadRequest", "NotFound", "Unimplemented"]
     if not m.auth_disabled:
         errors += ["Unauthenticated", "PermissionDenied"]
+    else:
+        errors.append("RateLimited")  # the anonymous routes' per-client limit
     if rule.body:
         errors.append("PayloadTooLarge")
     if any(p["in"] == "query" for p in params):

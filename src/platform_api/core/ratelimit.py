@@ -1,4 +1,5 @@
-"""Token buckets keyed by untrusted strings (client addresses, requested identities).
+"""Token buckets keyed by untrusted strings (client addresses, requested identities), and the anonymous
+routes' limit built on them.
 
 Each key has a bucket of `burst` tokens refilled at `rate` per second; a request takes one token or is
 told how long to wait. The table is bounded: it keeps the `max_keys` most recently used keys, and a key
@@ -13,6 +14,8 @@ import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+
+from platform_api.core import errors
 
 
 class TokenBuckets:
@@ -54,3 +57,18 @@ class TokenBuckets:
 def retry_after_seconds(wait: float) -> int:
     """A Retry-After value in whole seconds that is never too early (at least 1)."""
     return max(1, math.ceil(wait))
+
+
+class AnonymousLimit:
+    """The limit of the routes that need no token (ping, the public advisory feed and metadata, the OpenAPI
+    and discovery documents): one bucket per client address, shared by both transports, so that no client
+    can take the server's time from the others for free. Every such request counts, token or not."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.buckets = TokenBuckets(rate, burst)
+
+    def check(self, peer: str) -> None:
+        """RESOURCE_EXHAUSTED (RATE_LIMITED, Retry-After) when `peer` is over its rate."""
+        wait = self.buckets.take(peer)
+        if wait > 0:
+            raise errors.rate_limited(retry_after_seconds(wait))

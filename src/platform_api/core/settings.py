@@ -94,6 +94,10 @@ class Settings:
     # identity, refilled at `sts_rate` per second up to `sts_burst`; 0 disables.
     sts_rate: float = 10.0
     sts_burst: int = 60
+    # Routes that need no token (every RPC whose method has auth disabled, /openapi.json, /.well-known/*): a
+    # token bucket per client address, refilled at `anon_rate` per second up to `anon_burst`; 0 disables.
+    anon_rate: float = 20.0
+    anon_burst: int = 100
     extra: dict[str, str] = field(default_factory=dict)
 
     @property

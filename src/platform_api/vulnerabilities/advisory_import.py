@@ -86,7 +86,7 @@ async def run(job: imports.Job) -> imports.Summary:
             elif known[uid] != queries.content_digest(adv, args.artifact_type):
                 changed.append(queries.build(group, package, adv, args.artifact_type))
         await queries.write(tx, group, new, changed, now)
-        await documents.store(tx, [doc for _, doc in parsed], namespace, now)
+        await documents.store(tx, [(str(path), doc) for path, doc in parsed], namespace, now)
     summary.count("created", len(new))
     summary.count("updated", len(changed))
     summary.count("unchanged", len(items) - len(new) - len(changed))

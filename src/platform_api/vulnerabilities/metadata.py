@@ -4,6 +4,10 @@ A stored record answers to its own id and to each of its OSV aliases (rows of vu
 the record's own id included). Resolving a requested id: the record with exactly that id if there is one,
 else among the records listing it as an alias the most recently modified (then the smallest id). One hop
 only: a GHSA record aliasing CVE-1 answers for CVE-1; it does not make CVE-1's own aliases answer too.
+
+Each row keeps the size in bytes of its stored metadata (`size`, migration 0011), so that a listing can stop
+at its byte budget before reading the records beyond it; a record over MAX_RECORD bytes is refused at
+import (the OSV format's own limits allowed some 100 MB: 10,000 references of 8 KiB).
 """
 
 from __future__ import annotations
@@ -13,11 +17,13 @@ from typing import Any, TypeVar
 
 from platform_api.core import clock
 from platform_api.gen.records import vulnerabilities_v2
+from platform_api.service.imports import BadInput
 from platform_api.store import rows
 from platform_api.store.db import Conn, Row
 from platform_api.vulnerabilities.osv import Record
 
 CHUNK = 1_000  # ids per IN (...) list
+MAX_RECORD = 2 << 20  # bytes of one record's stored metadata (summary, details, references, severities)
 K = TypeVar("K")
 
 
@@ -56,21 +62,25 @@ async def apply(tx: Conn, records: list[Record]) -> list[str]:
     if not pending:
         return outcomes
     now = clock.now()
-    inserts: list[tuple[str, ...]] = []
-    updates: list[tuple[str, ...]] = []
+    inserts: list[tuple[str | int, ...]] = []
+    updates: list[tuple[str | int, ...]] = []
     for rid, (r, digest) in pending.items():
+        body = rows.encode(r.metadata)
+        if len(body) > MAX_RECORD:
+            problem = f"its metadata takes {len(body)} bytes stored, over the limit of {MAX_RECORD}"
+            raise BadInput(f"OSV record {rid}", "$", problem)
         values = (rid, r.modified, r.published, r.withdrawn, rows.body(r.aliases), rows.body(r.metadata.severities),
-                  digest, now, rows.body(r.metadata))  # fmt: skip
+                  digest, now, body.decode(), len(body))  # fmt: skip
         (updates if rid in existed else inserts).append(values)
-    columns = "id, modified, published, withdrawn, aliases, severities, digest, update_time, body"
+    columns = "id, modified, published, withdrawn, aliases, severities, digest, update_time, body, size"
     if inserts:
         await tx.executemany(
-            f"INSERT INTO vulnerability_metadata ({columns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)", inserts
+            f"INSERT INTO vulnerability_metadata ({columns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)", inserts
         )
     if updates:
         await tx.executemany(
             "UPDATE vulnerability_metadata SET modified = $2, published = $3, withdrawn = $4, aliases = $5,"
-            " severities = $6, digest = $7, update_time = $8, body = $9 WHERE id = $1",
+            " severities = $6, digest = $7, update_time = $8, body = $9, size = $10 WHERE id = $1",
             updates,
         )
         for chunk in rows.chunks(sorted({u[0] for u in updates}), CHUNK):
@@ -96,12 +106,17 @@ async def bodies(conn: Conn, record_ids: Iterable[str]) -> dict[str, str]:
     return {r["id"]: r["body"] for r in found}
 
 
+async def sizes(conn: Conn, record_ids: Iterable[str]) -> dict[str, int]:
+    """{record id: bytes of its stored metadata} of those of `record_ids` that exist."""
+    return {r["id"]: r["size"] for r in await _by_id(conn, "id, size", record_ids)}
+
+
 async def count(conn: Conn) -> int:
     return int(await conn.fetchval("SELECT COUNT(*) FROM vulnerability_metadata"))
 
 
-async def page(conn: Conn, after: str | None, descending: bool, limit: int, offset: int) -> list[tuple[str, str]]:
-    """(id, body) of every stored record in id order, strictly after `after`, skipping `offset`."""
+async def page(conn: Conn, after: str | None, descending: bool, limit: int, offset: int) -> list[tuple[str, int]]:
+    """(id, size) of every stored record in id order, strictly after `after`, skipping `offset`."""
     args: list[Any] = []
     where = ""
     if after is not None:
@@ -110,11 +125,11 @@ async def page(conn: Conn, after: str | None, descending: bool, limit: int, offs
     args += [limit, offset]
     n = len(args)
     found = await conn.fetch(
-        f"SELECT id, body FROM vulnerability_metadata {where} ORDER BY id {'DESC' if descending else 'ASC'}"
+        f"SELECT id, size FROM vulnerability_metadata {where} ORDER BY id {'DESC' if descending else 'ASC'}"
         f" LIMIT ${n - 1} OFFSET ${n}",
         *args,
     )
-    return [(r["id"], r["body"]) for r in found]
+    return [(r["id"], r["size"]) for r in found]
 
 
 async def merged_severities(conn: Conn, names: Mapping[K, Sequence[str]]) -> dict[K, list[vulnerabilities_v2.Severity]]:
