@@ -110,7 +110,7 @@ async def store(tx: Conn, docs: Sequence[tuple[str | Path, fmt.Document]], names
     answered (MAX_ANSWER)."""
     known: dict[str, str] = {}
     ids = [d.package for _, d in docs]
-    for r in await rows.fetch_in(tx, "SELECT id, digest FROM advisory_documents WHERE id IN ({marks})", ids):
+    for r in await tx.fetch("SELECT id, digest FROM advisory_documents WHERE id = ANY($1)", ids):
         known[r["id"]] = r["digest"]
     new: list[tuple[str, str]] = []
     changed: list[tuple[str, str]] = []
@@ -196,9 +196,8 @@ async def list_documents(req: ListDocumentsRequest, ctx: Context) -> DocumentsAn
     # PostgreSQL's planner scan the whole table).
     args: list[Any] = []
     if cves:
-        marks = rows.marks(len(cves))
-        args += cves
-        matching = f"SELECT DISTINCT id, position FROM advisory_document_entry_cves WHERE cve IN ({marks})"
+        args.append(cves)
+        matching = "SELECT DISTINCT id, position FROM advisory_document_entry_cves WHERE cve = ANY($1)"
         if req.id:
             args.append(req.id)
             matching += f" AND id = ${len(args)}"

@@ -15,15 +15,14 @@ Everything comes from `schema.methods()` and the message descriptors, classified
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from platform_api.api import caps, transcode
+from platform_api.api.router import parse_template
 from platform_api.service.methods import HttpRule, MethodInfo
 
-_VAR = re.compile(r"\{([a-zA-Z0-9_.]+)(?:=([^}]*))?\}")
 UIDP_PATTERN = r"^[0-9a-f]{40}(/[0-9a-f]{16})*$"
 # Greedy path variables the server also accepts empty: `POST /iam/v2/groups/` creates a root organization.
 _MAY_BE_EMPTY = {("chainguard.platform.iam.v2.GroupsService.CreateGroup", "parent")}
@@ -73,7 +72,8 @@ _REGISTER = "chainguard.platform.auth.Auth.Register"
 
 def path_key(template: str) -> str:
     """The OpenAPI path of an http rule template: `{x=**}` -> `{x}`, `{a.x}` -> `{x}`, everything else literal."""
-    return _VAR.sub(lambda m: "{" + _param_name(m.group(1)) + "}", template)
+    parts = parse_template(template).parts()
+    return "".join(text if name is None else "{" + _param_name(name) + "}" for name, text in parts)
 
 
 def _param_name(field_path: str) -> str:
@@ -82,11 +82,12 @@ def _param_name(field_path: str) -> str:
 
 def path_vars(template: str) -> list[tuple[str, str]]:
     """(request field path, segment pattern) of each variable: `("repo.uid", "**")`, `("digest", "*")`."""
-    return [(m.group(1), m.group(2) or "*") for m in _VAR.finditer(template)]
+    t = parse_template(template)
+    return [(name, "**" if name == t.greedy else "*") for name, _ in t.parts() if name is not None]
 
 
 def _summary(name: str) -> str:
-    words = re.sub(r"(?<!^)(?=[A-Z])", " ", name).split()
+    words = "".join(" " + c if i and "A" <= c <= "Z" else c for i, c in enumerate(name)).split()
     return " ".join([words[0], *(w.lower() for w in words[1:])]) if words else name
 
 

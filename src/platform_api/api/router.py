@@ -29,6 +29,10 @@ class Template:
     greedy: str | None
     trail: tuple[tuple[str | None, str], ...]
 
+    def parts(self) -> list[tuple[str | None, str]]:
+        """Literals and variables in template order (the greedy variable as (field, ""))."""
+        return [*self.lead, *([(self.greedy, "")] if self.greedy is not None else []), *self.trail]
+
     def match(self, path: str) -> dict[str, str] | None:
         params: dict[str, str] = {}
         lo = 0

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import re
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -23,15 +22,22 @@ from typing import Any
 import msgspec
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
-from platform_api.core import clock, errors
+from platform_api.core import clock, errors, patterns
+from platform_api.core.patterns import Pattern
 
 FD = FieldDescriptor
 _INT32 = {FD.TYPE_INT32, FD.TYPE_SINT32, FD.TYPE_SFIXED32, FD.TYPE_UINT32, FD.TYPE_FIXED32}
 _INT64 = {FD.TYPE_INT64, FD.TYPE_SINT64, FD.TYPE_SFIXED64, FD.TYPE_UINT64, FD.TYPE_FIXED64}
 _UNSIGNED = {FD.TYPE_UINT32, FD.TYPE_FIXED32, FD.TYPE_UINT64, FD.TYPE_FIXED64}
 _URLSAFE = str.maketrans("-_", "+/")
-_INT_TEXT = re.compile(r"-?\d+")
-_DURATION = re.compile(r"-?\d+(\.\d{1,9})?s")
+_DURATION = Pattern(r"-?[0-9]+(\.[0-9]{1,9})?s")
+
+
+def _int_text(v: str) -> bool:
+    """-?[0-9]+ (ASCII digits: `int()` would also read other scripts' digits)"""
+    return patterns.digits(v.removeprefix("-"))
+
+
 _WKT_STRING = {"google.protobuf.Timestamp", "google.protobuf.Duration", "google.protobuf.FieldMask"}
 
 
@@ -126,7 +132,7 @@ def _scalar(f: Field, v: Any, path: str, *, from_text: bool = False) -> Any:
             raise _bad(path, "must be an integer")
         if isinstance(v, float) and v.is_integer():
             v = int(v)
-        if isinstance(v, str) and _INT_TEXT.fullmatch(v.strip()):
+        if isinstance(v, str) and _int_text(v.strip()):
             v = int(v.strip())
         if not isinstance(v, int):
             raise _bad(path, "must be an integer")
@@ -149,7 +155,7 @@ def _scalar(f: Field, v: Any, path: str, *, from_text: bool = False) -> Any:
         et = f.fd.enum_type
         if isinstance(v, str) and v in et.values_by_name:
             return v
-        if isinstance(v, str) and _INT_TEXT.fullmatch(v):
+        if isinstance(v, str) and _int_text(v):
             v = int(v)
         if isinstance(v, int) and not isinstance(v, bool) and v in et.values_by_number:
             return et.values_by_number[v].name

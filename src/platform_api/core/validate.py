@@ -30,13 +30,23 @@ def uid(value: str, field: str = "uid") -> None:
         )
 
 
+def is_tag_name(value: str) -> bool:
+    """^[a-zA-Z0-9_][a-zA-Z0-9._-]{0,127}$"""
+    return 0 < len(value) <= 128 and value[0] not in ".-" and patterns.only(value, TAG_CHARS)
+
+
+def is_digest(value: str) -> bool:
+    """sha256:<64 lowercase hex digits>"""
+    return len(value) == 71 and value.startswith("sha256:") and patterns.only(value[7:], HEX)
+
+
 def tag_name(value: str, field: str = "name") -> None:
-    if not 0 < len(value) <= 128 or value[0] in ".-" or not patterns.only(value, TAG_CHARS):
+    if not is_tag_name(value):
         raise errors.invalid_argument(field, f'{field} must match "^[a-zA-Z0-9_][a-zA-Z0-9._-]{{0,127}}$"')
 
 
 def digest(value: str, field: str = "digest") -> None:
-    if len(value) != 71 or not value.startswith("sha256:") or not patterns.only(value[7:], HEX):
+    if not is_digest(value):
         raise errors.invalid_argument(field, f"{field} must be sha256:<64 lowercase hex digits>")
 
 

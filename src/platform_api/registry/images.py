@@ -24,7 +24,6 @@ from platform_api.core import errors, validate
 from platform_api.gen.records.registry_v2 import Architectures, GetArchitecturesRequest, GetSizeRequest, Size
 from platform_api.registry import oci, queries
 from platform_api.service.context import Context, rpc
-from platform_api.store import rows
 from platform_api.store.db import Conn, Row
 
 SERVICE = "chainguard.platform.registry.v2.ImagesService."
@@ -99,7 +98,7 @@ async def stored_entries(
     conn: Conn, repo: str, digests: Iterable[str], limit: int, skip: frozenset[str] = frozenset()
 ) -> dict[str, list[dict[str, Any]]]:
     """The entries (`Image.entries`) of the indexes among `digests` recorded in `repo`, and of the indexes
-    their entries still name unflattened, level by level: one IN query per level (and chunk), each distinct
+    their entries still name unflattened, level by level: one query per level, each distinct
     digest once, none of `skip`. oci.TooWide beyond `limit` digests."""
     lists: dict[str, list[dict[str, Any]]] = {}
     frontier = [d for d in dict.fromkeys(digests) if d not in skip]
@@ -107,8 +106,8 @@ async def stored_entries(
     while frontier:
         if len(seen) > limit:
             raise oci.TooWide(f"more than {limit} nested indexes to walk")
-        sql = "SELECT digest, body FROM images WHERE repo = $1 AND is_index = 1 AND digest IN ({marks})"
-        found = await rows.fetch_in(conn, sql, frontier, repo)
+        sql = "SELECT digest, body FROM images WHERE repo = $1 AND is_index = 1 AND digest = ANY($2)"
+        found = await conn.fetch(sql, repo, frontier)
         frontier = []
         for r in found:
             entries = lists[r["digest"]] = _entries(json.loads(r["body"]))
@@ -143,9 +142,9 @@ async def platforms(conn: Conn, repo: str, indexes: list[oci.Image]) -> dict[str
 
 
 async def _images(conn: Conn, repo: str, digests: list[str]) -> dict[str, oci.Image]:
-    """The images among `digests` recorded in `repo` (IN queries of rows.IN_CHUNK digests)."""
-    sql = f"SELECT {_COLUMNS} FROM images WHERE repo = $1 AND digest IN ({{marks}})"
-    return {r["digest"]: _image(r) for r in await rows.fetch_in(conn, sql, list(dict.fromkeys(digests)), repo)}
+    """The images among `digests` recorded in `repo` (one query)."""
+    sql = f"SELECT {_COLUMNS} FROM images WHERE repo = $1 AND digest = ANY($2)"
+    return {r["digest"]: _image(r) for r in await conn.fetch(sql, repo, list(dict.fromkeys(digests)))}
 
 
 def _usable(arch: str) -> bool:
@@ -216,14 +215,13 @@ async def size_of(conn: Conn, repo: str, digest: str) -> int:
 async def tagged_digests(conn: Conn, repo: str, tags: list[str], limit: int) -> list[str]:
     """The digests that `tags` name in `repo` and, for an index, its platform manifests' (as far as
     imported): every digest whose SBOM describes the tagged image, each once. At most `limit` + 1 (more
-    than `limit` found: the rest is not read). Queries: the tags', then per rows.IN_CHUNK tagged digests the
-    images' and, only for what their imports left unflattened, one per level of the walk."""
+    than `limit` found). Queries: the tags', the tagged images' and, only for what their imports left
+    unflattened, one per level of the walk."""
     found = dict.fromkeys(await queries.tag_digests(conn, repo, tags))
-    for chunk in rows.chunks(list(found)):
+    indexes = [i for i in (await _images(conn, repo, list(found))).values() if i.is_index]
+    flat = await platforms(conn, repo, indexes)
+    for image in indexes:
+        found.update(dict.fromkeys(child["digest"] for child in flat[image.digest]))
         if len(found) > limit:
             break
-        indexes = [i for i in (await _images(conn, repo, list(chunk))).values() if i.is_index]
-        flat = await platforms(conn, repo, indexes)
-        for image in indexes:
-            found.update(dict.fromkeys(child["digest"] for child in flat[image.digest]))
     return list(found)[: limit + 1]

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from platform_api.core import validate
+from platform_api.core.patterns import Pattern
 from platform_api.service import imports
 from platform_api.service.imports import BadInput
 
@@ -40,8 +41,8 @@ MAX_DEPTH = 4  # indexes nested in index.json
 MAX_SIZE = 1 << 50  # a descriptor's size (1 PiB)
 MAX_PLATFORMS = 1_000  # entries of one index once its nested indexes are flattened (as many as it may list)
 MAX_FLATTEN_STEPS = 1_000_000  # entries one import's flattening steps through (a nested list counts per use)
-_SHA256 = re.compile(r"sha256:[0-9a-f]{64}")
-_DIGEST = re.compile(r"[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]+")
+# The OCI image spec's digest grammar (algorithm:encoded), for telling another algorithm from garbage.
+_DIGEST = Pattern(r"[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]+")
 
 
 @dataclass
@@ -90,7 +91,7 @@ def _type(value: Any, kind: type | tuple[type, ...], file: Path, place: str, wha
 
 def _digest(value: Any, file: Path, place: str) -> str:
     _type(value, str, file, place, "digest")
-    if _SHA256.fullmatch(value):
+    if validate.is_digest(value):
         return str(value)
     if _DIGEST.fullmatch(value) and not value.startswith("sha256:"):
         raise BadInput(file, place, f"digest algorithm {value.split(':')[0]!r} is not supported (only sha256)")
@@ -241,7 +242,7 @@ class Layout:
         return self.content
 
     def _tag(self, file: Path, place: str, name: str, digest: str) -> None:
-        if not re.fullmatch(r"[a-zA-Z0-9_][a-zA-Z0-9._-]{0,127}", name):
+        if not validate.is_tag_name(name):
             raise BadInput(file, place, f"{name[:140]!r} is not a valid tag name")
         if self.content.tags.get(name, digest) != digest:
             raise BadInput(file, place, f"tag {name!r} names two digests")

@@ -71,8 +71,8 @@ async def update_tag(tx: Conn, tag: Tag) -> None:
 
 async def tag_digests(conn: Conn, repo: str, names: list[str]) -> list[str]:
     """The digests the tags `names` of `repo` point at (tags that do not exist are left out)."""
-    sql = "SELECT digest FROM tags WHERE parent = $1 AND name IN ({marks})"
-    return [r["digest"] for r in await rows.fetch_in(conn, sql, names, repo)]
+    found = await conn.fetch("SELECT digest FROM tags WHERE parent = $1 AND name = ANY($2)", repo, names)
+    return [r["digest"] for r in found]
 
 
 async def repos_named(conn: Conn, name: str) -> list[str]:

@@ -7,7 +7,6 @@ import hashlib
 from typing import NamedTuple
 
 from platform_api.core import clock
-from platform_api.store import rows
 from platform_api.store.db import Conn
 
 # Digests per `packages` call (one IN list).
@@ -80,10 +79,9 @@ async def packages(conn: Conn, repo_uid: str, digests: list[str]) -> list[Packag
         return []
     if len(digests) > MAX_DIGESTS:
         raise ValueError(f"at most {MAX_DIGESTS} digests")
-    marks = rows.marks(len(digests), 2)
     found = await conn.fetch(
-        f"SELECT DISTINCT name, version, purl FROM sbom_packages WHERE repo = $1 AND digest IN ({marks})"
+        "SELECT DISTINCT name, version, purl FROM sbom_packages WHERE repo = $1 AND digest = ANY($2)"
         " ORDER BY name, version, purl",
-        repo_uid, *digests,
+        repo_uid, digests,
     )  # fmt: skip
     return [Package(r["name"], r["version"], r["purl"]) for r in found]

@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
@@ -43,8 +42,7 @@ class Row(Protocol):
     def keys(self) -> Any: ...
 
 
-_PLACEHOLDER = re.compile(r"\$(\d+)")
-_ANY = re.compile(r"=\s*ANY\s*\(\s*\$(\d+)\s*\)")
+_ANY = "= ANY($"
 _encode_list = msgspec.json.Encoder().encode
 log = logging.getLogger("platform_api.store")
 
@@ -118,6 +116,23 @@ def _wake_local(local: _Local, channel: str) -> None:
         listener._notified()
 
 
+def _sqlite_text(sql: str) -> tuple[str, tuple[int, ...]]:
+    """SQLite's text of `sql`: each `= ANY($n)` as `IN (SELECT value FROM json_each(?n))`, each `$n` as `?n`;
+    and the indexes of the arguments that are lists (which `_q` passes as JSON text)."""
+    lists: set[int] = set()
+    pieces = sql.split(_ANY)
+    for k in range(1, len(pieces)):
+        number, close, rest = pieces[k].partition(")")
+        if not close or not number.isdigit():
+            raise ValueError(f"write a list parameter as '= ANY($n)': {sql[:200]!r}")
+        lists.add(int(number) - 1)
+        pieces[k] = f"IN (SELECT value FROM json_each(${number})){rest}"
+    if any(form in piece.upper() for piece in pieces for form in ("ANY(", "ANY (")):
+        raise ValueError(f"write a list parameter as '= ANY($n)': {sql[:200]!r}")
+    parts = "".join(pieces).split("$")
+    return parts[0] + "".join(("?" if p[:1].isdigit() else "$") + p for p in parts[1:]), tuple(sorted(lists))
+
+
 class _SqliteConn:
     dialect = "sqlite"
     lock_suffix = ""
@@ -132,9 +147,7 @@ class _SqliteConn:
     def _prepared(self, sql: str) -> tuple[str, tuple[int, ...]]:
         found = self._sql.get(sql)
         if found is None:
-            lists = tuple(sorted({int(n) - 1 for n in _ANY.findall(sql)}))
-            text = _ANY.sub(r"IN (SELECT value FROM json_each($\1))", sql)
-            found = self._sql[sql] = (_PLACEHOLDER.sub(r"?\1", text), lists)
+            found = self._sql[sql] = _sqlite_text(sql)
         return found
 
     def _q(self, sql: str, args: Sequence[Any] = ()) -> tuple[str, Sequence[Any]]:

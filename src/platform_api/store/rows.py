@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator, Sequence
 from typing import Any, TypeVar
 
 import msgspec
 
-from platform_api.store.db import Conn, Row
+from platform_api.store.db import Conn
 from platform_api.store.errors import Conflict, NotFound
 
 T = TypeVar("T")
 encode = msgspec.json.Encoder().encode
-# Values per IN (...) list of one statement (`fetch_in`, `chunks`): far below both dialects' parameter limits.
-# New SQL passes a list as one argument instead (`column = ANY($n)`, see store.db), which needs no chunks.
-IN_CHUNK = 500
 
 
 _decoders: dict[type, msgspec.json.Decoder[Any]] = {}
@@ -43,23 +39,9 @@ async def get(conn: Conn, table: str, record: type[T], uid: str, *, lock: bool =
 
 
 def marks(count: int, first: int = 1) -> str:
-    """The placeholders `$first, ..., $(first + count - 1)`: of a VALUES list, or of an IN (...) list still
-    written per value (a list of values is better one argument: `column = ANY($n)`)."""
+    """The placeholders `$first, ..., $(first + count - 1)` of a VALUES list. (A list of values to match is
+    one argument instead, `column = ANY($n)`: see store.db.)"""
     return ", ".join(f"${i}" for i in range(first, first + count))
-
-
-def chunks(values: Sequence[T], size: int = IN_CHUNK) -> Iterator[Sequence[T]]:
-    for at in range(0, len(values), size):
-        yield values[at : at + size]
-
-
-async def fetch_in(conn: Conn, sql: str, values: Sequence[Any], *before: Any, size: int = IN_CHUNK) -> list[Row]:
-    """The rows of `sql` for all of `values`, `size` at a time: `{marks}` in `sql` becomes the placeholders of
-    a chunk, which follow the arguments `before`."""
-    found: list[Row] = []
-    for chunk in chunks(values, size):
-        found += await conn.fetch(sql.format(marks=marks(len(chunk), len(before) + 1)), *before, *chunk)
-    return found
 
 
 async def bodies(conn: Conn, table: str, uids: set[str]) -> dict[str, str]:

@@ -215,8 +215,8 @@ async def aliases_of(conn: Conn, uids: Iterable[str]) -> dict[str, list[str]]:
     """{advisory uid: its aliases} (e.g. to join OSV severities onto a page of advisories)."""
     wanted = list(dict.fromkeys(uids))
     out: dict[str, list[str]] = {u: [] for u in wanted}
-    sql = "SELECT advisory, alias FROM advisory_aliases WHERE advisory IN ({marks}) ORDER BY alias"
-    for r in await rows.fetch_in(conn, sql, wanted):
+    sql = "SELECT advisory, alias FROM advisory_aliases WHERE advisory = ANY($1) ORDER BY alias"
+    for r in await conn.fetch(sql, wanted):
         out[r["advisory"]].append(r["alias"])
     return out
 
@@ -233,12 +233,12 @@ async def fixed_between(conn: Conn, org: str, packages: Iterable[str], start: st
     """The `fixed` events in [start, end] (canonical timestamps) of the advisories stored under group
     `org` (at any depth) for the packages named, ordered by time then advisory id."""
     sql = (
-        "SELECT body FROM advisories WHERE uid > $1 AND uid < $2 AND artifact_name IN ({marks})"
+        "SELECT body FROM advisories WHERE uid > $1 AND uid < $2 AND artifact_name = ANY($4)"
         " AND uid IN (SELECT advisory FROM advisory_events WHERE type = $3)"
     )
     fixed = EVENT_TYPE_NUMBERS["EVENT_TYPE_FILTER_FIXED"]
     found: list[Fixed] = []
-    for r in await rows.fetch_in(conn, sql, sorted(set(packages)), org + "/", org + "0", fixed):
+    for r in await conn.fetch(sql, org + "/", org + "0", fixed, sorted(set(packages))):
         advisory = rows.decode(Advisory, r["body"])
         for event in advisory.events:
             when = event.create_time or ""

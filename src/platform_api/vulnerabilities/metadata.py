@@ -22,18 +22,12 @@ from platform_api.store import rows
 from platform_api.store.db import Conn, Row
 from platform_api.vulnerabilities.osv import Record
 
-CHUNK = 1_000  # ids per IN (...) list
 MAX_RECORD = 2 << 20  # bytes of one record's stored metadata (summary, details, references, severities)
 K = TypeVar("K")
 
 
-async def _fetch_in(conn: Conn, sql: str, values: Iterable[str]) -> list[Row]:
-    """The rows of `sql` (whose `{marks}` becomes the list of `values`), CHUNK values per statement."""
-    return await rows.fetch_in(conn, sql, sorted(set(values)), size=CHUNK)
-
-
 async def _by_id(conn: Conn, columns: str, ids: Iterable[str]) -> list[Row]:
-    return await _fetch_in(conn, f"SELECT {columns} FROM vulnerability_metadata WHERE id IN ({{marks}})", ids)
+    return await conn.fetch(f"SELECT {columns} FROM vulnerability_metadata WHERE id = ANY($1)", sorted(set(ids)))
 
 
 async def apply(tx: Conn, records: list[Record]) -> list[str]:
@@ -83,8 +77,7 @@ async def apply(tx: Conn, records: list[Record]) -> list[str]:
             " severities = $6, digest = $7, update_time = $8, body = $9, size = $10 WHERE id = $1",
             updates,
         )
-        for chunk in rows.chunks(sorted({u[0] for u in updates}), CHUNK):
-            await tx.execute(f"DELETE FROM vulnerability_aliases WHERE id IN ({rows.marks(len(chunk))})", *chunk)
+        await tx.execute("DELETE FROM vulnerability_aliases WHERE id = ANY($1)", sorted({u[0] for u in updates}))
     alias_rows = [(a, rid, r.modified) for rid, (r, _) in pending.items() for a in [rid, *r.aliases]]
     await tx.executemany("INSERT INTO vulnerability_aliases (alias, id, modified) VALUES ($1, $2, $3)", alias_rows)
     return outcomes
@@ -93,8 +86,8 @@ async def apply(tx: Conn, records: list[Record]) -> list[str]:
 async def resolve(conn: Conn, ids: list[str]) -> dict[str, str]:
     """{requested id: id of the stored record answering to it} for the `ids` that any record answers to."""
     candidates: dict[str, list[tuple[bool, str, str]]] = {}  # requested -> [(exact, modified, record id)]
-    sql = "SELECT alias, id, modified FROM vulnerability_aliases WHERE alias IN ({marks})"
-    for r in await _fetch_in(conn, sql, ids):
+    sql = "SELECT alias, id, modified FROM vulnerability_aliases WHERE alias = ANY($1)"
+    for r in await conn.fetch(sql, sorted(set(ids))):
         candidates.setdefault(r["alias"], []).append((r["alias"] == r["id"], r["modified"], r["id"]))
     # The exact id first, then the latest modified; max() keeps the first of equals: the smallest id.
     return {alias: max(sorted(c, key=lambda x: x[2]), key=lambda x: x[:2])[2] for alias, c in candidates.items()}
