@@ -7,6 +7,7 @@ memory)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import secrets
@@ -183,3 +184,41 @@ def test_a_flood_of_empty_objects_is_refused_before_parsing(server: Any, tmp_pat
         f.write(b"{}]")
     error, _ = refused(server, "osv", str(flood))
     assert error["problem"] == "more than 4000000 JSON values (each key counts as one)"
+
+
+def _layout(root: Path) -> dict[str, Path]:
+    """An OCI layout of one manifest: the paths of its manifest, config and layer blobs."""
+    paths = {}
+
+    def blob(name: str, data: bytes, media: str) -> dict[str, Any]:
+        digest = hashlib.sha256(data).hexdigest()
+        paths[name] = root / "blobs" / "sha256" / digest
+        paths[name].parent.mkdir(parents=True, exist_ok=True)
+        paths[name].write_bytes(data)
+        return {"mediaType": media, "digest": "sha256:" + digest, "size": len(data)}
+
+    config = blob("config", b'{"architecture": "amd64", "os": "linux"}', "application/vnd.oci.image.config.v1+json")
+    layer = blob("layer", b"a layer", "application/vnd.oci.image.layer.v1.tar+gzip")
+    media = "application/vnd.oci.image.manifest.v1+json"
+    doc = {"schemaVersion": 2, "mediaType": media, "config": config, "layers": [layer]}
+    manifest = blob("manifest", json.dumps(doc).encode(), media)
+    (root / "oci-layout").write_text('{"imageLayoutVersion": "1.0.0"}')
+    (root / "index.json").write_text(json.dumps({"schemaVersion": 2, "manifests": [manifest]}))
+    return paths
+
+
+@pytest.mark.parametrize("blob", ["manifest", "layer"])
+@pytest.mark.parametrize("link", ["dangling", "loop"])
+def test_a_layout_blob_that_is_a_broken_symlink(server: Any, tmp_path: Path, blob: str, link: str) -> None:
+    root = tmp_path / "layout"
+    path = _layout(root)[blob]
+    path.unlink()
+    if link == "dangling":
+        path.symlink_to(root / "blobs" / "gone")
+    else:
+        path.symlink_to(root / "blobs" / "other")
+        (root / "blobs" / "other").symlink_to(path)
+    error, line = refused(server, "oci", REPO, str(root))
+    problem = "a dangling symlink" if link == "dangling" else "a symlink loop"
+    assert (error["file"], error["problem"]) == (str(path), problem)
+    assert line == f"platform-api import oci: {path}: {problem}"
