@@ -37,9 +37,11 @@ MAX_RATIO = 200
 # A zip's central directory, which zipfile parses whole into memory (~650 bytes a member): 32 MiB is some
 # 400,000 members named like OSV records, and at most 730,000 (~470 MB) of the smallest possible.
 MAX_CENTRAL = 32 << 20
-# JSON values (keys included) in one file: parsing one costs at most ~90 bytes each (~350 MB), whatever the
-# file holds; a realistic document has one value per 10 to 30 bytes, so only files near MAX_FILE come close.
-MAX_VALUES = 4_000_000
+# JSON values in one file (keys and containers included): parsing costs up to ~80 bytes a value (short
+# distinct strings; an empty object ~40) on top of the file, so at most ~550 MB, where 64 MiB of
+# `[{},{},...]` (22 million values) took 1.76 GB. Realistic documents hold one value per 11 to 30 bytes
+# (a compact PyPI JSON document: 16), so any of them up to MAX_FILE passes.
+MAX_VALUES = 6_000_000
 # Zip members read: stored and deflate (what OSV's exports and the common tools write). zipfile inflates a
 # bzip2 or LZMA member whole whatever size is asked for (a 915-byte bzip2 zip reached 2.1 GB before the
 # ratio check), while deflate inflates in steps of the size asked, so that the bounds hold as it reads.

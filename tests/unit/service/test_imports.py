@@ -255,8 +255,8 @@ def test_load_json_takes_what_is_fine() -> None:
 
 
 def test_load_json_counts_values_before_parsing() -> None:
-    # 4,700,000 empty objects (14 MB): over MAX_VALUES, refused before anything is built (parsed, ~400 MB).
-    flood = b"[" + b"{}," * 4_700_000 + b"{}]"
+    # 6,000,000 empty objects (18 MB; 12 million values): refused before anything is built (parsed: ~450 MB).
+    flood = b"[" + b"{}," * 6_000_000 + b"{}]"
     tracemalloc.start()
     try:
         with pytest.raises(BadInput) as e:
