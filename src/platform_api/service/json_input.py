@@ -8,7 +8,7 @@ problem. What `json.loads` alone lets through, and why each is refused:
 - text that is not UTF-8: `json.loads(bytes)` would also take UTF-16 and UTF-32, and encoded surrogates;
 - `NaN`, `Infinity` and numbers beyond a double (`1e400`): not JSON numbers, and msgspec writes them as null,
   which a stored record cannot be read back from;
-- integers of more than 4,300 digits: Python's int-conversion limit raises a bare ValueError;
+- integers over Python's int-conversion limit (4,300 digits), which raises a bare ValueError;
 - a NUL character or a lone UTF-16 surrogate (`"\\ud800"`) in a string or a key: PostgreSQL text cannot hold
   either, UTF-8 encoders refuse the surrogate, and the API refuses NUL in every string. Both can only come
   from `\\u` escapes (raw ones are not valid UTF-8 or not valid JSON), so the document is walked only when
@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 from typing import Any
 
 _STRING = rb'"[^"\\]*(?:\\.[^"\\]*)*"'
@@ -27,7 +28,6 @@ _SEPARATORS = (b",", b":", b"[", b"{")
 _TOKENS = re.compile(_STRING + rb"|[,:\[{]")
 _SUSPECT_ESCAPE = re.compile(rb"\\u(?:0000|[dD][89a-fA-F])")
 _BAD_CHAR = re.compile("[\x00\ud800-\udfff]")
-_LONG_INT = rb"-?\d{4301,}"
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 
@@ -63,7 +63,9 @@ def parse(data: bytes, max_values: int) -> Any:
     except RecursionError:
         raise Refused("", "JSON nested too deeply") from None
     except ValueError:  # only int() raises a plain ValueError here: over the digit limit
-        raise Refused(_place(data, _LONG_INT), "an integer of more than 4300 digits") from None
+        digits = sys.get_int_max_str_digits()
+        where = rb"-?\d{%d,}" % (digits + 1)
+        raise Refused(_place(data, where), f"an integer of more than {digits} digits") from None
     if _SUSPECT_ESCAPE.search(data):
         _check_strings(doc)
     return doc
