@@ -13,6 +13,13 @@ MAX_FILES_PER_VERSION = 2_000
 MAX_NAME = 200
 MAX_VERSION = 128
 MAX_DESCRIPTION = 4_096
+# A distribution file's size (1 PiB, as an OCI descriptor's): a version's sum of at most
+# MAX_FILES_PER_VERSION of them stays far inside the 64-bit size column.
+MAX_SIZE = 1 << 50
+# Versions and distribution files one import holds before it writes (about 250 bytes each in memory): an
+# import checks everything before its one transaction, so its memory grows with its input. Beyond: split it
+# (imports merge).
+MAX_RECORDS = 1_000_000
 
 _CONTROL = re.compile(r"[\x00-\x20\x7f]")
 
@@ -45,6 +52,20 @@ class VersionFacts:
 
 
 @dataclass
+class Budget:
+    """The versions and files an import may still collect (MAX_RECORDS), shared by its artifacts."""
+
+    limit: int = MAX_RECORDS
+    used: int = 0
+
+    def take(self, file: str, place: str) -> None:
+        if self.used >= self.limit:
+            raise BadInput(file, place, f"more than {self.limit} versions and files in one import (split the "
+                                        "input: imports merge)")  # fmt: skip
+        self.used += 1
+
+
+@dataclass
 class ArtifactFacts:
     uid: str
     ecosystem: str
@@ -52,26 +73,38 @@ class ArtifactFacts:
     versions: dict[str, VersionFacts] = field(default_factory=dict)
     # Java: maven-metadata.xml's versioning/lastUpdated.
     last_updated: str | None = None
+    budget: Budget = field(default_factory=Budget, repr=False, compare=False)
 
     def version(self, file: str, place: str, text: str) -> VersionFacts:
         facts = self.versions.get(text)
         if facts is None:
             if len(self.versions) >= MAX_VERSIONS:
                 raise BadInput(file, place, f"more than {MAX_VERSIONS} versions of {self.name}")
+            self.budget.take(file, place)
             facts = self.versions[text] = VersionFacts()
         return facts
+
+    def file(self, file: str, place: str, version: str, filename: str, fact: FileFact) -> None:
+        """Record distribution file `filename` of `version` (a file seen again replaces the earlier fact)."""
+        v = self.version(file, place, version)
+        if filename not in v.files:
+            if len(v.files) >= MAX_FILES_PER_VERSION:
+                raise BadInput(file, place, f"more than {MAX_FILES_PER_VERSION} files in version {version}")
+            self.budget.take(file, place)
+        v.files[filename] = fact
 
 
 class Collected:
     """Every artifact an import's files describe, by uid."""
 
-    def __init__(self) -> None:
+    def __init__(self, budget: int = MAX_RECORDS) -> None:
         self.artifacts: dict[str, ArtifactFacts] = {}
+        self.budget = Budget(budget)
 
     def artifact(self, uid: str, ecosystem: str, name: str) -> ArtifactFacts:
         a = self.artifacts.get(uid)
         if a is None:
-            a = self.artifacts[uid] = ArtifactFacts(uid, ecosystem, name)
+            a = self.artifacts[uid] = ArtifactFacts(uid, ecosystem, name, budget=self.budget)
         return a
 
 

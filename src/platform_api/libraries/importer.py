@@ -18,7 +18,7 @@ from pathlib import Path
 from platform_api.libraries import java_input, python_input, queries
 from platform_api.libraries.facts import Collected
 from platform_api.service import imports
-from platform_api.service.imports import BadInput, Job, Summary
+from platform_api.service.imports import Job, Summary
 
 HELP = "Python (PEP 691 / PyPI JSON) or Java (maven-metadata.xml, POM) artifacts and versions"
 
@@ -29,9 +29,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def files(ecosystem: str, path: Path) -> tuple[list[Path], Path | None]:
-    """The input files and the root they must stay inside (None for a single file)."""
-    if not path.exists():
-        raise BadInput(path, "", "no such file or directory")
+    """The input files and the root they must stay inside (None for a single file, which reading checks)."""
     if not path.is_dir():
         return [path], None
     if ecosystem == "python":

@@ -99,8 +99,9 @@ class Reader:
         for i, c in enumerate(self.items(value, place)):
             c = self.obj(c, f"{place}[{i}]", required=True)
             score = self.obj(c.get("metrics"), f"{place}[{i}].metrics").get("baseScore", 0.0)
-            if isinstance(score, bool) or not isinstance(score, int | float):
-                raise BadInput(self.file, f"{place}[{i}].metrics.baseScore", "must be a number")
+            # CVSS base scores run from 0 to 10 (NaN and Infinity never get here: load_json refuses them).
+            if isinstance(score, bool) or not isinstance(score, int | float) or not 0 <= score <= 10:
+                raise BadInput(self.file, f"{place}[{i}].metrics.baseScore", "must be a number from 0 to 10")
             out.append(CVSS(score=float(score), version=self.text(c.get("version"), f"{place}[{i}].version")))
         return out
 

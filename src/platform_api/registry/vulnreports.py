@@ -9,6 +9,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from platform_api.core import clock
 from platform_api.gen.records.tenant import VulnReport
 from platform_api.service import listing
@@ -57,10 +59,24 @@ async def latest(conn: Conn, repo: str, digest: str) -> VulnReport | None:
     )  # fmt: skip
     if row is None:
         return None
-    report = rows.decode(VulnReport, row["body"])
+    report = _decode(row["body"])
     report.raw_vuln_report = base64.b64encode(bytes(row["raw"])).decode()
     report.last_seen = row["last_seen"]
     return report
+
+
+def _decode(body: str) -> VulnReport:
+    """A stored report. One imported before NaN and Infinity were refused holds the null msgspec wrote for
+    such a CVSS score, which a float field cannot read: read as no score."""
+    try:
+        return rows.decode(VulnReport, body)
+    except msgspec.ValidationError:
+        doc = json.loads(body)
+        for match in doc.get("vulnerabilityMatches", []):
+            for cvss in (match.get("vulnerability") or {}).get("cvss", []):
+                if cvss.get("score", 0) is None:
+                    del cvss["score"]
+        return msgspec.convert(doc, VulnReport)
 
 
 @dataclass

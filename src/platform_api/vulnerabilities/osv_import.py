@@ -18,7 +18,10 @@ from platform_api.service import imports
 from platform_api.vulnerabilities import metadata, osv
 
 HELP = "OSV JSON records (a directory of *.json, a zip such as OSV's all.zip, or one .json): vulnerability metadata"
+# Records parsed before they are written: at most this many, and at most BATCH_BYTES of record files (what
+# a record keeps is bounded by its file), so that the batch's memory does not grow with the records' size.
 BATCH = 500
+BATCH_BYTES = 16 << 20
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,8 +39,6 @@ def _sources(job: imports.Job, path: Path) -> Iterator[tuple[str, bytes]]:
         job.progress.total = 1
         yield str(path), imports.read_file(path)
     else:
-        if not path.exists():
-            raise imports.BadInput(path, "", "no such file or directory")
         for member, data in imports.zip_members(path, (".json",)):
             yield f"{path}!{member}", data
 
@@ -45,12 +46,15 @@ def _sources(job: imports.Job, path: Path) -> Iterator[tuple[str, bytes]]:
 async def run(job: imports.Job) -> imports.Summary:
     summary = imports.Summary()
     batch: list[osv.Record] = []
+    batch_bytes = 0
 
     async def flush() -> None:
+        nonlocal batch_bytes
         for outcome in await metadata.apply(tx, batch):
             summary.count(outcome)
         job.progress.advance(len(batch))
         batch.clear()
+        batch_bytes = 0
 
     async with job.rt.db.transaction() as tx:
         for label, data in _sources(job, Path(job.args.path)):
@@ -59,7 +63,8 @@ async def run(job: imports.Job) -> imports.Summary:
                 batch.append(osv.parse(doc))
             except osv.Invalid as e:
                 raise imports.BadInput(label, e.path, e.problem) from None
-            if len(batch) >= BATCH:
+            batch_bytes += len(data)
+            if len(batch) >= BATCH or batch_bytes >= BATCH_BYTES:
                 await flush()
         if batch:
             await flush()

@@ -305,6 +305,17 @@ def _bad_cases(tmp: Path) -> list[tuple[str, Path, str, str]]:
         ("python", write(tmp / "time.json", {"info": {"name": "x"}, "releases": {"1.0": [{"filename": "x-1.0.zip",
          "upload_time_iso_8601": "yesterday"}]}}), "$.releases['1.0'][0].upload_time_iso_8601", "ISO 8601"),
         ("python", write(tmp / "other.json", [1, 2]), "$", "expected a JSON object"),
+        # What the size column cannot hold, and what no database, encoder or API call takes (issue 16).
+        ("python", write(tmp / "huge.json", simple_page("x", [("1.0", 2**70, "2021-01-01T00:00:00Z")])),
+         "$.files[0].size", f"size {2**70} is over the limit of {2**50} bytes"),
+        ("python", write(tmp / "bigint.json", '{"meta": {"api-version": "1.1"}, "name": "x", "files": [{"size": '
+         + "9" * 5000 + "}]}"), "1:", "an integer of more than 4300 digits"),
+        ("python", write(tmp / "nan.json", '{"meta": {"api-version": "1.1"}, "name": "x", "files": [{"filename": '
+         '"x-1.0.tar.gz", "url": "u", "hashes": {}, "size": NaN}]}'), "1:", "NaN is not a finite number"),
+        ("python", write(tmp / "nul.json", {"info": {"name": "x", "version": "1.0", "summary": "a\x00b"},
+         "releases": {}}), "$.info.summary", "contains a NUL character"),
+        ("python", write(tmp / "surrogate.json", {"info": {"name": "x", "version": "1.0", "summary": "\ud800"},
+         "releases": {}}), "$.info.summary", "contains a lone UTF-16 surrogate (U+D800)"),
         ("java", write(tmp / "doctype.pom", '<?xml version="1.0"?>\n<!DOCTYPE project [<!ENTITY x SYSTEM '
          '"file:///etc/passwd">]>\n<project>&x;</project>'), "2:1", "DOCTYPE"),
         ("java", write(tmp / "broken.pom", "<project>\n  <groupId>a</groupId>\n  <artifactId>b</project>"), "3:",
@@ -349,3 +360,16 @@ def test_symlink_out_of_the_directory_is_refused(server: Any, tmp_path: Path) ->
     (folder / "link.json").symlink_to(outside)
     error, _ = failed_import(server, "python", folder)
     assert "outside" in error["problem"]
+
+
+def test_a_version_of_many_large_files(server: Any, http: httpx.Client, tmp_path: Path) -> None:
+    """A version's size is the sum of its files (a PyTorch release is tens of GB): beyond 32 bits on both
+    backends (PostgreSQL's column was a 32-bit INTEGER)."""
+    name = f"pa-{secrets.token_hex(4)}-large"
+    page = simple_page(name, [(f"2.{n}", 3 << 30, "2024-01-01T00:00:00Z") for n in range(3)])
+    page["files"] = [f | {"filename": f["filename"].replace("-py3-", f"-{k}-py3-")}  # ten 3 GiB wheels each
+                     for f in page["files"] for k in range(10)]  # fmt: skip
+    assert run_import(server, "python", write(tmp_path / "large.json", page))["rejected"] == []
+    url = f"/libraries/v2/artifacts/python:{name}/versions"
+    versions = list_all(http, url, {"orderBy": "size_bytes desc"}, "artifactVersions")
+    assert [(v["version"], v["sizeBytes"]) for v in versions] == [(f"2.{n}", str(30 << 30)) for n in (2, 1, 0)]

@@ -86,6 +86,16 @@ BAD = {
         ' "components": [{"name": "a", "components": [{"version": "1"}]}]}',
         "$.components[0].components[0].name",
     ),
+    # What neither database stores nor the API accepts, and numbers that are not JSON (issue 16).
+    "nul": (
+        '{"spdxVersion": "SPDX-2.3", "packages": [{"name": "a\\u0000"}]}',
+        "$.packages[0].name: contains a NUL character",
+    ),
+    "surrogate": (
+        '{"bomFormat": "CycloneDX", "specVersion": "1.6", "components": [{"name": "a", "version": "\\udfff"}]}',
+        "$.components[0].version: contains a lone UTF-16 surrogate (U+DFFF)",
+    ),
+    "infinity": ('{"spdxVersion": "SPDX-2.3", "packages": [], "x": -Infinity}', "1:50: -Infinity is not a finite"),
 }
 
 
@@ -100,6 +110,7 @@ def test_bad_sboms_change_nothing(case: str, server: Any, http: httpx.Client, or
     r = run_import(server, "sbom", repo, digest, str(path))
     assert r.returncode == 1, r.stdout
     assert want in r.stderr and str(path) in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert packages(server, repo, [digest]) == before
 
 

@@ -116,6 +116,11 @@ BAD = {
     "eol": ('[{"cycle": "1", "eol": "soon"}]', "$[0].eol: 'soon' is neither"),
     "twice": ('[{"cycle": "1"}, {"cycle": "1"}]', "$[1].cycle: cycle '1' appears twice"),
     "truncated": ('[{"cycle": "1"', "malformed JSON"),
+    # Numbers and strings that cannot be stored, or read back (issue 16).
+    "nan": ('[{"cycle": "1", "latest": NaN}]', ": 1:27: NaN is not a finite number"),
+    "bigint": ('[{"cycle": ' + "9" * 5000 + "}]", ": 1:12: an integer of more than 4300 digits"),
+    "nul": ('[{"cycle": "1", "latest": "1.\\u0000"}]', "$[0].latest: contains a NUL character"),
+    "surrogate": ('[{"cycle": "1", "latest": "\\ud800"}]', "$[0].latest: contains a lone UTF-16 surrogate (U+D800)"),
 }
 
 
@@ -129,6 +134,7 @@ def test_bad_cycles_change_nothing(case: str, server: Any, http: httpx.Client, o
     path.write_text(text)
     r = run_import(server, "eol", repo, "python", str(path))
     assert r.returncode == 1 and want in r.stderr and str(path) in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert eol_tags(http, **{"uidp.childrenOf": repo, "pageSize": 100}) == before
 
 

@@ -10,6 +10,7 @@ import json
 import secrets
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ import httpx
 import pytest
 
 from platform_api.gen.chainguard.platform.registry.v1 import registry_pb2, registry_pb2_grpc
+from tests.helpers import run_db
 
 REPORT = Path(__file__).resolve().parents[2] / "data" / "grype" / "report.json"
 OCI_MANIFEST = "application/vnd.oci.image.manifest.v1+json"
@@ -145,17 +147,39 @@ def test_not_found(server: Any, http: httpx.Client, org: str, tmp_path: Path) ->
     assert http.get(f"/registry/v1/repos/{repo}/digests/nope/vulnreport").status_code == 400
 
 
-BAD = {
+def _vulnerability(key: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    """A change to the first match's vulnerability of the good report."""
+
+    def change(doc: dict[str, Any]) -> None:
+        doc["matches"][0]["vulnerability"][key] = value
+
+    return change
+
+
+def _score(value: Any) -> Callable[[dict[str, Any]], None]:
+    return _vulnerability("cvss", [{"version": "3.1", "metrics": {"baseScore": value}}])
+
+
+BAD: dict[str, tuple[dict[str, Any] | Callable[[dict[str, Any]], None], str]] = {
     "trivy": ({"SchemaVersion": 2, "Results": []}, "a Trivy report"),
     "other": ({"hello": 1}, "not a Grype JSON report"),
     "scanner": ({"matches": [], "descriptor": {"name": "syft", "timestamp": "2026-01-01T00:00:00Z"}}, "is not grype"),
     "time": ({"matches": [], "descriptor": {"name": "grype", "timestamp": "yesterday"}}, "$.descriptor.timestamp"),
-    "severity": (None, "$.matches[0].vulnerability.severity: unknown severity 'dire'"),
-    "fix": (None, "$.matches[0].vulnerability.fix.state: unknown fix state"),
+    "severity": (_vulnerability("severity", "Dire"), "$.matches[0].vulnerability.severity: unknown severity 'dire'"),
+    "fix": (_vulnerability("fix", {"state": "maybe"}), "$.matches[0].vulnerability.fix.state: unknown fix state"),
     "matches": (
         {"matches": {}, "descriptor": {"name": "grype", "timestamp": "2026-01-01T00:00:00Z"}},
         "$.matches: must be a list",
     ),
+    # Scores msgspec would store as null (GetVulnReport could not read them back), or that are no CVSS score.
+    "nan": (_score(float("nan")), ": NaN is not a finite number"),
+    "infinity": (_score(float("inf")), ": Infinity is not a finite number"),
+    "1e400": (lambda doc: None, ": 1e400 is not a finite number"),
+    "huge": (_score(10**400), "$.matches[0].vulnerability.cvss[0].metrics.baseScore: must be a number from 0 to 10"),
+    "negative": (_score(-1), "$.matches[0].vulnerability.cvss[0].metrics.baseScore: must be a number from 0 to 10"),
+    # What neither database stores nor the API accepts.
+    "nul": (_vulnerability("description", "a\x00b"), "$.matches[0].vulnerability.description: contains a NUL"),
+    "surrogate": (_vulnerability("id", "CVE-\udc00"), "$.matches[0].vulnerability.id: contains a lone UTF-16"),
 }
 
 
@@ -163,18 +187,41 @@ BAD = {
 def test_bad_reports_change_nothing(case: str, server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
     repo, name, digest = image(server, http, org, tmp_path, ("latest",))
     doc, want = BAD[case]
-    if doc is None:
-        doc = json.loads(REPORT.read_text())
-        if case == "severity":
-            doc["matches"][0]["vulnerability"]["severity"] = "Dire"
-        else:
-            doc["matches"][0]["vulnerability"]["fix"]["state"] = "maybe"
+    if callable(doc):
+        change, doc = doc, json.loads(REPORT.read_text())
+        change(doc)
+    text = json.dumps(doc)
+    if case == "1e400":
+        text = text.replace('"baseScore": 9.8', '"baseScore": 1e400')
     path = tmp_path / "bad.json"
-    path.write_text(json.dumps(doc))
+    path.write_text(text)
     r = run_import(server, "vulnreport", repo, digest, str(path))
     assert r.returncode == 1 and want in r.stderr and str(path) in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert http.get(f"/registry/v1/repos/{repo}/digests/{digest}/vulnreport").status_code == 404
     assert counts(http, repo=name) == []
+
+
+def test_a_stored_non_finite_score_is_read_as_none(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
+    """Reports imported before NaN was refused hold the null msgspec wrote for it: GetVulnReport reads it as
+    no score (it answered 500 on every call) over both transports."""
+    repo, _, digest = image(server, http, org, tmp_path, ("latest",))
+    server.cli("import", "vulnreport", repo, digest, str(REPORT))
+
+    async def as_stored_before(database: Any) -> None:
+        body = await database.fetchval("SELECT body FROM vuln_reports WHERE repo = $1", repo)
+        assert '"score":9.8' in body
+        await database.execute("UPDATE vuln_reports SET body = $2 WHERE repo = $1", repo,
+                               body.replace('"score":9.8', '"score":null'))  # fmt: skip
+
+    run_db(server, as_stored_before)
+    r = http.get(f"/registry/v1/repos/{repo}/digests/{digest}/vulnreport")
+    assert r.status_code == 200, r.text
+    assert r.json()["vulnerabilityMatches"][0]["vulnerability"]["cvss"] == [{"version": "3.1"}]
+    with server.grpc_channel(server.token) as ch:
+        got = registry_pb2_grpc.RegistryStub(ch).GetVulnReport(registry_pb2.VulnReportRequest(repo_id=repo,
+                                                                                            digest=digest))  # fmt: skip
+        assert got.vulnerability_matches[0].vulnerability.cvss[0].score == 0
 
 
 def test_unknown_image(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
