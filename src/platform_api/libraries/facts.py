@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
+from platform_api.core.patterns import Pattern
 from platform_api.service.imports import BadInput
 
 # Bounds on what one artifact may carry (beyond the per-file byte limit of service.imports).
@@ -21,7 +21,7 @@ MAX_SIZE = 1 << 50
 # (imports merge).
 MAX_RECORDS = 1_000_000
 
-_CONTROL = re.compile(r"[\x00-\x20\x7f]")
+_CONTROL = Pattern(r"[\x00-\x20\x7f]")
 
 
 @dataclass

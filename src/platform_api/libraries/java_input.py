@@ -10,19 +10,35 @@ A version's size is that of the jar beside its POM (`<artifactId>-<version>.jar`
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 from datetime import UTC, datetime
 from pathlib import Path
 
+from platform_api.core.patterns import Pattern
 from platform_api.libraries import facts
 from platform_api.libraries.facts import Collected
 from platform_api.service.imports import BadInput
 
 MAX_XML = 8 << 20
-_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*")
-_VERSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+\-]*")
-_DECL = re.compile(rb"<!\s*(DOCTYPE|ENTITY)", re.I)
+_ID = Pattern(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*")
+_VERSION = Pattern(r"[A-Za-z0-9][A-Za-z0-9._+\-]*")
+_TIMESTAMP = Pattern(r"[0-9]{14}")
+_XML_SPACE = b" \t\n\r\x0b\x0c"
+
+
+def _declaration(data: bytes) -> int:
+    """Where `<!` followed by optional whitespace and DOCTYPE or ENTITY (any case) begins, or -1. Each
+    whitespace run is read once, after the one `<!` it follows: linear in `data`."""
+    at = data.find(b"<!")
+    while at >= 0:
+        i = at + 2
+        while i < len(data) and data[i] in _XML_SPACE:
+            i += 1
+        word = data[i : i + 7].upper()
+        if word == b"DOCTYPE" or word[:6] == b"ENTITY":
+            return at
+        at = data.find(b"<!", i)
+    return -1
 
 
 def uid_of(group: str, artifact: str) -> str:
@@ -55,10 +71,10 @@ def _load(file: str, data: bytes) -> ET.Element:
         raise BadInput(file, f"byte {e.start}", "not UTF-8 text (the only encoding accepted)") from None
     if b"\x00" in data:
         raise BadInput(file, f"byte {data.index(0)}", "NUL byte in XML")
-    m = _DECL.search(data)
-    if m:
-        line = data.count(b"\n", 0, m.start()) + 1
-        col = m.start() - (data.rfind(b"\n", 0, m.start()) + 1) + 1
+    at = _declaration(data)
+    if at >= 0:
+        line = data.count(b"\n", 0, at) + 1
+        col = at - (data.rfind(b"\n", 0, at) + 1) + 1
         raise BadInput(file, f"{line}:{col}", "document type declarations (DOCTYPE/ENTITY) are refused")
     try:
         return ET.fromstring(data)
@@ -67,7 +83,7 @@ def _load(file: str, data: bytes) -> ET.Element:
         raise BadInput(file, f"{line}:{col + 1}", f"malformed XML: {str(e).split(':', 1)[0]}") from None
 
 
-def _value(file: str, el: ET.Element, path: str, name: str, pattern: re.Pattern[str] | None) -> str | None:
+def _value(file: str, el: ET.Element, path: str, name: str, pattern: Pattern | None) -> str | None:
     c = _child(el, name)
     if c is None:
         return None
@@ -84,7 +100,7 @@ def _value(file: str, el: ET.Element, path: str, name: str, pattern: re.Pattern[
     return text
 
 
-def _required(file: str, el: ET.Element, path: str, name: str, pattern: re.Pattern[str]) -> str:
+def _required(file: str, el: ET.Element, path: str, name: str, pattern: Pattern) -> str:
     v = _value(file, el, path, name, pattern)
     if v is None:
         raise BadInput(file, path, f"<{name}> is missing")
@@ -130,7 +146,7 @@ def _metadata(file: str, root: ET.Element, out: Collected) -> None:
             if len(c) or len(text) > facts.MAX_VERSION or not _VERSION.fullmatch(text):
                 raise BadInput(file, place, f"{text[:80]!r} is not a valid Maven version")
             a.version(file, place, text)
-    updated = _value(file, versioning, "/metadata/versioning", "lastUpdated", re.compile(r"\d{14}"))
+    updated = _value(file, versioning, "/metadata/versioning", "lastUpdated", _TIMESTAMP)
     if updated is not None:
         try:
             t = datetime.strptime(updated, "%Y%m%d%H%M%S").replace(tzinfo=UTC)

@@ -9,23 +9,30 @@ name names no version of the project is ignored.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from packaging.version import InvalidVersion, Version
 
-from platform_api.core import clock
+from platform_api.core import clock, patterns
+from platform_api.core.patterns import Pattern
 from platform_api.libraries import facts
 from platform_api.libraries.facts import ArtifactFacts, Collected, FileFact
 from platform_api.service.imports import BadInput
 
-_NAME = re.compile(r"[A-Z0-9]|[A-Z0-9][A-Z0-9._-]*[A-Z0-9]", re.I)
+_NAME = Pattern(r"[A-Z0-9]|[A-Z0-9][A-Z0-9._-]*[A-Z0-9]", ignore_case=True)
+_SEPARATORS = str.maketrans("_.", "--")
 _SDIST = (".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".tar", ".zip")
 
 
 def normalize(name: str) -> str:
-    """PEP 503."""
-    return re.sub(r"[-_.]+", "-", name).lower()
+    """PEP 503: runs of -, _ and . become one -, lower case."""
+    t = name.translate(_SEPARATORS).lower()
+    if "--" not in t:
+        return t
+    core = "-".join(p for p in t.split("-") if p)
+    if not core:
+        return "-"
+    return ("-" if t[0] == "-" else "") + core + ("-" if t[-1] == "-" else "")
 
 
 def uid_of(name: str) -> str:
@@ -104,7 +111,7 @@ def _yanked(file: str, place: str, value: object) -> bool:
 def _simple(file: str, doc: dict[str, Any], out: Collected) -> None:
     meta = _object(file, "$.meta", doc["meta"])
     api = meta.get("api-version")
-    if not isinstance(api, str) or not re.fullmatch(r"1\.\d+", api):
+    if not isinstance(api, str) or not (api.startswith("1.") and patterns.digits(api[2:])):
         raise BadInput(file, "$.meta.api-version", f"unsupported api-version {api!r} (1.x is supported)")
     artifact = _project(file, "$.name", doc.get("name"), out)
     versions = doc.get("versions")

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import re
 from pathlib import Path
 from typing import Any
 
+from platform_api.core.patterns import Pattern
 from platform_api.gen.records.registry import EolTag, PackageVersion
 from platform_api.gen.records.registry_v2 import Tag
 from platform_api.registry.oci_import import repo_or_bad
@@ -23,8 +23,9 @@ from platform_api.store.db import Conn
 
 HELP = "a repo's main package and its release cycles in endoflife.date's JSON cycle format (for v1 eoltags)"
 MAX_CYCLES = 10_000
-_DATE = re.compile(r"\d{4}-\d\d-\d\d")
-_PACKAGE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,127}")
+_DATE = Pattern(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_PACKAGE = Pattern(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,127}")
+_CYCLE = Pattern(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:
@@ -56,7 +57,7 @@ def parse(file: Path) -> dict[str, tuple[PackageVersion, bool]]:
         cycle = c.get("cycle")
         if isinstance(cycle, int | float) and not isinstance(cycle, bool):
             cycle = str(cycle)
-        if not isinstance(cycle, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", cycle):
+        if not isinstance(cycle, str) or not _CYCLE.fullmatch(cycle):
             raise BadInput(file, f"{place}.cycle", f"{str(cycle)[:40]!r} is not a cycle name")
         if cycle in out:
             raise BadInput(file, f"{place}.cycle", f"cycle {cycle!r} appears twice")

@@ -7,10 +7,10 @@ only the difference (packages counted as created / unchanged, and `removed`)."""
 from __future__ import annotations
 
 import argparse
-import re
 from pathlib import Path
 from typing import Any
 
+from platform_api.core import validate
 from platform_api.registry import images, sboms
 from platform_api.registry.oci_import import repo_or_bad
 from platform_api.service import imports
@@ -22,7 +22,6 @@ CYCLONEDX_VERSIONS = ("1.5", "1.6", "1.7")
 MAX_PACKAGES = 200_000
 MAX_DEPTH = 32  # nested CycloneDX components
 LIMITS = {"name": 1024, "version": 256, "purl": 2048}
-_DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:
@@ -113,7 +112,7 @@ def parse(file: Path) -> tuple[str, list[sboms.Package]]:
 
 async def run(job: imports.Job) -> imports.Summary:
     repo, digest, file = job.args.repo_uid, job.args.digest, job.args.file
-    if not _DIGEST.fullmatch(digest):
+    if not validate.is_digest(digest):
         raise BadInput(file, "", f"digest {digest[:80]!r} is not sha256:<64 lowercase hex digits>")
     fmt, packages = parse(file)
     job.progress.total = len(packages)

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import re
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from platform_api.core import validate
+from platform_api.core.patterns import Pattern
 from platform_api.gen.records.tenant import (
     CVSS,
     Fix,
@@ -31,8 +32,7 @@ from platform_api.service.imports import BadInput
 HELP = "a Grype JSON vulnerability report on an image: served by the v1 vulnreport and counts calls"
 MAX_MATCHES = 100_000
 MAX_TEXT = 16_384
-_DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
-_TIME = re.compile(r"(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d:\d\d)(\.\d+)?(Z|[+-]\d\d:?\d\d)?")
+_TIME = Pattern(r"([0-9]{4}-[0-9]{2}-[0-9]{2})[T ]([0-9]{2}:[0-9]{2}:[0-9]{2})(\.[0-9]+)?(Z|[+-][0-9]{2}:?[0-9]{2})?")
 # Grype's severities; Negligible counts apart but is LOW in the report's record (which has no such value).
 SEVERITIES = {"unknown": "UNKNOWN", "negligible": "NEGLIGIBLE", "low": "LOW", "medium": "MEDIUM",
               "high": "HIGH", "critical": "CRITICAL"}  # fmt: skip
@@ -47,13 +47,14 @@ def arguments(parser: argparse.ArgumentParser) -> None:
 
 def timestamp(file: Path, place: str, value: Any) -> str:
     """An RFC 3339 time in UTC to the millisecond, as protobuf's JSON writes it (no fraction when zero)."""
-    m = _TIME.fullmatch(value) if isinstance(value, str) else None
+    m = _TIME.groups(value) if isinstance(value, str) else None
     if m is None:
         raise BadInput(file, place, f"{str(value)[:60]!r} is not an RFC 3339 time")
-    zone = (m.group(4) or "Z").replace("Z", "+00:00")
-    frac = (m.group(3) or ".0")[:7]
+    day, clock_time, fraction, zone = m
+    zone = (zone or "Z").replace("Z", "+00:00")
+    frac = (fraction or ".0")[:7]
     try:
-        t = datetime.fromisoformat(f"{m.group(1)}T{m.group(2)}{frac}{zone}").astimezone(UTC)
+        t = datetime.fromisoformat(f"{day}T{clock_time}{frac}{zone}").astimezone(UTC)
     except ValueError as e:
         raise BadInput(file, place, f"{value[:60]!r}: {e}") from None
     ms = t.microsecond // 1000
@@ -191,7 +192,7 @@ def parse(file: Path, raw: bytes) -> tuple[VulnReport, dict[str, list[str]]]:
 
 async def run(job: imports.Job) -> imports.Summary:
     repo, digest, file = job.args.repo_uid, job.args.digest, job.args.file
-    if not _DIGEST.fullmatch(digest):
+    if not validate.is_digest(digest):
         raise BadInput(file, "", f"digest {digest[:80]!r} is not sha256:<64 lowercase hex digits>")
     raw = imports.read_file(file)
     report, counts = parse(file, raw)

@@ -19,16 +19,17 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import sys
+from collections.abc import Iterator
 from typing import Any
 
-_STRING = rb'"[^"\\]*(?:\\.[^"\\]*)*"'
+from platform_api.core import patterns
+
 _SEPARATORS = (b",", b":", b"[", b"{")
-_TOKENS = re.compile(_STRING + rb"|[,:\[{]")
-_SUSPECT_ESCAPE = re.compile(rb"\\u(?:0000|[dD][89a-fA-F])")
-_BAD_CHAR = re.compile("[\x00\ud800-\udfff]")
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_NAME_CHARS = patterns.LETTERS + patterns.DIGITS + "_-"
+# \w . + - : what may not touch a bare number token on either side (it would be part of another token).
+_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-")
+_DIGITS_AS_ZERO = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
 
 
 class Refused(ValueError):
@@ -58,28 +59,60 @@ def parse(data: bytes, max_values: int) -> Any:
     except json.JSONDecodeError as e:
         raise Refused(f"{e.lineno}:{e.colno}", f"malformed JSON: {e.msg}") from None
     except _Number as e:
-        where = rb"(?<![\w.+-])" + re.escape(e.literal.encode()) + rb"(?![\w.+-])"
-        raise Refused(_place(data, where), f"{e.literal[:40]} is not a finite number") from None
+        raise Refused(_token_place(data, e.literal.encode()), f"{e.literal[:40]} is not a finite number") from None
     except RecursionError:
         raise Refused("", "JSON nested too deeply") from None
     except ValueError:  # only int() raises a plain ValueError here: over the digit limit
         digits = sys.get_int_max_str_digits()
-        where = rb"-?\d{%d,}" % (digits + 1)
-        raise Refused(_place(data, where), f"an integer of more than {digits} digits") from None
-    if _SUSPECT_ESCAPE.search(data):
+        raise Refused(_digits_place(data, digits + 1), f"an integer of more than {digits} digits") from None
+    if _suspect_escape(data):
         _check_strings(doc)
     return doc
 
 
+def _outside_strings(data: bytes) -> Iterator[tuple[int, int]]:
+    """(start, end) of each stretch of `data` outside JSON strings, in order; an unterminated string ends
+    the text (json.loads reports it). Each byte is looked at a bounded number of times: linear."""
+    at, end = 0, len(data)
+    while at <= end:
+        quote = data.find(b'"', at)
+        if quote < 0:
+            yield at, end
+            return
+        yield at, quote
+        close = quote
+        while True:  # the closing quote is the first one preceded by an even run of backslashes
+            close = data.find(b'"', close + 1)
+            if close < 0:
+                return
+            run = close - 1
+            while data[run] == 0x5C:
+                run -= 1
+            if (close - 1 - run) % 2 == 0:
+                break
+        at = close + 1
+
+
+def _separators(data: bytes, start: int, end: int) -> int:
+    return sum(data.count(c, start, end) for c in _SEPARATORS)
+
+
 def _count_values(data: bytes, limit: int) -> None:
-    if 1 + sum(data.count(c) for c in _SEPARATORS) <= limit:
+    if 1 + _separators(data, 0, len(data)) <= limit:
         return
     n = 1
-    for m in _TOKENS.finditer(data):
-        if data[m.start()] != 0x22:  # a separator, not a string
-            n += 1
-            if n > limit:
-                raise Refused(_line_col(data, m.start()), f"more than {limit} JSON values (each key counts as one)")
+    for start, end in _outside_strings(data):
+        found = _separators(data, start, end)
+        if n + found > limit:
+            lo, hi = start, end  # the separator that makes one too many: the shortest prefix holding it
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if n + _separators(data, start, mid + 1) > limit:
+                    hi = mid
+                else:
+                    lo = mid + 1
+            raise Refused(_line_col(data, lo), f"more than {limit} JSON values (each key counts as one)")
+        n += found
 
 
 def _constant(literal: str) -> float:
@@ -98,25 +131,57 @@ def _line_col(data: bytes, at: int) -> str:
     return f"{line}:{column}"
 
 
-def _place(data: bytes, pattern: bytes) -> str:
-    """line:column of the first match of `pattern` outside strings ("" if none)."""
-    for m in re.finditer(_STRING + b"|(" + pattern + b")", data):
-        if m.group(1) is not None:
-            return _line_col(data, m.start())
+def _token_place(data: bytes, literal: bytes) -> str:
+    """line:column of the first bare `literal` (a whole token) outside strings ("" if none)."""
+    for start, end in _outside_strings(data):
+        at = data.find(literal, start, end)
+        while at >= 0:
+            after = at + len(literal)
+            if (at == 0 or data[at - 1] not in _WORD) and (after == len(data) or data[after] not in _WORD):
+                return _line_col(data, at)
+            at = data.find(literal, at + 1, end)
     return ""
 
 
+def _digits_place(data: bytes, count: int) -> str:
+    """line:column of the first run of at least `count` digits outside strings (with its minus sign)."""
+    run = b"0" * count
+    for start, end in _outside_strings(data):
+        at = data[start:end].translate(_DIGITS_AS_ZERO).find(run)
+        if at >= 0:
+            at += start
+            return _line_col(data, at - 1 if at > 0 and data[at - 1] == 0x2D else at)
+    return ""
+
+
+def _suspect_escape(data: bytes) -> bool:
+    """Whether the text has a \\u escape of NUL or of a surrogate (\\u0000, \\uD800-\\uDFFF)."""
+    at = data.find(b"\\u")
+    while at >= 0:
+        hex4 = data[at + 2 : at + 6].lower()
+        if hex4 == b"0000" or (hex4[:1] == b"d" and hex4[1:2] in (b"8", b"9", b"a", b"b", b"c", b"d", b"e", b"f")):
+            return True
+        at = data.find(b"\\u", at + 2)
+    return False
+
+
 def _member(path: str, key: str) -> str:
-    return f"{path}.{key}" if _NAME.fullmatch(key) else f"{path}[{key[:60]!r}]"
+    named = key and key[0] not in patterns.DIGITS + "-" and patterns.only(key, _NAME_CHARS)
+    return f"{path}.{key}" if named else f"{path}[{key[:60]!r}]"
 
 
 def _bad(text: str) -> str | None:
-    m = _BAD_CHAR.search(text)
-    if m is None:
+    nul = text.find("\x00")
+    try:
+        text.encode("utf-8")
+        surrogate = -1
+    except UnicodeEncodeError as e:  # only a surrogate cannot be encoded
+        surrogate = e.start
+    if nul < 0 and surrogate < 0:
         return None
-    if m.group() == "\x00":
+    if surrogate < 0 or 0 <= nul < surrogate:
         return "a NUL character"
-    return f"a lone UTF-16 surrogate (U+{ord(m.group()):04X})"
+    return f"a lone UTF-16 surrogate (U+{ord(text[surrogate]):04X})"
 
 
 def _check_strings(doc: Any) -> None:

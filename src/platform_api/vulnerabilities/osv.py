@@ -20,17 +20,17 @@ Decisions:
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 
 from platform_api.core import clock
+from platform_api.core.patterns import Pattern
 from platform_api.gen.records.advisory_v2 import Reference, Severity, VulnerabilityMetadata
 from platform_api.vulnerabilities import osv_cvss
 
-ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:+\-]*")
+ID = Pattern(r"[A-Za-z0-9][A-Za-z0-9._:+\-]*")
 MAX_ID = 128
 MAX_SUMMARY = 8 << 10
 MAX_DETAILS = 1 << 20
@@ -44,7 +44,8 @@ REFERENCE_TYPES = {
     "ADVISORY", "ARTICLE", "DETECTION", "DISCUSSION", "REPORT", "FIX", "INTRODUCED", "PACKAGE", "EVIDENCE", "WEB",
 }  # fmt: skip
 CVSS_TYPES = {"CVSS_V2": "TYPE_CVSS_V2", "CVSS_V3": "TYPE_CVSS_V3", "CVSS_V4": "TYPE_CVSS_V4"}
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_CONTROL = Pattern(r"[\x00-\x1f\x7f]")
+_SCHEMA_VERSION = Pattern(r"1(?:\.[0-9]+){0,2}")
 
 
 class Invalid(ValueError):
@@ -166,7 +167,7 @@ def parse(doc: Any) -> Record:
     """The Record of one OSV JSON document; Invalid naming the JSON path of the first problem."""
     obj = _object(doc, "$")
     version = _string(obj.get("schema_version"), "$.schema_version", 32)
-    if version and not re.fullmatch(r"1(\.\d+){0,2}", version):
+    if version and not _SCHEMA_VERSION.fullmatch(version):
         raise Invalid("$.schema_version", f"unsupported OSV schema version {version!r} (this importer reads 1.x)")
     rid = vuln_id(obj.get("id"), "$.id")
     if "modified" not in obj:
