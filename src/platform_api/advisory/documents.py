@@ -40,7 +40,7 @@ from platform_api.gen.records.advisory_v2 import (
     PendingUpstreamFix,
     TruePositiveDetermination,
 )
-from platform_api.service import imports
+from platform_api.service import imports, listing
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
@@ -49,7 +49,7 @@ from platform_api.vulnerabilities import advisory_yaml as fmt
 SERVICE = "chainguard.platform.advisory.v2.SecurityAdvisoryService."
 MAX_CVES = 100  # cves in one request
 MAX_DOCUMENTS = 500  # documents in one answer (the call has no paging)
-MAX_ANSWER = 3 << 20  # bytes of advisories in one answer (the vendor's gRPC clients take 4 MiB messages)
+MAX_ANSWER = listing.MAX_ANSWER  # bytes of advisories in one answer
 # No stored advisory is shorter (an id and an event with its timestamp): an answer within MAX_ANSWER holds at
 # most MAX_ANSWER // MIN_ENTRY of them, which bounds the rows the size check reads.
 MIN_ENTRY = 64
@@ -169,15 +169,7 @@ class DocumentsAnswer(msgspec.Struct, omit_defaults=True, kw_only=True):
 
 
 def too_large(limit: int) -> errors.ApiError:
-    """RESOURCE_EXHAUSTED for an answer over its byte budget. Asking again cannot succeed, so HTTP 413 (as for
-    request bodies over their limit) rather than the 429 of a rate limit."""
-    e = errors.ApiError(errors.RESOURCE_EXHAUSTED,
-                        f"Resource exhausted: the answer would carry more than {limit} bytes of advisories;"
-                        " ask for fewer cves or for one package id")  # fmt: skip
-    e.http_status = 413
-    e.info_reason = "ANSWER_TOO_LARGE"
-    e.info_metadata = {"limitBytes": str(limit)}
-    return e
+    return errors.answer_too_large(limit, "bytes of advisories", "ask for fewer cves or for one package id")
 
 
 @rpc(SERVICE + "ListDocuments")

@@ -37,7 +37,7 @@ from platform_api.vulnerabilities import metadata, osv
 
 SERVICE = "chainguard.platform.advisory.v2.SecurityAdvisoryService."
 MAX_IDS = 1_000
-MAX_ANSWER = 3 << 20  # bytes of records in one page (the vendor's gRPC clients take 4 MiB messages)
+MAX_ANSWER = listing.MAX_ANSWER  # bytes of records in one page
 _enc = msgspec.json.Encoder()
 
 
@@ -77,16 +77,9 @@ def entries(resolved: dict[str, str]) -> dict[str, str]:
 
 
 def within_budget(candidates: list[tuple[str, int]], size: int) -> list[str]:
-    """The ids of the page: the first `size` of (id, bytes) `candidates`, ending before the one that would
-    take the page over MAX_ANSWER bytes, but never empty when there are candidates."""
-    page: list[str] = []
-    used = 0
-    for i, n in candidates[:size]:
-        if page and used + n > MAX_ANSWER:
-            break
-        page.append(i)
-        used += n
-    return page
+    """The ids of the page: the first `size` of (id, bytes) `candidates` within the answer's byte budget."""
+    first = candidates[:size]
+    return [i for i, _ in first[: listing.within_budget([n for _, n in first])]]
 
 
 @rpc(SERVICE + "ListVulnerabilityMetadata")

@@ -1,5 +1,6 @@
 """The one place every RPC passes through, whatever the transport: the anonymous routes' rate limit or
-authentication and authorization (from the method's declared options), then the implementation.
+authentication and authorization (from the method's declared options), then the implementation, whose
+answer leaves as canonical JSON within the answer size backstop.
 """
 
 from __future__ import annotations
@@ -8,19 +9,29 @@ import asyncio
 import time
 from typing import Any
 
+import msgspec
+
 from platform_api.auth.access import Access, check_scope, scope_of
 from platform_api.core import errors, metrics
 from platform_api.core.ratelimit import AnonymousLimit
 from platform_api.service.context import HANDLERS, Context
 from platform_api.service.methods import MethodInfo
 
+# No answer is larger, whatever the method: a backstop behind each method's own budget (Lists page at
+# listing.MAX_ANSWER; the largest single answer, a vulnerability report with its raw file, stays below it).
+MAX_ENCODED_ANSWER = 64 << 20
+_encode = msgspec.json.Encoder().encode
 
-async def call(method: MethodInfo, request: Any, ctx: Context) -> Any:
-    """Runs the RPC and records its count and latency by method and outcome code."""
+
+async def call(method: MethodInfo, request: Any, ctx: Context) -> bytes:
+    """Runs the RPC and records its count and latency by method and outcome code; the answer as JSON."""
     start = time.perf_counter()
     code = "OK"
     try:
-        return await _call(method, request, ctx)
+        answer: bytes = _encode(await _call(method, request, ctx))
+        if len(answer) > MAX_ENCODED_ANSWER:
+            raise errors.answer_too_large(MAX_ENCODED_ANSWER, "bytes", "ask for less")
+        return answer
     except errors.ApiError as e:
         code = errors.CODE_NAMES.get(e.code, "UNKNOWN")
         raise

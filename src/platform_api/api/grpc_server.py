@@ -12,7 +12,6 @@ import uuid
 from typing import Any
 
 import grpc
-import msgspec
 from google.protobuf import any_pb2, json_format
 from google.protobuf.message import DecodeError, Message
 from google.rpc import error_details_pb2, status_pb2
@@ -44,7 +43,6 @@ _DETAIL_TYPES = {
     "PreconditionFailure": error_details_pb2.PreconditionFailure,
     "ResourceInfo": error_details_pb2.ResourceInfo,
 }
-_encode = msgspec.json.Encoder().encode
 
 
 def status_proto(e: errors.ApiError, domain: str) -> status_pb2.Status:
@@ -110,8 +108,7 @@ def _handler(rt: Runtime, m: MethodInfo) -> Any:
                 sent = data.get(transcode.fields_of(m.input)[m.mask_from_body].json, {})
                 ctx.mask_inferred = transcode.infer_mask(m.input, m.mask_from_body, canonical, sent)
             req = transcode.to_record(m.input_record, canonical)
-            result = await dispatch.call(m, req, ctx)
-            return json_format.Parse(_encode(result), m.output_pb(), ignore_unknown_fields=False)
+            return json_format.Parse(await dispatch.call(m, req, ctx), m.output_pb(), ignore_unknown_fields=False)
         except errors.ApiError as e:
             await context.abort_with_status(rpc_status.to_status(status_proto(e, domain)))
         except Exception:

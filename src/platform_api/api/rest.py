@@ -13,8 +13,6 @@ import secrets
 from typing import Any
 from urllib.parse import parse_qsl
 
-import msgspec
-
 from platform_api.api import caps, dispatch, http_errors, transcode
 from platform_api.api.router import Match, Router
 from platform_api.api.schema import AREAS
@@ -26,7 +24,6 @@ from platform_api.service.runtime import Runtime
 log = logging.getLogger("platform_api.rest")
 
 _JSON = [(b"content-type", b"application/json")]
-_encode = msgspec.json.Encoder().encode
 # Request ids: unique per process start, then a counter (uuid4 cost more than the rest of a GET's routing).
 _ID_PREFIX = secrets.token_hex(6)
 _ids = itertools.count(1)
@@ -68,8 +65,7 @@ class RestApp:
             client = scope.get("client")
             ctx.peer = client[0] if client else ""
             request = await self._request(match, scope, receive, ctx)
-            result = await dispatch.call(match.route.method, request, ctx)
-            await self._send(send, 200, _encode(result), request_id)
+            await self._send(send, 200, await dispatch.call(match.route.method, request, ctx), request_id)
         except errors.ApiError as e:
             await self._error(scope, receive, send, e, area, request_id)
         except Exception:

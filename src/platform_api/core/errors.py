@@ -144,6 +144,16 @@ def duplicate_authorization() -> ApiError:
     return invalid_argument("authorization", "send at most one authorization header or metadata entry")
 
 
+def answer_too_large(limit: int, what: str, hint: str) -> ApiError:
+    """RESOURCE_EXHAUSTED for an answer over its byte budget (`limit` `what`). Asking again cannot succeed, so
+    HTTP 413 (as for request bodies over their limit) rather than the 429 of a rate limit."""
+    e = ApiError(RESOURCE_EXHAUSTED, f"Resource exhausted: the answer would carry more than {limit} {what}; {hint}")
+    e.http_status = 413
+    e.info_reason = "ANSWER_TOO_LARGE"
+    e.info_metadata = {"limitBytes": str(limit)}
+    return e
+
+
 def rate_limited(retry_after: int) -> ApiError:
     """Too many requests: 429 RESOURCE_EXHAUSTED, ErrorInfo reason RATE_LIMITED, `Retry-After` in seconds."""
     e = ApiError(RESOURCE_EXHAUSTED, f"Resource exhausted: too many requests, retry after {retry_after} s")

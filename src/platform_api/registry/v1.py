@@ -61,13 +61,20 @@ async def list_vuln_count_reports(req: VulnCountReportFilter, ctx: Context) -> V
     if len(refs) > 100:
         raise errors.invalid_argument("references", "at most 100 references")
     items: list[VulnCountReport] = []
+    # Each id is answered twice (under its severity and in cveIds): half the answer's budget for the counts.
+    budget = listing.MAX_ANSWER // 2
     for repo, tag in refs:
         try:
-            found = await vulnreports.counts(ctx.rt.db, repo, tag, since, until, roots)
+            found = await vulnreports.counts(ctx.rt.db, repo, tag, since, until, roots, budget)
         except vulnreports.TooMany:
             raise errors.invalid_argument(
                 "from", f"more than {vulnreports.MAX_COUNT_ROWS} reports match: narrow repo, tag, from or to"
             ) from None
+        except vulnreports.TooLarge:
+            raise errors.answer_too_large(
+                listing.MAX_ANSWER, "bytes of vulnerability ids", "narrow repo, tag, from or to"
+            ) from None
+        budget -= sum(c.stored for c in found)
         items += [_report(c) for c in found]
     return VulnCountReportList(items=items)
 

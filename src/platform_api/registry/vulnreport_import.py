@@ -31,6 +31,9 @@ from platform_api.service.imports import BadInput
 
 HELP = "a Grype JSON vulnerability report on an image: served by the v1 vulnreport and counts calls"
 MAX_MATCHES = 100_000
+# The raw report is kept and answered whole (GetVulnReport's rawVulnReport, base64), next to its matches: at
+# this size the answer stays well below the server's answer backstop (api.dispatch.MAX_ENCODED_ANSWER).
+MAX_REPORT = 16 << 20
 MAX_TEXT = 16_384
 _TIME = Pattern(r"([0-9]{4}-[0-9]{2}-[0-9]{2})[T ]([0-9]{2}:[0-9]{2}:[0-9]{2})(\.[0-9]+)?(Z|[+-][0-9]{2}:?[0-9]{2})?")
 # Grype's severities; Negligible counts apart but is LOW in the report's record (which has no such value).
@@ -194,7 +197,7 @@ async def run(job: imports.Job) -> imports.Summary:
     repo, digest, file = job.args.repo_uid, job.args.digest, job.args.file
     if not validate.is_digest(digest):
         raise BadInput(file, "", f"digest {digest[:80]!r} is not sha256:<64 lowercase hex digits>")
-    raw = imports.read_file(file)
+    raw = imports.read_file(file, limit=MAX_REPORT)
     report, counts = parse(file, raw)
     job.progress.total = 1
     summary = imports.Summary()

@@ -81,25 +81,33 @@ def _decode(body: str) -> VulnReport:
 
 @dataclass
 class Counted:
-    """One report's counts under one tag: the repo's name, the tag, the day, size, severity -> ids."""
+    """One report's counts under one tag: the repo's name, the tag, the day, size, severity -> ids, and the
+    characters of the stored counts (what they take of an answer's budget)."""
 
     repo: str
     tag: str
     day: str
     size: int
     ids: dict[str, list[str]]
+    stored: int = 0
 
 
 class TooMany(Exception):
     pass
 
 
+class TooLarge(Exception):
+    """The reports' counts would take the answer over its byte budget."""
+
+
 async def counts(
-    conn: Conn, repo_name: str, tag: str, since: str, until: str, roots: list[str] | None
+    conn: Conn, repo_name: str, tag: str, since: str, until: str, roots: list[str] | None, budget: int
 ) -> list[Counted]:
     """The latest report per (repo, tag, day) of the tags naming a reported digest, filtered by repo name,
     tag, days (inclusive, `YYYY-MM-DD`) and, when `roots` is not None, to repos under those groups.
-    Ordered by repo name, tag, day. TooMany beyond MAX_COUNT_ROWS reports."""
+    Ordered by repo name, tag, day. TooMany beyond MAX_COUNT_ROWS reports; TooLarge when their stored
+    counts (vulnerability ids: up to 100,000 per report) take more than `budget` characters, which is
+    known from their lengths before any is read."""
     conds, args = [], []
 
     def p(value: Any) -> str:
@@ -119,16 +127,23 @@ async def counts(
         seen = [f"(v.repo > {p(r + '/')} AND v.repo < {p(r + '0')})" for r in roots]
         conds.append(listing.any_of(seen) if seen else "1 = 0")
     where = (" WHERE " + " AND ".join(conds)) if conds else ""
-    found = await conn.fetch(
-        "SELECT v.repo, r.name AS repo_name, t.name AS tag, v.day, v.generated, v.counts FROM vuln_reports v"
+    sql = (
+        "SELECT {} FROM vuln_reports v"
         " JOIN repos r ON r.uid = v.repo JOIN tags t ON t.parent = v.repo AND t.digest = v.digest"
-        f"{where} ORDER BY r.name, t.name, v.day, v.generated LIMIT {MAX_COUNT_ROWS + 1}",
-        *args,
+        f"{where} ORDER BY r.name, t.name, v.day, v.generated LIMIT {MAX_COUNT_ROWS + 1}"
     )
-    if len(found) > MAX_COUNT_ROWS:
+    sizes = await conn.fetch(sql.format("length(v.counts) AS n"), *args)
+    if len(sizes) > MAX_COUNT_ROWS:
         raise TooMany()
+    if sum(int(r["n"]) for r in sizes) > budget:
+        raise TooLarge()
+    found = await conn.fetch(sql.format("v.repo, r.name AS repo_name, t.name AS tag, v.day, v.counts"), *args)
+    if len(found) > MAX_COUNT_ROWS or sum(len(r["counts"]) for r in found) > budget:  # an import in between
+        raise TooLarge()
     out: dict[tuple[str, str, str], Counted] = {}
     for r in found:  # later generations of a day replace earlier ones
         c = json.loads(r["counts"])
-        out[(r["repo"], r["tag"], r["day"])] = Counted(r["repo_name"], r["tag"], r["day"], int(c["size"]), c["ids"])
+        out[(r["repo"], r["tag"], r["day"])] = Counted(
+            r["repo_name"], r["tag"], r["day"], int(c["size"]), c["ids"], len(r["counts"])
+        )
     return list(out.values())

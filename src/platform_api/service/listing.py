@@ -23,6 +23,9 @@ from platform_api.store.db import Conn
 
 DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 200
+# Bytes of stored records in one answer (characters of their JSON): a page ends early, with a page token, before
+# the record that would cross it, and is never empty. The vendor's gRPC clients take messages of 4 MiB.
+MAX_ANSWER = 3 << 20
 STANDARD_ORDER_KEYS: Mapping[str, str] = {
     "uid": "uid",
     "name": "name",
@@ -327,8 +330,20 @@ async def page(ctx: Context, table: Table, where: Where, request: Any, columns: 
     )
     rows = await db.fetchtuples(sql, *where.args)
     token = ""
-    if len(rows) > size:
-        rows = rows[:size]
+    keep = within_budget([len(r[0]) for r in rows[:size]])
+    if len(rows) > keep:
+        rows = rows[:keep]
         n = len(order)
         token = pagetoken.encode(key, query, list(rows[-1][-n:]))
     return Page([r[0] for r in rows], token, total, request.skip)
+
+
+def within_budget(sizes: list[int], budget: int = MAX_ANSWER) -> int:
+    """How many of the records of `sizes` (in order) one answer takes: all of them, or up to the one that
+    would take it over `budget`; at least one."""
+    used = 0
+    for i, n in enumerate(sizes):
+        used += n
+        if used > budget and i:
+            return i
+    return len(sizes)

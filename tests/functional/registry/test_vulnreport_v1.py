@@ -202,6 +202,17 @@ def test_bad_reports_change_nothing(case: str, server: Any, http: httpx.Client, 
     assert counts(http, repo=name) == []
 
 
+def test_a_report_too_large_to_answer_is_refused(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
+    """GetVulnReport answers the raw report whole (base64): a report over 16 MiB would make answers beyond
+    the server's backstop, so it is refused at import (a sparse file: refused from its size, unread)."""
+    repo, _, digest = image(server, http, org, tmp_path, ("latest",))
+    path = tmp_path / "big.json"
+    with path.open("wb") as f:
+        f.truncate((16 << 20) + 1)
+    r = run_import(server, "vulnreport", repo, digest, str(path))
+    assert r.returncode == 1 and "over the limit of 16777216 bytes" in r.stderr, r.stderr
+
+
 def test_a_stored_non_finite_score_is_read_as_none(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
     """Reports imported before NaN was refused hold the null msgspec wrote for it: GetVulnReport reads it as
     no score (it answered 500 on every call) over both transports."""
