@@ -115,7 +115,12 @@ class Exchange:
             validate.uid(s, "scopes")
         unknown = caps.unknown(cap)
         if unknown:
-            raise errors.invalid_argument("cap", f"unknown capabilities: {', '.join(unknown)}")
+            # A few of them, cut short: the message names what the caller sent, and must stay far below the
+            # 8 KiB that gRPC clients accept in a status (217 long names made it larger).
+            named = ", ".join(repr(u[:64]) for u in unknown[:5]) + (
+                f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+            )
+            raise errors.invalid_argument("cap", f"unknown capabilities: {named}")
         return audience, sorted(set(scopes)), caps.names(caps.mask(cap)) if cap else []
 
     # ------------------------------------------------------------------ exchange

@@ -225,6 +225,12 @@ def test_scopes_and_cap_restrict_the_token(srv: Server, upstream: Upstream, org:
         assert c.post(f"/registry/v2/repos/{org}", json={"name": "nope"}).status_code == 403
     bad = exchange(srv, upstream.token(sub, "localhost"), identity=uid, cap="no.such.cap")
     assert bad.status_code == 400 and bad.json()["code"] == 3
+    # As many unknown names as the cap allows, long ones: the message names a few (gRPC clients refuse
+    # a status over 8 KiB; it was RESOURCE_EXHAUSTED for them).
+    many = [f"no.such.cap.{n}.{'x' * 200}" for n in range(217)]
+    bad = exchange(srv, upstream.token(sub, "localhost"), "POST", identity=uid, cap=many)
+    assert bad.status_code == 400 and len(bad.json()["message"]) < 1000, bad.text
+    assert "and 212 more" in bad.json()["message"]
     bad = exchange(srv, upstream.token(sub, "localhost"), identity=uid, aud="https://elsewhere.example")
     assert bad.status_code == 400
 
