@@ -131,7 +131,7 @@ def yaml_shapes(size: int) -> dict[str, str]:
 
 
 def yaml_case(database: str, group: str, args: argparse.Namespace) -> list[dict[str, Any]]:
-    from platform_api.vulnerabilities import advisory_yaml
+    from platform_api.formats import advisory_yaml
 
     rows = []
     for name, text in yaml_shapes(min(advisory_yaml.MAX_DOCUMENT, 8 << 20) - 1).items():

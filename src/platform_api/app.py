@@ -15,13 +15,13 @@ from starlette.routing import Route
 
 from platform_api.api import grpc_server, http_errors, metrics, openapi, schema, sts_routes
 from platform_api.api.rest import RestApp
-from platform_api.auth import discovery, keys
+from platform_api.auth import discovery, issuer, keys
 from platform_api.auth.access import Access
 from platform_api.core import errors, logs
 from platform_api.core.ratelimit import AnonymousLimit
 from platform_api.core.settings import Settings
 from platform_api.events.dispatcher import Dispatcher
-from platform_api.iam import bootstrap, roles, sts
+from platform_api.iam import roles, sts
 from platform_api.service.methods import MethodInfo
 from platform_api.service.runtime import Runtime
 from platform_api.store import db as store
@@ -82,7 +82,7 @@ class Service:
         await rt.load_secrets()
         await keys.ensure(rt.db)
         await roles.seed_builtin(rt.db)
-        await bootstrap.record_issuer(rt.db, settings.issuer)
+        await issuer.record_issuer(rt.db, settings.issuer)
         access = Access(rt.db, settings.issuer, settings.token_audience)
         rt.add(access)
         rt.on_grants_changed.append(access.authorizer.invalidate)

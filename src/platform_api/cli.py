@@ -18,8 +18,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from platform_api.advisory import importer as advisory_import
 from platform_api.api import fd_budget, front, schema
-from platform_api.auth import keys
+from platform_api.auth import issuer, keys
 from platform_api.core import errors, logs
 from platform_api.core.errors import ApiError
 from platform_api.core.settings import Settings
@@ -31,7 +32,7 @@ from platform_api.service import imports
 from platform_api.service.runtime import Runtime
 from platform_api.store import db
 from platform_api.store.migrate import migrate
-from platform_api.vulnerabilities import advisory_import, osv_import
+from platform_api.vulnerabilities import osv_import
 
 T = TypeVar("T")
 # HTTP: a connection that has not sent a whole request head this long after connecting or after its last
@@ -302,9 +303,9 @@ def _with_database(settings: Settings, work: Callable[[Any, list[str]], Awaitabl
 async def _bootstrap(db: Any, inv: Invocation) -> dict[str, Any]:
     """Creates (or finds) the owner under the issuer the server last started with, unless one is given."""
     ns = inv.args
-    issuer = await bootstrap.issuer_of(db, inv.settings, inv.explicit_url)
-    audience = inv.settings.audience or issuer
-    return await bootstrap.bootstrap(db, issuer, audience, ns.org_name, ns.upstream_issuer, ns.upstream_subject)
+    url = await issuer.issuer_of(db, inv.settings, inv.explicit_url)
+    audience = inv.settings.audience or url
+    return await bootstrap.bootstrap(db, url, audience, ns.org_name, ns.upstream_issuer, ns.upstream_subject)
 
 
 async def _token(db: Any, inv: Invocation) -> str:
@@ -312,8 +313,8 @@ async def _token(db: Any, inv: Invocation) -> str:
     ns = inv.args
     if not await identities.exists(db, ns.identity):
         raise errors.not_found("chainguard.platform.iam.v2.Identity", ns.identity)
-    issuer = await bootstrap.issuer_of(db, inv.settings, inv.explicit_url)
-    return await bootstrap.mint(db, issuer, inv.settings.audience or issuer, ns.identity, ns.ttl)
+    url = await issuer.issuer_of(db, inv.settings, inv.explicit_url)
+    return await issuer.mint(db, url, inv.settings.audience or url, ns.identity, ns.ttl)
 
 
 async def _keys(db: Any, action: str) -> Any:

@@ -61,14 +61,14 @@ class Server:
         """An access token for `identity`, signed with the server's stored keys (what `platform-api token` does)."""
         import asyncio
 
-        from platform_api.iam import bootstrap
+        from platform_api.auth import issuer
         from platform_api.store import db
 
         async def go() -> str:
             database = await db.connect(self.database_url)
             try:
-                issuer = await bootstrap.issuer_of(database, Settings(), explicit=False)
-                return await bootstrap.mint(database, issuer, issuer, identity, ttl)
+                url = await issuer.issuer_of(database, Settings(), explicit=False)
+                return await issuer.mint(database, url, url, identity, ttl)
             finally:
                 await database.close()
 

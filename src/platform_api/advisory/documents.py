@@ -25,26 +25,14 @@ from typing import Any
 import msgspec
 
 from platform_api.core import errors
-from platform_api.gen.records.advisory_v2 import (
-    AnalysisNotPlanned,
-    Detection,
-    Detection_DetectionTypeManual,
-    Detection_DetectionTypeNVDAPI,
-    Detection_DetectionTypeScanV1,
-    DocumentAdvisory,
-    DocumentEvent,
-    FalsePositiveDetermination,
-    Fixed,
-    FixNotPlanned,
-    ListDocumentsRequest,
-    PendingUpstreamFix,
-    TruePositiveDetermination,
-)
+from platform_api.formats import advisory_yaml as fmt
+from platform_api.gen.records.advisory_v2 import DocumentAdvisory, DocumentEvent, ListDocumentsRequest
+from platform_api.gen.records.vulnerabilities_v2 import AdvisoryEvent
 from platform_api.service import imports, listing
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
-from platform_api.vulnerabilities import advisory_yaml as fmt
+from platform_api.vulnerabilities import advisory_queries
 
 SERVICE = "chainguard.platform.advisory.v2.SecurityAdvisoryService."
 MAX_CVES = 100  # cves in one request
@@ -55,36 +43,18 @@ MAX_ANSWER = listing.MAX_ANSWER  # bytes of advisories in one answer
 MIN_ENTRY = 64
 
 
-def _event(e: fmt.Event) -> DocumentEvent:
-    out = DocumentEvent(timestamp=e.timestamp)
-    d = e.data
-    if e.type == fmt.DETECTION:
-        if d["type"] == "manual":
-            out.detection = Detection(manual=Detection_DetectionTypeManual())
-        elif d["type"] == "nvdapi":
-            out.detection = Detection(nvdapi=Detection_DetectionTypeNVDAPI(cpe_searched=d["cpeSearched"],
-                                                                           cpe_found=d["cpeFound"]))  # fmt: skip
-        else:
-            scan = Detection_DetectionTypeScanV1(
-                scanner=d["scanner"], subpackage_name=d["subpackageName"], component_id=d["componentID"],
-                component_name=d["componentName"], component_version=d["componentVersion"],
-                component_type=d["componentType"], component_location=d["componentLocation"],
-            )  # fmt: skip
-            out.detection = Detection(scanv1=scan)
-    elif e.type == fmt.TRUE_POSITIVE:
-        out.true_positive_determination = TruePositiveDetermination(note=d.get("note", ""))
-    elif e.type == fmt.FALSE_POSITIVE:
-        kind: Any = "TYPE_" + d["type"].upper().replace("-", "_")
-        out.false_positive_determination = FalsePositiveDetermination(type=kind, note=d.get("note", ""))
-    elif e.type == fmt.FIXED:
-        out.fixed = Fixed(fixed_version=d["fixed-version"])
-    elif e.type == fmt.ANALYSIS_NOT_PLANNED:
-        out.analysis_not_planned = AnalysisNotPlanned(note=d["note"])
-    elif e.type == fmt.FIX_NOT_PLANNED:
-        out.fix_not_planned = FixNotPlanned(note=d["note"])
-    else:
-        out.pending_upstream_fix = PendingUpstreamFix(note=d["note"])
-    return out
+def document_event(e: AdvisoryEvent) -> DocumentEvent:
+    """The feed's form of an advisory event record: the same contract data under the feed message's names
+    (`timestamp` for `createTime`, a scan's `subpackageName` and `componentName` for `subpackage` and
+    `component`); the review, author and uid of the advisory's event are not part of the feed."""
+    raw = msgspec.to_builtins(e)
+    raw["timestamp"] = raw.pop("createTime", None)
+    scan = raw.get("detection", {}).get("scanv1")
+    if scan is not None:
+        for ours, feeds in (("subpackage", "subpackageName"), ("component", "componentName")):
+            if ours in scan:
+                scan[feeds] = scan.pop(ours)
+    return msgspec.convert(raw, DocumentEvent)
 
 
 def digest(doc: fmt.Document, namespace: str) -> str:
@@ -98,8 +68,8 @@ def digest(doc: fmt.Document, namespace: str) -> str:
 def entries(doc: fmt.Document, namespace: str) -> list[bytes]:
     """The feed's DocumentAdvisory JSON of each advisory of one parsed document, in document order."""
     return [
-        rows.encode(DocumentAdvisory(id=a.id, events=[_event(e) for e in a.events], aliases=list(a.aliases),
-                                     package_namespace=namespace))
+        rows.encode(DocumentAdvisory(id=a.id, events=[document_event(advisory_queries.event("", e)) for e in a.events],
+                                     aliases=list(a.aliases), package_namespace=namespace))
         for a in doc.advisories
     ]  # fmt: skip
 

@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from platform_api.core import metrics as core_metrics
-from platform_api.events import outbox
+from platform_api.outbox import outbox
 from platform_api.service.runtime import Runtime
 
 log = logging.getLogger("platform_api.metrics")

@@ -44,13 +44,13 @@ from typing import Any
 
 import msgspec
 
-from platform_api.auth import keys
+from platform_api.auth import issuer, keys
 from platform_api.auth.keys import KeySet
 from platform_api.core import clock, metrics, uidp
 from platform_api.core.settings import Settings
-from platform_api.events import outbox, queries, sinks, webhook_http
+from platform_api.events import sinks, webhook_http
 from platform_api.gen.records.events_v2 import Delivery, DeliveryAttempt
-from platform_api.iam import bootstrap
+from platform_api.outbox import outbox, queries
 from platform_api.store import db as store
 from platform_api.store import rows
 from platform_api.store.db import Database
@@ -504,8 +504,8 @@ async def run(settings: Settings, explicit_issuer: bool = False) -> None:
         key_set = KeySet(database)
         await key_set.load()
         # The issuer `serve` recorded, unless given: receivers verify `iss` against our discovery document.
-        issuer = await bootstrap.issuer_of(database, settings, explicit_issuer)
-        dispatcher = Dispatcher(database, settings, key_set, issuer)
+        url = await issuer.issuer_of(database, settings, explicit_issuer)
+        dispatcher = Dispatcher(database, settings, key_set, url)
         loop = asyncio.get_running_loop()
         stop = asyncio.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):

@@ -14,7 +14,7 @@ import time
 import msgspec
 
 from platform_api.core import clock, errors, fieldmask, uidp, validate
-from platform_api.events import outbox, queries, sinks
+from platform_api.events import sinks
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.events_v2 import (
     CreateSubscriptionRequest,
@@ -31,6 +31,7 @@ from platform_api.gen.records.events_v2 import (
     UpdateSubscriptionRequest,
 )
 from platform_api.iam import groups
+from platform_api.outbox import outbox, queries
 from platform_api.service import listing
 from platform_api.service.context import Context, rpc
 from platform_api.store.db import Conn

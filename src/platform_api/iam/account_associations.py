@@ -13,7 +13,6 @@ from __future__ import annotations
 from msgspec import structs
 
 from platform_api.core import clock, errors, patterns, uidp, validate
-from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.iam_v2 import (
     AccountAssociation,
@@ -27,6 +26,7 @@ from platform_api.gen.records.iam_v2 import (
     UpdateAccountAssociationRequest,
 )
 from platform_api.iam import groups
+from platform_api.outbox import outbox
 from platform_api.service import crud, listing
 from platform_api.service.context import Context, rpc
 from platform_api.store.db import Conn

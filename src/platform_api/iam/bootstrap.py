@@ -11,38 +11,14 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from platform_api.auth import capabilities, keys, matching
-from platform_api.auth.keys import KeySet
-from platform_api.auth.tokens import ACCESS_TOKEN_SECONDS, TokenService
+from platform_api.auth import capabilities, matching
+from platform_api.auth.issuer import mint
+from platform_api.auth.tokens import ACCESS_TOKEN_SECONDS
 from platform_api.core import clock, errors, validate
-from platform_api.core.settings import Settings
 from platform_api.gen.records.iam_v2 import Group, Identity
 from platform_api.gen.records.iam_v2 import Identity_ClaimMatch as ClaimMatch
 from platform_api.iam import groups, identities, queries, roles
-from platform_api.service import runtime
 from platform_api.store.db import Conn, PostgresDatabase, SqliteDatabase
-
-ISSUER_URL_KEY = "issuer_url"
-
-
-async def record_issuer(db: SqliteDatabase | PostgresDatabase, issuer: str) -> None:
-    """The serving issuer URL, so that tokens minted from the command line carry the same `iss`."""
-    await runtime.set_service_value(db, ISSUER_URL_KEY, issuer.encode())
-
-
-async def issuer_of(db: SqliteDatabase | PostgresDatabase, settings: Settings, explicit: bool) -> str:
-    if explicit:
-        return settings.issuer
-    stored = await runtime.service_value(db, ISSUER_URL_KEY)
-    return stored.decode() if stored is not None else settings.issuer
-
-
-async def mint(db: SqliteDatabase | PostgresDatabase, issuer: str, audience: str, subject: str, ttl: int) -> str:
-    await keys.ensure(db)
-    key_set = KeySet(db)
-    await key_set.load()
-    token, _ = TokenService(key_set, issuer, audience).mint(subject, ttl=ttl)
-    return token
 
 
 async def _existing_owner(db: Conn) -> tuple[str, str] | None:

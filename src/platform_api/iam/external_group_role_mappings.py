@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from platform_api.auth import authz
 from platform_api.core import clock, errors, uidp, validate
-from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.iam_v2 import (
     BatchDeleteExternalGroupRoleMappingsRequest,
@@ -24,6 +23,7 @@ from platform_api.gen.records.iam_v2 import (
     ListExternalGroupRoleMappingsResponse,
 )
 from platform_api.iam import groups, identity_providers, queries, roles
+from platform_api.outbox import outbox
 from platform_api.service import listing
 from platform_api.service.context import Context, rpc
 from platform_api.store.db import Conn

@@ -8,7 +8,6 @@ from collections.abc import Awaitable, Callable
 
 from platform_api.auth import authz, capabilities
 from platform_api.core import clock, errors, uidp, validate
-from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.iam_v2 import (
     CreateGroupRequest,
@@ -20,6 +19,7 @@ from platform_api.gen.records.iam_v2 import (
     UpdateGroupRequest,
 )
 from platform_api.iam import queries
+from platform_api.outbox import outbox
 from platform_api.service import crud, listing, storage
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows

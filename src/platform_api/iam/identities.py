@@ -12,7 +12,6 @@ from typing import Any
 
 from platform_api.auth import authz, matching
 from platform_api.core import clock, errors, fieldmask, uidp, validate
-from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.iam_v2 import (
     CreateIdentityRequest,
@@ -28,6 +27,7 @@ from platform_api.gen.records.iam_v2 import (
     UpdateIdentityRequest,
 )
 from platform_api.iam import groups
+from platform_api.outbox import outbox
 from platform_api.service import crud, listing, storage
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows

@@ -16,7 +16,6 @@ from msgspec import structs
 
 from platform_api.auth import authz, capabilities, matching
 from platform_api.core import clock, errors, fieldmask, uidp, validate
-from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.iam_v2 import (
     CreateIdentityProviderRequest,
@@ -37,6 +36,7 @@ from platform_api.gen.records.iam_v2 import (
     UpdateIdentityProviderRequest,
 )
 from platform_api.iam import groups, queries, roles
+from platform_api.outbox import outbox
 from platform_api.service import crud, listing, storage
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from platform_api.auth import authz
 from platform_api.core import errors, uidp
-from platform_api.events import outbox
 from platform_api.gen.records.iam_v2 import ExternalGroupRoleMapping, RoleBinding
+from platform_api.outbox import outbox
 from platform_api.service import crud, listing, storage
 from platform_api.store import rows
 from platform_api.store.db import Conn

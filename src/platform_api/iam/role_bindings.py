@@ -13,7 +13,6 @@ from typing import Any
 from platform_api.auth import authz
 from platform_api.auth import capabilities as caps
 from platform_api.core import clock, errors, fieldmask, uidp, validate
-from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.iam_v2 import (
     BatchCreateRoleBindingsRequest,
@@ -33,6 +32,7 @@ from platform_api.gen.records.iam_v2 import (
     UpdateRoleBindingRequest,
 )
 from platform_api.iam import groups, identities, queries, roles
+from platform_api.outbox import outbox
 from platform_api.service import listing
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows

@@ -8,7 +8,6 @@ from __future__ import annotations
 from platform_api.auth import authz
 from platform_api.auth import capabilities as caps
 from platform_api.core import clock, errors, uidp, validate
-from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.iam_v2 import (
     CreateRoleRequest,
@@ -20,6 +19,7 @@ from platform_api.gen.records.iam_v2 import (
     UpdateRoleRequest,
 )
 from platform_api.iam import groups
+from platform_api.outbox import outbox
 from platform_api.service import crud, listing
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows

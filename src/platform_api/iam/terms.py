@@ -8,7 +8,6 @@ acceptances includes those recorded on its ancestors, since an organization's ac
 from __future__ import annotations
 
 from platform_api.core import clock, errors, uidp
-from platform_api.events import outbox
 from platform_api.gen.records.iam_v2 import (
     AcceptTermsRequest,
     AcceptTermsResponse,
@@ -17,6 +16,7 @@ from platform_api.gen.records.iam_v2 import (
     TermsAcceptance,
 )
 from platform_api.iam import groups
+from platform_api.outbox import outbox
 from platform_api.service import listing
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows

@@ -11,9 +11,9 @@ to the domain's `queries.py`.
 from __future__ import annotations
 
 from platform_api.core import clock, uidp
-from platform_api.events import outbox
 from platform_api.gen.records.registry_v2 import Repo, Tag
 from platform_api.iam import groups
+from platform_api.outbox import outbox
 from platform_api.service import crud, listing
 from platform_api.store import rows
 from platform_api.store.db import Conn

@@ -5,7 +5,6 @@ from __future__ import annotations
 from msgspec import UNSET
 
 from platform_api.core import clock, errors, fieldmask, uidp, validate
-from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.registry_v2 import (
     CreateRepoRequest,
@@ -20,6 +19,7 @@ from platform_api.gen.records.registry_v2 import (
     UpdateRepoRequest,
 )
 from platform_api.iam import groups
+from platform_api.outbox import outbox
 from platform_api.registry import queries
 from platform_api.registry import readme as readme_safety
 from platform_api.service import listing

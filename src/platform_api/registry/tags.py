@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from platform_api.core import clock, patterns, validate
-from platform_api.events import outbox
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.registry_v2 import (
     CreateTagRequest,
@@ -13,6 +12,7 @@ from platform_api.gen.records.registry_v2 import (
     ListTagsResponse,
     Tag,
 )
+from platform_api.outbox import outbox
 from platform_api.registry import queries, repos
 from platform_api.service import listing
 from platform_api.service.context import Context, rpc

@@ -1,5 +1,5 @@
 """Vulnerability advisories: /vulnerabilities/v2/advisories (AdvisoriesService), read-only over what
-`platform-api import advisories` stored (see advisory_import and advisory_queries).
+`platform-api import advisories` stored (see advisory.importer and advisory_queries).
 
 Every filter of ListAdvisoriesRequest is SQL on indexed columns: the advisory's own fields are columns of
 `advisories`; `aliases` and the event filters are `uid IN (SELECT advisory FROM advisory_aliases |

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from platform_api.formats import advisory_yaml as fmt
 from platform_api.gen.records.vulnerabilities_v2 import (
     Advisory,
     AdvisoryEvent,
@@ -30,7 +31,6 @@ from platform_api.gen.records.vulnerabilities_v2 import (
 )
 from platform_api.store import rows
 from platform_api.store.db import Conn
-from platform_api.vulnerabilities import advisory_yaml as fmt
 
 # EventTypeFilter numbers (the proto enum), stored in advisory_events.type and advisories.latest_event_type.
 EVENT_TYPE_NUMBERS = {
@@ -73,7 +73,9 @@ def event_uid(advisory: str, position: int) -> str:
     return f"{advisory}/{hashlib.sha256(key.encode()).hexdigest()[:16]}"
 
 
-def _event(uid: str, e: fmt.Event) -> AdvisoryEvent:
+def event(uid: str, e: fmt.Event) -> AdvisoryEvent:
+    """The record of one event of the format: the one mapping of the YAML event types and their data (the
+    public feed's DocumentEvent is derived from this record, `advisory.documents`)."""
     out = AdvisoryEvent(uid=uid, create_time=e.timestamp, review_state=IMPORTED_REVIEW_STATE)
     d = e.data
     if e.type == fmt.DETECTION:
@@ -126,7 +128,7 @@ def build(group: str, package: str, adv: fmt.Advisory, artifact_type: str = "apk
     """The stored form of one parsed advisory of package `package`, imported into `group`.
     createTime is the first event's timestamp; updateTime is set when written."""
     uid = advisory_uid(group, package, adv.id)
-    events = [_event(event_uid(uid, i), e) for i, e in enumerate(adv.events)]
+    events = [event(event_uid(uid, i), e) for i, e in enumerate(adv.events)]
     # Latest by timestamp; of equal timestamps the later in the list (wolfictl's stable sort).
     order = sorted(range(len(adv.events)), key=lambda i: adv.events[i].timestamp)
     latest = adv.events[order[-1]]

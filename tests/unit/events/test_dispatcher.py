@@ -22,8 +22,9 @@ from platform_api.auth import keys
 from platform_api.auth.keys import KeySet
 from platform_api.core import clock
 from platform_api.core.settings import Settings
-from platform_api.events import dispatcher, outbox
+from platform_api.events import dispatcher
 from platform_api.events.dispatcher import Dispatcher
+from platform_api.outbox import outbox
 from platform_api.store import db as store
 from platform_api.store.migrate import migrate
 from tests.helpers import Receiver, receiver, scratch_database

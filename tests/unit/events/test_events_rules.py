@@ -14,7 +14,7 @@ import pytest
 from platform_api.api import schema
 from platform_api.core import clock
 from platform_api.core.settings import Settings
-from platform_api.events import dispatcher, outbox, sinks
+from platform_api.events import dispatcher, sinks
 from platform_api.gen.records.events_v2 import Subscription
 from platform_api.gen.records.iam_v2 import (
     BatchCreateRoleBindingsResponse,
@@ -26,6 +26,7 @@ from platform_api.gen.records.iam_v2 import (
     RegenerateScimTokenResponse,
     RoleBinding,
 )
+from platform_api.outbox import outbox
 from platform_api.service import methods
 from platform_api.store import db as store
 from platform_api.store.migrate import migrate

@@ -9,13 +9,14 @@ from pathlib import Path
 
 from platform_api.advisory import resolved
 from platform_api.core.settings import Settings
+from platform_api.formats import advisory_yaml
 from platform_api.gen.records.advisory_v2 import ImageRef, ListResolvedVulnsReportsRequest
 from platform_api.registry import images, oci, queries, sboms
 from platform_api.service.context import Context
 from platform_api.service.runtime import Runtime
 from platform_api.store import db
 from platform_api.store.migrate import migrate
-from platform_api.vulnerabilities import advisory_queries, advisory_yaml
+from platform_api.vulnerabilities import advisory_queries
 from tests.unit.registry.counting import Counting
 
 ORG = "cd" * 20

@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from platform_api.formats import advisory_yaml as fmt
 from platform_api.store import db
 from platform_api.store.migrate import migrate
 from platform_api.vulnerabilities import advisory_queries as q
-from platform_api.vulnerabilities import advisory_yaml as fmt
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "advisories"
 GROUP = "ab" * 20

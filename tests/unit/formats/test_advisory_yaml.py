@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from platform_api.formats import advisory_yaml as fmt
 from platform_api.service.imports import BadInput
-from platform_api.vulnerabilities import advisory_yaml as fmt
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "advisories"
 HEAD = "schema-version: {v}\npackage:\n  name: pkg\nadvisories:\n  - id: CGA-2fq3-jx6r-8w4c\n"

@@ -22,9 +22,9 @@ import msgspec
 
 from platform_api.auth.authz import Principal
 from platform_api.core import clock, patterns, uidp
-from platform_api.events import queries
 from platform_api.gen.records import RECORDS
 from platform_api.gen.records.events_v2 import Delivery
+from platform_api.outbox import queries
 from platform_api.service.context import Context
 from platform_api.store import rows
 from platform_api.store.db import Conn

@@ -18,11 +18,11 @@ from pathlib import Path
 
 from platform_api.advisory import documents
 from platform_api.core import clock, errors, uidp
+from platform_api.formats import advisory_yaml as fmt
 from platform_api.iam import groups
 from platform_api.service import imports
 from platform_api.store.db import Conn
 from platform_api.vulnerabilities import advisory_queries as queries
-from platform_api.vulnerabilities import advisory_yaml as fmt
 
 HELP = "import advisory documents (YAML, schema-version 2.x) into a group's advisories and the public feed"
 

@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
+from platform_api.formats import advisory_yaml as fmt
 from platform_api.service.imports import BadInput
-from platform_api.vulnerabilities import advisory_yaml as fmt
 
 HEAD = "schema-version: 2.0.2\npackage:\n  name: pkg\nadvisories:\n  - id: CGA-2fq3-jx6r-8w4c\n"
 
@@ -66,7 +66,7 @@ def test_pathological_cpes_are_refused_at_once() -> None:
     than hanging it."""
     script = (
         "import sys\n"
-        "from tests.unit.vulnerabilities.test_advisory_yaml_bounds import PATHOLOGICAL, nvdapi, refused\n"
+        "from tests.unit.formats.test_advisory_yaml_bounds import PATHOLOGICAL, nvdapi, refused\n"
         "for cpe in PATHOLOGICAL:\n"
         "    e = refused(nvdapi(cpe))\n"
         "    assert 'is not a CPE 2.3 formatted string' in e.problem, e\n"
