@@ -18,39 +18,24 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from platform_api.advisory import importer as advisory_import
 from platform_api.api import fd_budget, front, schema
+from platform_api.app import IMPORTERS
 from platform_api.auth import issuer, keys
 from platform_api.core import errors, logs
 from platform_api.core.errors import ApiError
 from platform_api.core.settings import Settings
 from platform_api.events import dispatcher
 from platform_api.iam import bootstrap, identities
-from platform_api.libraries import importer as libraries_importer
-from platform_api.registry import eol, oci_import, sbom_import, vulnreport_import
 from platform_api.service import imports
 from platform_api.service.runtime import Runtime
 from platform_api.store import db
 from platform_api.store.migrate import migrate
-from platform_api.vulnerabilities import osv_import
 
 T = TypeVar("T")
 # HTTP: a connection that has not sent a whole request head this long after connecting or after its last
 # answer is closed (Granian's header-read timeout, its default; Granian allows at most 60 s). A shorter
 # `idle_timeout` lowers it.
 HTTP_IDLE_MAX = 30.0
-
-# `platform-api import <kind>`: each importer module has HELP, arguments(parser) and async run(job) (see
-# service/imports.py). The domains add theirs here.
-IMPORTERS: dict[str, Any] = {
-    "oci": oci_import,
-    "sbom": sbom_import,
-    "vulnreport": vulnreport_import,
-    "eol": eol,
-    "advisories": advisory_import,
-    "osv": osv_import,
-    "libraries": libraries_importer,
-}
 
 
 def _database(p: argparse.ArgumentParser) -> None:

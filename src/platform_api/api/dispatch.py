@@ -14,7 +14,7 @@ import msgspec
 from platform_api.auth.access import Access, check_scope, scope_of
 from platform_api.core import errors, metrics
 from platform_api.core.ratelimit import AnonymousLimit
-from platform_api.service.context import HANDLERS, Context
+from platform_api.service.context import Context
 from platform_api.service.methods import MethodInfo
 
 # No answer is larger, whatever the method: a backstop behind each method's own budget (Lists page at
@@ -59,7 +59,7 @@ async def _call(method: MethodInfo, request: Any, ctx: Context) -> Any:
             field = method.scope_field
             scope = scope_of(request, field)
             check_scope(ctx.principal, method.required, scope, field, method.scope_resource)
-    impl = HANDLERS.get(method.impl)
+    impl = ctx.rt.handlers.get(method.impl)
     if impl is None:
         raise errors.unimplemented(f"{method.service.rsplit('.', 1)[-1]}.{method.name}")
     return await impl(request, ctx)

@@ -13,9 +13,8 @@ import secrets
 from typing import Any
 from urllib.parse import parse_qsl
 
-from platform_api.api import caps, dispatch, http_errors, transcode
+from platform_api.api import caps, dispatch, http_errors, schema, transcode
 from platform_api.api.router import Match, Router
-from platform_api.api.schema import AREAS
 from platform_api.core import bodies, errors
 from platform_api.service.context import Context
 from platform_api.service.methods import MethodInfo
@@ -118,5 +117,5 @@ class RestApp:
     async def _error(
         self, scope: dict[str, Any], receive: Any, send: Any, e: errors.ApiError, area: str, request_id: str
     ) -> None:
-        domain = f"{area if area in AREAS else 'api'}.{self.rt.settings.error_domain_base}"
+        domain = f"{area if area in schema.areas() else 'api'}.{self.rt.settings.error_domain_base}"
         await http_errors.render(e, domain, request_id)(scope, receive, send)

@@ -25,7 +25,6 @@ from platform_api.service.methods import HttpRule, MethodInfo, collection_path
 
 # Spec 9.3: the earlier version segment, served by the v2 implementations.
 BETA = ".v2beta1"
-AREAS = ("iam", "registry", "vulnerabilities", "libraries", "advisory", "events", "ping")
 
 
 def _load_generated() -> None:
@@ -141,6 +140,12 @@ def methods() -> dict[str, MethodInfo]:
         v2 = out[info.impl]
         info.event_source = collection_path(v2.rules[0].template) if v2.rules else ""
     return out
+
+
+@cache
+def areas() -> frozenset[str]:
+    """The API areas of the contract (`chainguard.platform.<area>.*`), each an ErrorInfo domain's first label."""
+    return frozenset(m.area for m in methods().values())
 
 
 def services() -> dict[str, list[MethodInfo]]:

@@ -11,17 +11,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from platform_api.auth.authz import Authorizer, Principal
+from platform_api.auth.authz import Authorizer, GrantSource, Principal
 from platform_api.auth.keys import KeySet
 from platform_api.auth.tokens import TokenService, bad_token
 from platform_api.core import errors, metrics, validate
 
 
 class Access:
-    def __init__(self, db: Any, issuer: str, audience: str) -> None:
+    def __init__(self, db: Any, issuer: str, audience: str, grants: GrantSource) -> None:
         self.keys = KeySet(db)
         self.tokens = TokenService(self.keys, issuer, audience)
-        self.authorizer = Authorizer(db)
+        self.authorizer = Authorizer(db, grants)
         # Callers by token, valid while the authorizer's epoch is unchanged (the token's own expiry is
         # checked by `tokens.verify` on every call).
         self._principals: dict[str, tuple[int, Principal]] = {}

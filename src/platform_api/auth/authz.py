@@ -19,7 +19,7 @@ apply from its home down, grants elsewhere not at all. Tokens may narrow further
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,30 +27,24 @@ from platform_api.auth import capabilities as caps
 from platform_api.auth.tokens import AccessClaims
 from platform_api.core import errors, metrics, uidp
 from platform_api.service.context import Context
+from platform_api.store.db import Conn
 
 log = logging.getLogger("platform_api.authz")
 CHANNEL = "platform_api_authz"
 
 
-async def _unregistered(*_: Any) -> Any:
-    raise RuntimeError("no IAM grant source registered (import platform_api.iam)")
-
-
-@dataclass
+@dataclass(frozen=True)
 class GrantSource:
     """The reads of IAM tables that authorization needs. `auth` sits below the domains, and a table's SQL
-    lives with its owner: the IAM modules that own identities, roles and role bindings fill these in when
-    they are imported (`SOURCE.identity_exists = ...`)."""
+    lives with its owner: the IAM package declares these (`iam.GRANTS`) and the app hands them to the
+    authorizer."""
 
     # conn, identity uid -> whether the identity exists
-    identity_exists: Callable[[Any, str], Awaitable[bool]] = _unregistered
-    # conn, identity uid -> (group, comma-separated capability names) of each of its role bindings
-    bindings: Callable[[Any, str], Awaitable[list[tuple[str, str]]]] = _unregistered
-    # conn, role uid -> its comma-separated capability names (None: no such role)
-    role_capabilities: Callable[[Any, str], Awaitable[str | None]] = _unregistered
-
-
-SOURCE = GrantSource()
+    identity_exists: Callable[[Conn, str], Awaitable[bool]]
+    # conn, identity uid -> (group, role uid) of each of its role bindings
+    bindings: Callable[[Conn, str], Awaitable[list[tuple[str, str]]]]
+    # conn, role uids -> each existing role's comma-separated capability names
+    role_capabilities: Callable[[Conn, Collection[str]], Awaitable[dict[str, str]]]
 
 
 def _clip(group: str, home: str) -> str | None:
@@ -147,19 +141,26 @@ class Principal:
                 )
 
 
-async def load_grants(conn: Any, identity: str) -> dict[str, int]:
-    """What `identity` holds through its role bindings (group -> capability mask, clipped to its home), read
-    on `conn` (a transaction sees its own uncommitted bindings)."""
-    rows = await SOURCE.bindings(conn, identity)
+def grants_of(identity: str, rows: list[tuple[str, str]]) -> dict[str, int]:
+    """What `identity` holds through its role bindings `rows` ((group, capability names)): group -> capability
+    mask, clipped to its home."""
+    masks: dict[str, int] = {}  # few distinct roles, many bindings
+    pairs = []
+    for group, names in rows:
+        m = masks.get(names)
+        if m is None:
+            m = masks[names] = caps.mask(names.split(","))
+        pairs.append((group, m))
+    return clipped(identity, pairs)
+
+
+def clipped(identity: str, pairs: list[tuple[str, int]]) -> dict[str, int]:
+    """(group, capability mask) pairs as grants of `identity`: clipped to its home, merged per group."""
     home = uidp.parent(identity)
     by_group: dict[str, int] = {}
-    masks: dict[str, int] = {}  # few distinct roles, many bindings
-    for group, names in rows:
+    for group, m in pairs:
         at = _clip(group, home)
         if at is not None:
-            m = masks.get(names)
-            if m is None:
-                m = masks[names] = caps.mask(names.split(","))
             by_group[at] = by_group.get(at, 0) | m
     return by_group
 
@@ -167,8 +168,9 @@ async def load_grants(conn: Any, identity: str) -> dict[str, int]:
 class Authorizer:
     """Caches each identity's grants and keeps the cache exactly as fresh as the database."""
 
-    def __init__(self, db: Any) -> None:
+    def __init__(self, db: Any, source: GrantSource) -> None:
         self.db = db
+        self.source = source
         self._cache: dict[str, Grants] = {}
         self._roles: dict[str, int] = {}
         self._version: int | None = None
@@ -227,16 +229,23 @@ class Authorizer:
         return g
 
     async def _load(self, identity: str) -> Grants:
-        if not await SOURCE.identity_exists(self.db, identity):
+        if not await self.source.identity_exists(self.db, identity):
             return Grants(exists=False)
-        return Grants(exists=True, by_group=await load_grants(self.db, identity))
+        bindings = await self.source.bindings(self.db, identity)
+        masks = await self.role_masks({role for _, role in bindings})
+        return Grants(exists=True, by_group=clipped(identity, [(g, masks[role]) for g, role in bindings]))
+
+    async def role_masks(self, role_uids: Collection[str]) -> dict[str, int]:
+        """Capability mask per role (0: no such role), cached until grants change; the unknown read at once."""
+        missing = [uid for uid in role_uids if uid not in self._roles]
+        if missing:
+            names = await self.source.role_capabilities(self.db, missing)
+            for uid in missing:
+                self._roles[uid] = caps.mask(names[uid].split(",")) if names.get(uid) else 0
+        return {uid: self._roles[uid] for uid in role_uids}
 
     async def role_mask(self, role_uid: str) -> int:
-        m = self._roles.get(role_uid)
-        if m is None:
-            names = await SOURCE.role_capabilities(self.db, role_uid)
-            m = self._roles[role_uid] = caps.mask(names.split(",")) if names else 0
-        return m
+        return (await self.role_masks([role_uid]))[role_uid]
 
     async def principal(self, claims: AccessClaims) -> Principal:
         """The caller of a verified token, with its grants as of the last sync (call `sync` first)."""

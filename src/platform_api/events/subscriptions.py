@@ -39,7 +39,6 @@ from platform_api.store.db import Conn
 SERVICE = "chainguard.platform.events.v2.SubscriptionsService."
 DELIVERIES = "chainguard.platform.events.v2.DeliveriesService."
 RESOURCE = queries.SUBSCRIPTION
-groups.register_child_table("subscriptions", "subscriptions")
 DELIVERY = queries.DELIVERY
 TABLE = queries.SUBSCRIPTIONS_TABLE
 DELIVERY_TABLE = queries.DELIVERIES_TABLE

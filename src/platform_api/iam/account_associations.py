@@ -78,6 +78,11 @@ async def _fetch(conn: Conn, uid: str, lock: bool = False) -> AccountAssociation
     return await ASSOCIATIONS.get(conn, uid, lock=lock)
 
 
+async def delete_of_group(tx: Conn, group: str) -> None:
+    """A group's association (its uid is the group's) goes with the group."""
+    await ASSOCIATIONS.delete_where(tx, "uid", group)
+
+
 @rpc(SERVICE + "CreateAccountAssociation")
 async def create_account_association(req: CreateAccountAssociationRequest, ctx: Context) -> AccountAssociation:
     given = req.account_association or AccountAssociation()

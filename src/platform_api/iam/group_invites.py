@@ -125,6 +125,14 @@ async def delete_group_invite(req: DeleteGroupInviteRequest, ctx: Context) -> Em
     return Empty()
 
 
+async def delete_in_group(tx: Conn, group: str) -> None:
+    await tx.execute("DELETE FROM group_invites WHERE parent = $1", group)
+
+
+async def role_is_invited(conn: Conn, role: str) -> bool:
+    return await conn.fetchval("SELECT 1 FROM group_invites WHERE role_uid = $1 LIMIT 1", role) is not None
+
+
 def invalid_code() -> errors.ApiError:
     """Unknown, expired, revoked and spent codes all look the same, so that codes cannot be probed."""
     return errors.not_found(RESOURCE, "invite code")

@@ -4,8 +4,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-
 from platform_api.auth import authz, capabilities
 from platform_api.core import clock, errors, uidp, validate
 from platform_api.gen.records._base import Empty
@@ -21,6 +19,7 @@ from platform_api.gen.records.iam_v2 import (
 from platform_api.iam import queries
 from platform_api.outbox import outbox
 from platform_api.service import crud, listing, storage
+from platform_api.service.cascade import Cascades
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
@@ -31,43 +30,6 @@ NAMES = crud.UniqueName("groups", RESOURCE, "a group", "under this parent")
 TABLE = listing.Table("groups")
 GROUPS = crud.Resource("groups", Group, RESOURCE, outbox.emit, NAMES)
 UPDATABLE = frozenset({"name", "description"})
-# Tables whose rows live directly under a group (their `parent` column), with the word used in the
-# RESOURCE_NOT_EMPTY message. Other domains that keep resources under groups register theirs
-# (`register_child_table`), so this module names no table it does not own.
-CHILD_TABLES: list[tuple[str, str]] = [
-    ("groups", "groups"),
-    ("identities", "identities"),
-    ("roles", "roles"),
-    ("identity_providers", "identity providers"),
-]
-
-
-def register_child_table(table: str, label: str) -> None:
-    """A group holding rows of `table` (by its `parent` column) cannot be deleted (RESOURCE_NOT_EMPTY)."""
-    if (table, label) not in CHILD_TABLES:
-        CHILD_TABLES.append((table, label))
-
-
-# Imported data kept under a group that no API call deletes (advisories): its owner's function removes it
-# when the group is deleted (inside that transaction), so such a group does not stay undeletable.
-CLEANUPS: list[Callable[[Conn, str], Awaitable[None]]] = []
-
-
-def register_cleanup(remove: Callable[[Conn, str], Awaitable[None]]) -> None:
-    """`remove(tx, group_uid)` runs when a group is deleted, after the not-empty checks pass."""
-    if remove not in CLEANUPS:
-        CLEANUPS.append(remove)
-
-
-# Rows that belong to the group itself rather than being resources in it: deleted with the group
-# (table, column holding the group uid).
-ATTACHED_TABLES: list[tuple[str, str]] = [
-    ("role_bindings", "parent"),
-    ("account_associations", "uid"),
-    ("group_invites", "parent"),
-    ("terms_acceptances", "parent"),
-    ("external_group_role_mappings", "scope"),
-]
 
 
 async def require(conn: Conn, uid: str, field: str = "uid") -> None:
@@ -163,19 +125,25 @@ async def update_group(req: UpdateGroupRequest, ctx: Context) -> Group:
     )
 
 
+async def any_in_group(conn: Conn, group: str) -> bool:
+    return await GROUPS.any_where(conn, "parent", group)
+
+
 @rpc(SERVICE + "DeleteGroup")
 async def delete_group(req: DeleteGroupRequest, ctx: Context) -> Empty:
+    """Refused while anything lives under the group (its sub-groups, then what the domains declare, each
+    owner asked: service.cascade); what belongs to the group goes with it."""
+    cascades = ctx.rt.part(Cascades)
     async with ctx.rt.db.transaction() as tx:
         await _fetch(tx, req.uid, lock=True)
-        for table, label in CHILD_TABLES:
-            if await tx.fetchval(f"SELECT 1 FROM {table} WHERE parent = $1 LIMIT 1", req.uid) is not None:
-                raise errors.failed_precondition(
-                    "RESOURCE_NOT_EMPTY", f"cannot delete group with child {label}", subject=req.uid
-                )
-        for table, column in ATTACHED_TABLES:
-            await tx.execute(f"DELETE FROM {table} WHERE {column} = $1", req.uid)
-        for remove in CLEANUPS:
-            await remove(tx, req.uid)
+        children = (["groups"] if await any_in_group(tx, req.uid) else []) + await cascades.blocking(
+            tx, "group", req.uid
+        )
+        if children:
+            raise errors.failed_precondition(
+                "RESOURCE_NOT_EMPTY", f"cannot delete group with child {children[0]}", subject=req.uid
+            )
+        await cascades.remove(tx, "group", req.uid)
         await GROUPS.delete(tx, req.uid)
         await outbox.emit(tx, ctx, req)
     ctx.rt.grants_changed()

@@ -26,9 +26,10 @@ from platform_api.gen.records.iam_v2 import (
     UpdateIdentityMetadataRequest,
     UpdateIdentityRequest,
 )
-from platform_api.iam import groups
+from platform_api.iam import groups, queries, roles
 from platform_api.outbox import outbox
 from platform_api.service import crud, listing, storage
+from platform_api.service.cascade import Cascades
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
@@ -88,9 +89,6 @@ async def fetch(conn: Conn, uid: str, lock: bool = False) -> Identity:
 
 async def exists(conn: Conn, uid: str) -> bool:
     return await conn.fetchval("SELECT 1 FROM identities WHERE uid = $1", uid) is not None
-
-
-authz.SOURCE.identity_exists = exists
 
 
 async def find(conn: Conn, uid: str) -> Identity | None:
@@ -192,7 +190,8 @@ async def update_identity(req: UpdateIdentityRequest, ctx: Context) -> Identity:
     async def relationship(tx: Conn, current: Identity, identity: Identity) -> None:
         if (identity.claim_match, identity.static_keys) != (current.claim_match, current.static_keys):
             # Changing who can act as an identity is acting as it: it needs everything the identity holds.
-            held = await authz.load_grants(tx, identity.uid)
+            bound = await roles.held_through(tx, await queries.binding_roles(tx, identity.uid))
+            held = authz.grants_of(identity.uid, bound)
             authz.caller(ctx).check_obtainable(held, "changing how this identity logs in would hand over")
 
     return await IDENTITIES.update_rpc(
@@ -200,24 +199,17 @@ async def update_identity(req: UpdateIdentityRequest, ctx: Context) -> Identity:
     )
 
 
-# Rows that name an identity and go with it when it is deleted (table, column holding the identity uid);
-# the modules owning such tables register them.
-IDENTITY_ATTACHMENTS: list[tuple[str, str]] = [("role_bindings", "identity_uid")]
-
-
-def register_attachment(table: str, column: str) -> None:
-    """Rows of `table` whose `column` names an identity are deleted with it."""
-    if (table, column) not in IDENTITY_ATTACHMENTS:
-        IDENTITY_ATTACHMENTS.append((table, column))
+async def any_in_group(conn: Conn, group: str) -> bool:
+    return await IDENTITIES.any_where(conn, "parent", group)
 
 
 @rpc(SERVICE + "DeleteIdentity")
 async def delete_identity(req: DeleteIdentityRequest, ctx: Context) -> Empty:
+    """What names the identity (its role bindings, its refresh tokens: service.cascade) goes with it."""
     async with ctx.rt.db.transaction() as tx:
         await fetch(tx, req.uid, lock=True)
-        for table, column in IDENTITY_ATTACHMENTS:
-            await tx.execute(f"DELETE FROM {table} WHERE {column} = $1", req.uid)
-        await tx.execute("DELETE FROM identities WHERE uid = $1", req.uid)
+        await ctx.rt.part(Cascades).remove(tx, "identity", req.uid)
+        await IDENTITIES.delete(tx, req.uid)
         await outbox.emit(tx, ctx, req)
     ctx.rt.grants_changed()
     return Empty()

@@ -51,8 +51,6 @@ SECRET_PATH = ["oidc", "client_secret"]
 # The default of the correlation rule; unspecified means the same.
 _SUB_RULE = "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID"
 _UNSPECIFIED_RULE = "CORRELATION_RULE_UNSPECIFIED"
-# Tables whose rows live under an identity provider and go with it.
-ATTACHMENTS: list[tuple[str, str]] = [("external_group_role_mappings", "parent"), ("scim_credentials", "idp_uid")]
 
 
 def public(idp: IdentityProvider) -> IdentityProvider:
@@ -113,7 +111,7 @@ async def _obtainable(tx: Conn, idp: IdentityProvider) -> dict[str, int]:
     """What a login through `idp` can obtain: its default role at its group, and every role its external group
     mappings hand out at their scopes."""
     group = uidp.parent(idp.uid)
-    found = await queries.mapping_capabilities(tx, idp.uid)
+    found = await roles.held_through(tx, await queries.mapping_roles(tx, idp.uid))
     out = {group: roles.role_mask(await roles.usable_at(tx, idp.default_role, group, "default_role"))}
     for scope, names in found:
         out[scope] = out.get(scope, 0) | capabilities.mask(names.split(","))
@@ -212,12 +210,20 @@ async def update_identity_provider(req: UpdateIdentityProviderRequest, ctx: Cont
     return result
 
 
+async def any_in_group(conn: Conn, group: str) -> bool:
+    return await conn.fetchval("SELECT 1 FROM identity_providers WHERE parent = $1 LIMIT 1", group) is not None
+
+
+async def role_is_default(conn: Conn, role: str) -> bool:
+    return await conn.fetchval("SELECT 1 FROM identity_providers WHERE default_role = $1 LIMIT 1", role) is not None
+
+
 @rpc(SERVICE + "DeleteIdentityProvider")
 async def delete_identity_provider(req: DeleteIdentityProviderRequest, ctx: Context) -> Empty:
     async with ctx.rt.db.transaction() as tx:
         await fetch(tx, req.uid, lock=True)
-        for table, column in ATTACHMENTS:
-            await tx.execute(f"DELETE FROM {table} WHERE {column} = $1", req.uid)
+        await queries.delete_mappings_of(tx, req.uid)
+        await tx.execute("DELETE FROM scim_credentials WHERE idp_uid = $1", req.uid)
         await tx.execute("DELETE FROM identity_providers WHERE uid = $1", req.uid)
         await outbox.emit(tx, ctx, req)
     return Empty()

@@ -11,13 +11,12 @@ import cycle (`identities.py`: identities, `roles.py`: roles, `groups.py`: group
 IAM table stays with the table it starts from. Deletes that clear rows of other tables (a group's, an
 identity's, a provider's attachments) go through the lists the owners register.
 
-`auth` sits below the domains: the authorizer reads grants through `authz.register_source`, which this
-module fills at import.
+`auth` sits below the domains: the authorizer reads grants through the functions the IAM package hands it
+(`iam.GRANTS`: `binding_roles` here).
 """
 
 from __future__ import annotations
 
-from platform_api.auth import authz
 from platform_api.core import errors, uidp
 from platform_api.gen.records.iam_v2 import ExternalGroupRoleMapping, RoleBinding
 from platform_api.outbox import outbox
@@ -54,6 +53,18 @@ async def insert_role_binding(tx: Conn, group: str, identity_uid: str, role_uid:
     return rb
 
 
+async def delete_bindings_at(tx: Conn, group: str) -> None:
+    await ROLE_BINDINGS.delete_where(tx, "parent", group)
+
+
+async def delete_bindings_of(tx: Conn, identity: str) -> None:
+    await ROLE_BINDINGS.delete_where(tx, "identity_uid", identity)
+
+
+async def role_is_bound(conn: Conn, role: str) -> bool:
+    return await ROLE_BINDINGS.any_where(conn, "role_uid", role)
+
+
 async def update_role_binding(tx: Conn, rb: RoleBinding) -> None:
     await ROLE_BINDINGS.update(tx, rb, conflict=binding_conflict(), identity_uid=rb.identity_uid, role_uid=rb.role_uid)
 
@@ -71,28 +82,19 @@ async def count_bound(conn: Conn, group: str, role_uid: str) -> int:
 
 async def first_root_binding(conn: Conn, role_uid: str) -> tuple[str, str] | None:
     """(organization, identity) of the oldest binding of `role_uid` at an organization (a root group)."""
+    # An organization's uid is the only kind without a '/' (a binding's group exists: it goes with it).
     row = await conn.fetchrow(
-        "SELECT rb.parent, rb.identity_uid FROM role_bindings rb JOIN groups g ON g.uid = rb.parent"
-        " WHERE rb.role_uid = $1 AND g.parent = '' ORDER BY rb.create_time, rb.uid LIMIT 1",
+        "SELECT parent, identity_uid FROM role_bindings WHERE role_uid = $1 AND parent NOT LIKE '%/%'"
+        " ORDER BY create_time, uid LIMIT 1",
         role_uid,
     )
     return (row["parent"], row["identity_uid"]) if row is not None else None
 
 
-async def binding_capabilities(conn: Conn, identity: str) -> list[tuple[str, str]]:
-    """(group, comma-separated capability names) of each of the identity's role bindings."""
-    sql = (
-        "SELECT rb.parent AS at, r.capabilities FROM role_bindings rb JOIN roles r ON r.uid = rb.role_uid"
-        " WHERE rb.identity_uid = $1"
-    )
-    return await _capabilities_at(conn, sql, identity)
-
-
-async def _capabilities_at(conn: Conn, sql: str, key: str) -> list[tuple[str, str]]:
-    return [(r["at"], r["capabilities"]) for r in await conn.fetch(sql, key)]
-
-
-authz.SOURCE.bindings = binding_capabilities
+async def binding_roles(conn: Conn, identity: str) -> list[tuple[str, str]]:
+    """(group, role uid) of each of the identity's role bindings."""
+    found = await conn.fetch("SELECT parent, role_uid FROM role_bindings WHERE identity_uid = $1", identity)
+    return [(r["parent"], r["role_uid"]) for r in found]
 
 
 # ------------------------------------------------------------------ external group role mappings
@@ -102,6 +104,18 @@ def mapping_conflict() -> errors.ApiError:
     return errors.already_exists(
         MAPPING, "", "this identity provider already maps this group to this role at this scope"
     )
+
+
+async def delete_mappings_of(tx: Conn, idp_uid: str) -> None:
+    await MAPPINGS.delete_where(tx, "parent", idp_uid)
+
+
+async def delete_mappings_scoped_at(tx: Conn, group: str) -> None:
+    await MAPPINGS.delete_where(tx, "scope", group)
+
+
+async def role_is_mapped(conn: Conn, role: str) -> bool:
+    return await MAPPINGS.any_where(conn, "role_uid", role)
 
 
 async def insert_mapping(tx: Conn, mapping: ExternalGroupRoleMapping, idp_uid: str) -> None:
@@ -125,13 +139,10 @@ async def mapping_grants(conn: Conn, idp_uid: str, external_groups: list[str]) -
     return sorted({(r["scope"], r["role_uid"]) for r in found})
 
 
-async def mapping_capabilities(conn: Conn, idp_uid: str) -> list[tuple[str, str]]:
-    """(scope, comma-separated capability names) of each mapping of the provider."""
-    sql = (
-        "SELECT m.scope AS at, r.capabilities FROM external_group_role_mappings m JOIN roles r ON r.uid = m.role_uid"
-        " WHERE m.parent = $1"
-    )
-    return await _capabilities_at(conn, sql, idp_uid)
+async def mapping_roles(conn: Conn, idp_uid: str) -> list[tuple[str, str]]:
+    """(scope, role uid) of each mapping of the provider."""
+    found = await conn.fetch("SELECT scope, role_uid FROM external_group_role_mappings WHERE parent = $1", idp_uid)
+    return [(r["scope"], r["role_uid"]) for r in found]
 
 
 async def take_mapping(tx: Conn, uid: str) -> ExternalGroupRoleMapping | None:

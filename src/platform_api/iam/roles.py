@@ -5,6 +5,8 @@ and below. Nobody creates or widens a role beyond the capabilities they hold at 
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from platform_api.auth import authz
 from platform_api.auth import capabilities as caps
 from platform_api.core import clock, errors, uidp, validate
@@ -21,6 +23,7 @@ from platform_api.gen.records.iam_v2 import (
 from platform_api.iam import groups
 from platform_api.outbox import outbox
 from platform_api.service import crud, listing
+from platform_api.service.cascade import Cascades
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
@@ -31,13 +34,6 @@ NAMES = crud.UniqueName("roles", RESOURCE, "a role", "in this group")
 ROLES = crud.Resource("roles", Role, RESOURCE, outbox.emit, NAMES)
 TABLE = listing.Table("roles", public_root_rows=True)
 UPDATABLE = frozenset({"name", "description", "capabilities"})
-# Tables whose rows name a role; a role any of them still uses cannot be deleted.
-ROLE_USERS: list[tuple[str, str]] = [
-    ("role_bindings", "role_uid"),
-    ("group_invites", "role_uid"),
-    ("external_group_role_mappings", "role_uid"),
-    ("identity_providers", "default_role"),
-]
 
 
 async def seed_builtin(db: Conn) -> None:
@@ -70,13 +66,16 @@ async def bodies(conn: Conn, uids: set[str]) -> dict[str, str]:
     return await rows.bodies(conn, "roles", uids)
 
 
-async def capabilities_of(conn: Conn, uid: str) -> str | None:
-    """The role's comma-separated capability names (None: no such role)."""
-    names: str | None = await conn.fetchval("SELECT capabilities FROM roles WHERE uid = $1", uid)
-    return names
+async def capabilities_of(conn: Conn, uids: Collection[str]) -> dict[str, str]:
+    """Each of the roles' comma-separated capability names (roles that do not exist are left out)."""
+    found = await conn.fetch("SELECT uid, capabilities FROM roles WHERE uid = ANY($1)", sorted(uids))
+    return {r["uid"]: r["capabilities"] for r in found}
 
 
-authz.SOURCE.role_capabilities = capabilities_of
+async def held_through(conn: Conn, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(group, capability names) of (group, role uid) pairs (role bindings, group mappings)."""
+    names = await capabilities_of(conn, {role for _, role in pairs})
+    return [(group, names[role]) for group, role in pairs if role in names]
 
 
 async def fetch(conn: Conn, uid: str, lock: bool = False) -> Role:
@@ -169,15 +168,21 @@ async def update_role(req: UpdateRoleRequest, ctx: Context) -> Role:
     return role
 
 
+async def any_in_group(conn: Conn, group: str) -> bool:
+    return await ROLES.any_where(conn, "parent", group)
+
+
 @rpc(SERVICE + "DeleteRole")
 async def delete_role(req: DeleteRoleRequest, ctx: Context) -> Empty:
+    """Refused while anything still names the role (bindings, invites, mappings, providers' default role:
+    service.cascade)."""
     async with ctx.rt.db.transaction() as tx:
         await fetch(tx, req.uid, lock=True)
-        for table, column in ROLE_USERS:
-            if await tx.fetchval(f"SELECT 1 FROM {table} WHERE {column} = $1 LIMIT 1", req.uid) is not None:
-                raise errors.failed_precondition(
-                    "RESOURCE_IN_USE", f"cannot delete a role that is still bound ({table})", subject=req.uid
-                )
+        users = await ctx.rt.part(Cascades).blocking(tx, "role", req.uid)
+        if users:
+            raise errors.failed_precondition(
+                "RESOURCE_IN_USE", f"cannot delete a role that is still bound ({users[0]})", subject=req.uid
+            )
         await ROLES.delete(tx, req.uid)
         await outbox.emit(tx, ctx, req)
     ctx.rt.grants_changed()

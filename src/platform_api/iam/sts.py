@@ -48,11 +48,11 @@ from platform_api.iam import (
 )
 from platform_api.service.context import Context, rpc
 from platform_api.service.runtime import Runtime
+from platform_api.store.db import Conn
 
 log = logging.getLogger("platform_api.sts")
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789._-")
-# This module owns refresh_tokens: an identity's go with it.
-identities.register_attachment("refresh_tokens", "identity_uid")
+# This module owns refresh_tokens: an identity's go with it (forget_identity).
 REFRESH_TOKEN_SECONDS = 7 * 24 * 3600
 REFRESH_PREFIX = "pat_rt_"
 MAX_CANDIDATES = 50
@@ -383,6 +383,11 @@ async def register(rt: Runtime, request: RegistrationRequest, authorization: str
         rt.grants_changed()
         await rt.part(Exchange).seen(identity.uid)  # it accepted the binding: members may now see who it is
     return Session(identity=identity.uid, group=group)
+
+
+async def forget_identity(tx: Conn, identity: str) -> None:
+    """A deleted identity's refresh tokens go with it."""
+    await tx.execute("DELETE FROM refresh_tokens WHERE identity_uid = $1", identity)
 
 
 # ---------------------------------------------------------------------- gRPC (iam.disabled: no dispatch auth)

@@ -20,6 +20,7 @@ from platform_api.outbox import outbox
 from platform_api.service import listing
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
+from platform_api.store.db import Conn
 
 SERVICE = "chainguard.platform.iam.v2.TermsService."
 TABLE = listing.Table(
@@ -27,6 +28,10 @@ TABLE = listing.Table(
     order_keys={"uid": "uid", "created_at": "create_time", "updated_at": "update_time", "doc_id": "doc_id"},
     default_order="created_at",
 )
+
+
+async def delete_of_group(tx: Conn, group: str) -> None:
+    await tx.execute("DELETE FROM terms_acceptances WHERE parent = $1", group)
 
 
 @rpc(SERVICE + "AcceptTerms")

@@ -32,20 +32,6 @@ from platform_api.service.context import Context, rpc
 
 SERVICE = "chainguard.platform.libraries.v2.ArtifactsService."
 RESOURCE = "chainguard.platform.libraries.v2.Artifact"
-_TIMES = {"created_at": "create_time", "updated_at": "update_time", "create_time": "create_time",
-          "update_time": "update_time"}  # fmt: skip
-ARTIFACTS = listing.Table(
-    "library_artifacts",
-    order_keys={"uid": "uid", "name": "name", "version_count": "version_count", **_TIMES},
-    default_order="name",
-    global_rows=True,
-)
-VERSIONS = listing.Table(
-    "library_versions",
-    order_keys={"uid": "uid", "version": "version_rank", "size_bytes": "size_bytes", **_TIMES},
-    default_order="version desc",
-    global_rows=True,
-)
 _NUMBERS: dict[Ecosystem, int] = {"ECOSYSTEM_JAVA": 1, "ECOSYSTEM_PYTHON": 2}
 ALL_KINDS = 1 | 2
 MAX_QUERY = 200
@@ -82,7 +68,7 @@ async def list_artifacts(req: ListArtifactsRequest, ctx: Context) -> ListArtifac
         where.add(f"search LIKE {where.p(_like(req.query))} ESCAPE '\\'")
     if req.remediated or (isinstance(req.cuda_version, str) and req.cuda_version):
         where.add("1 = 0")
-    page = await listing.page(ctx, ARTIFACTS, where, req)
+    page = await listing.page(ctx, queries.ARTIFACTS_TABLE, where, req)
     return listing.response(ListArtifactsResponse, "artifacts", Artifact, page)
 
 
@@ -95,7 +81,7 @@ async def list_artifact_versions(req: ListArtifactVersionsRequest, ctx: Context)
         raise errors.not_found(RESOURCE, req.artifact_id[:512])
     where = listing.Where()
     where.eq("artifact", req.artifact_id)
-    page = await listing.page(ctx, VERSIONS, where, req)
+    page = await listing.page(ctx, queries.VERSIONS_TABLE, where, req)
     return listing.response(ListArtifactVersionsResponse, "artifact_versions", ArtifactVersion, page)
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from platform_api.gen.records.libraries_v2 import Artifact, ArtifactVersion, Ecosystem
 from platform_api.libraries import versions as order
 from platform_api.libraries.facts import ArtifactFacts, Collected
+from platform_api.service import listing
 from platform_api.service.imports import Progress, Summary
 from platform_api.store import rows
 from platform_api.store.db import Conn
@@ -38,16 +39,29 @@ def version_uid(artifact: str, version: str) -> str:
     return f"{artifact}@{version}"
 
 
+_TIMES = {"created_at": "create_time", "updated_at": "update_time", "create_time": "create_time",
+          "update_time": "update_time"}  # fmt: skip
+ARTIFACTS_TABLE = listing.Table(
+    "library_artifacts",
+    order_keys={"uid": "uid", "name": "name", "version_count": "version_count", **_TIMES},
+    default_order="name",
+    global_rows=True,
+)
+VERSIONS_TABLE = listing.Table(
+    "library_versions",
+    order_keys={"uid": "uid", "version": "version_rank", "size_bytes": "size_bytes", **_TIMES},
+    default_order="version desc",
+    global_rows=True,
+)
+
+
 async def exists(conn: Conn, uid: str) -> bool:
     return await conn.fetchval("SELECT 1 FROM library_artifacts WHERE uid = $1", uid) is not None
 
 
 async def counts(conn: Conn) -> dict[int, int]:
-    """Artifacts per ecosystem number, from the counters the table's triggers keep (no COUNT(*))."""
-    found = await conn.fetch(
-        "SELECT kind, COALESCE(SUM(n), 0) AS n FROM child_counts WHERE tbl = 'library_artifacts' GROUP BY kind"
-    )
-    return {int(r["kind"]): int(r["n"]) for r in found}
+    """Artifacts per ecosystem number, from the row counters (no COUNT(*))."""
+    return await listing.counts_by_kind(conn, "library_artifacts")
 
 
 async def apply(tx: Conn, collected: Collected, summary: Summary, progress: Progress) -> None:
@@ -107,11 +121,7 @@ class _Writes:
                 " create_time, update_time, last_updated, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
                 self.new_artifacts,
             )
-            await tx.executemany(
-                "INSERT INTO child_counts (tbl, parent, kind, n) VALUES ('library_artifacts', '', $1, $2)"
-                " ON CONFLICT (tbl, parent, kind) DO UPDATE SET n = child_counts.n + excluded.n",
-                sorted(self.added.items()),
-            )
+            await listing.add_counts(tx, "library_artifacts", [("", k, n) for k, n in sorted(self.added.items())])
         if self.changed_artifacts:
             await tx.executemany(
                 "UPDATE library_artifacts SET kind = $2, name = $3, search = $4, latest_version = $5,"

@@ -27,6 +27,10 @@ SUBSCRIPTIONS_TABLE = listing.Table("subscriptions", order_keys=_ORDER)
 DELIVERIES_TABLE = listing.Table("deliveries", order_keys=_ORDER)
 
 
+async def any_subscription_in(conn: Conn, group: str) -> bool:
+    return await SUBSCRIPTIONS.any_where(conn, "parent", group)
+
+
 # ------------------------------------------------------------------ subscriptions
 
 

@@ -1,0 +1,6 @@
+"""ping: /ping/v2/ping (no token)."""
+
+from platform_api.ping import service
+from platform_api.service.wiring import Domain, handlers
+
+DOMAIN = Domain("ping", rpcs=handlers(service))

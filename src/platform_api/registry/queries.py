@@ -1,4 +1,4 @@
-"""The registry's tables, `repos` and `tags`, and all SQL on them.
+"""The registry's tables that its reads join, `repos`, `tags` and `vuln_reports`, and all SQL on them.
 
 Ownership rule (every domain): each table has one owning module in its domain package, and only that module
 has SQL on it (including the generic statements `service.crud.Resource`, `storage.get` and `listing` build
@@ -10,13 +10,14 @@ to the domain's `queries.py`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from platform_api.core import clock, uidp
 from platform_api.gen.records.registry_v2 import Repo, Tag
-from platform_api.iam import groups
 from platform_api.outbox import outbox
 from platform_api.service import crud, listing
 from platform_api.store import rows
-from platform_api.store.db import Conn
+from platform_api.store.db import Conn, Row
 
 REPO = "chainguard.platform.registry.v2.Repo"
 TAG = "chainguard.platform.registry.v2.Tag"
@@ -25,7 +26,10 @@ REPOS = crud.Resource("repos", Repo, REPO, outbox.emit, REPO_NAMES)
 TAGS = crud.Resource("tags", Tag, TAG, outbox.emit)
 REPOS_TABLE = listing.Table("repos")
 TAGS_TABLE = listing.Table("tags")
-groups.register_child_table("repos", "repos")
+
+
+async def any_repo_in(conn: Conn, group: str) -> bool:
+    return await REPOS.any_where(conn, "parent", group)
 
 
 async def repo_readme(conn: Conn, uid: str) -> str | None:
@@ -82,3 +86,69 @@ async def repos_named(conn: Conn, name: str) -> list[str]:
 
 async def repo_exists(conn: Conn, uid: str) -> bool:
     return await conn.fetchval("SELECT 1 FROM repos WHERE uid = $1", uid) is not None
+
+
+# ------------------------------------------------------------------ vulnerability reports (registry.vulnreports)
+
+
+async def report_sha(tx: Conn, repo: str, digest: str, generated: str) -> str | None:
+    """The raw file's sha256 of the report on `digest` generated then (None: there is none)."""
+    sql = "SELECT raw_sha256 FROM vuln_reports WHERE repo = $1 AND digest = $2 AND generated = $3"
+    found: str | None = await tx.fetchval(sql, repo, digest, generated)
+    return found
+
+
+async def write_report(
+    tx: Conn, repo: str, digest: str, generated: str, sha: str, body: str, counts: str, raw: bytes, *, new: bool
+) -> None:
+    if new:
+        await tx.execute(
+            "INSERT INTO vuln_reports (repo, digest, generated, day, raw_sha256, last_seen, body, counts, raw)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            repo, digest, generated, generated[:10], sha, clock.now(), body, counts, raw,
+        )  # fmt: skip
+        return
+    await tx.execute(
+        "UPDATE vuln_reports SET raw_sha256 = $4, last_seen = $5, body = $6, counts = $7, raw = $8"
+        " WHERE repo = $1 AND digest = $2 AND generated = $3",
+        repo, digest, generated, sha, clock.now(), body, counts, raw,
+    )  # fmt: skip
+
+
+async def latest_report(conn: Conn, repo: str, digest: str) -> Row | None:
+    """body, raw and last_seen of the most recent report on `digest` in `repo`."""
+    return await conn.fetchrow(
+        "SELECT body, raw, last_seen FROM vuln_reports WHERE repo = $1 AND digest = $2 ORDER BY generated DESC LIMIT 1",
+        repo, digest,
+    )  # fmt: skip
+
+
+async def report_counts(
+    conn: Conn, columns: str, repo_name: str, tag: str, since: str, until: str, roots: list[str] | None, limit: int
+) -> list[Row]:
+    """`columns` (of `v` the report, `r` its repo, `t` each tag naming its digest) of the reports filtered by
+    repo name, tag, days (inclusive, `YYYY-MM-DD`) and, when `roots` is not None, repos under those groups;
+    ordered by repo name, tag, day, generation; at most `limit` rows."""
+    conds, args = [], []
+
+    def p(value: Any) -> str:
+        args.append(value)
+        return f"${len(args)}"
+
+    if repo_name:
+        conds.append(f"r.name = {p(repo_name)}")
+    if tag:
+        conds.append(f"t.name = {p(tag)}")
+    if since:
+        conds.append(f"v.day >= {p(since)}")
+    if until:
+        conds.append(f"v.day <= {p(until)}")
+    if roots is not None:
+        conds.append(listing.within(roots, "v.repo", p))
+    where = (" WHERE " + " AND ".join(conds)) if conds else ""
+    return await conn.fetch(
+        f"SELECT {columns} FROM vuln_reports v"
+        " JOIN repos r ON r.uid = v.repo JOIN tags t ON t.parent = v.repo AND t.digest = v.digest"
+        f"{where} ORDER BY r.name, t.name, v.day, v.generated LIMIT {limit}",
+        *args,
+    )

@@ -1,5 +1,6 @@
 """Vulnerability reports per (repo, digest, generation time): written by `import vulnreport`, read by the
-v1 GetVulnReport (the latest report of a digest) and ListVulnCountReports (per repo, tag and day)."""
+v1 GetVulnReport (the latest report of a digest) and ListVulnCountReports (per repo, tag and day). Their
+table is `queries`'s (its counts join the repos and the tags)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,11 @@ import base64
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Any
 
 import msgspec
 
-from platform_api.core import clock
 from platform_api.gen.records.tenant import VulnReport
-from platform_api.service import listing
+from platform_api.registry import queries
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
@@ -27,36 +26,17 @@ async def put(
     """Record `report`: "created", "updated" (same generation time, other content) or "unchanged"."""
     generated = report.report_generation or ""
     sha = hashlib.sha256(raw).hexdigest()
-    old = await tx.fetchval(
-        "SELECT raw_sha256 FROM vuln_reports WHERE repo = $1 AND digest = $2 AND generated = $3",
-        repo,
-        digest,
-        generated,
-    )
+    old = await queries.report_sha(tx, repo, digest, generated)
     if old == sha:
         return "unchanged"
     body, counted = rows.body(report), json.dumps({"size": size, "ids": counts}, sort_keys=True)
-    if old is None:
-        await tx.execute(
-            "INSERT INTO vuln_reports (repo, digest, generated, day, raw_sha256, last_seen, body, counts, raw)"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-            repo, digest, generated, generated[:10], sha, clock.now(), body, counted, raw,
-        )  # fmt: skip
-        return "created"
-    await tx.execute(
-        "UPDATE vuln_reports SET raw_sha256 = $4, last_seen = $5, body = $6, counts = $7, raw = $8"
-        " WHERE repo = $1 AND digest = $2 AND generated = $3",
-        repo, digest, generated, sha, clock.now(), body, counted, raw,
-    )  # fmt: skip
-    return "updated"
+    await queries.write_report(tx, repo, digest, generated, sha, body, counted, raw, new=old is None)
+    return "created" if old is None else "updated"
 
 
 async def latest(conn: Conn, repo: str, digest: str) -> VulnReport | None:
     """The most recent report on `digest` in `repo`, with its raw bytes and lastSeen."""
-    row = await conn.fetchrow(
-        "SELECT body, raw, last_seen FROM vuln_reports WHERE repo = $1 AND digest = $2 ORDER BY generated DESC LIMIT 1",
-        repo, digest,
-    )  # fmt: skip
+    row = await queries.latest_report(conn, repo, digest)
     if row is None:
         return None
     report = _decode(row["body"])
@@ -108,36 +88,13 @@ async def counts(
     Ordered by repo name, tag, day. TooMany beyond MAX_COUNT_ROWS reports; TooLarge when their stored
     counts (vulnerability ids: up to 100,000 per report) take more than `budget` characters, which is
     known from their lengths before any is read."""
-    conds, args = [], []
-
-    def p(value: Any) -> str:
-        args.append(value)
-        return f"${len(args)}"
-
-    if repo_name:
-        conds.append(f"r.name = {p(repo_name)}")
-    if tag:
-        conds.append(f"t.name = {p(tag)}")
-    if since:
-        conds.append(f"v.day >= {p(since)}")
-    if until:
-        conds.append(f"v.day <= {p(until)}")
-    if roots is not None:
-        # A balanced OR: a caller may see hundreds of organizations, deeper than SQLite's expression limit.
-        seen = [f"(v.repo > {p(r + '/')} AND v.repo < {p(r + '0')})" for r in roots]
-        conds.append(listing.any_of(seen) if seen else "1 = 0")
-    where = (" WHERE " + " AND ".join(conds)) if conds else ""
-    sql = (
-        "SELECT {} FROM vuln_reports v"
-        " JOIN repos r ON r.uid = v.repo JOIN tags t ON t.parent = v.repo AND t.digest = v.digest"
-        f"{where} ORDER BY r.name, t.name, v.day, v.generated LIMIT {MAX_COUNT_ROWS + 1}"
-    )
-    sizes = await conn.fetch(sql.format("length(v.counts) AS n"), *args)
+    filters = (repo_name, tag, since, until, roots, MAX_COUNT_ROWS + 1)
+    sizes = await queries.report_counts(conn, "length(v.counts) AS n", *filters)
     if len(sizes) > MAX_COUNT_ROWS:
         raise TooMany()
     if sum(int(r["n"]) for r in sizes) > budget:
         raise TooLarge()
-    found = await conn.fetch(sql.format("v.repo, r.name AS repo_name, t.name AS tag, v.day, v.counts"), *args)
+    found = await queries.report_counts(conn, "v.repo, r.name AS repo_name, t.name AS tag, v.day, v.counts", *filters)
     if len(found) > MAX_COUNT_ROWS or sum(len(r["counts"]) for r in found) > budget:  # an import in between
         raise TooLarge()
     out: dict[tuple[str, str, str], Counted] = {}

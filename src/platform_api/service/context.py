@@ -1,7 +1,8 @@
-"""The registry of RPC implementations and the caller context they receive.
+"""The caller context every RPC implementation receives, and the mark that names an implementation.
 
 Each RPC is implemented once, as `async def impl(request: <Request record>, ctx: Context) -> <record>`,
-registered under its full proto name with @rpc; both transports call it.
+marked with its full proto name by `@rpc`; its domain package lists its RPC modules (`service.wiring`), and
+the app gives the dispatcher the table of them all. Both transports call it.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ class Caller(Protocol):
 
 
 Handler = Callable[[Any, "Context"], Awaitable[Any]]
-HANDLERS: dict[str, Handler] = {}
+_RPC_NAME = "__rpc_name__"
 
 
 @dataclass
@@ -67,12 +68,17 @@ def peer_host(peer: str) -> str:
 
 
 def rpc(full_name: str) -> Callable[[Handler], Handler]:
-    """Register `fn` as the implementation of e.g. 'chainguard.platform.registry.v2.ReposService.GetRepo'."""
+    """Mark `fn` as the implementation of e.g. 'chainguard.platform.registry.v2.ReposService.GetRepo' (only a
+    mark: `service.wiring.handlers` collects the marked functions of the modules a domain lists)."""
 
-    def wrap(fn: Handler) -> Handler:
-        if full_name in HANDLERS:
-            raise RuntimeError(f"{full_name} implemented twice")
-        HANDLERS[full_name] = fn
+    def mark(fn: Handler) -> Handler:
+        setattr(fn, _RPC_NAME, full_name)
         return fn
 
-    return wrap
+    return mark
+
+
+def rpc_name(value: object) -> str:
+    """The method name `value` was marked with ('' for anything else)."""
+    name = getattr(value, _RPC_NAME, "") if callable(value) else ""
+    return name if isinstance(name, str) else ""

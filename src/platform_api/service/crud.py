@@ -107,6 +107,16 @@ class Resource(Generic[R]):
         sql = self._statement(("delete",), lambda: f"DELETE FROM {self.table} WHERE uid = $1")
         return bool(await tx.execute(sql, uid))
 
+    async def any_where(self, conn: Conn, column: str, value: str) -> bool:
+        """Whether some row has `value` in `column` (e.g. a child under a group: "parent")."""
+        sql = self._statement(("any", column), lambda: f"SELECT 1 FROM {self.table} WHERE {column} = $1 LIMIT 1")
+        return await conn.fetchval(sql, value) is not None
+
+    async def delete_where(self, tx: Conn, column: str, value: str) -> None:
+        """DELETE the rows with `value` in `column` (what goes with a deleted group, identity, provider)."""
+        sql = self._statement(("delete", column), lambda: f"DELETE FROM {self.table} WHERE {column} = $1")
+        await tx.execute(sql, value)
+
     async def delete_descendants(self, tx: Conn, uid: str) -> None:
         """DELETE the rows below `uid` (a deleted parent's children: a repo's tags, a subscription's
         deliveries)."""

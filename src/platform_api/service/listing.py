@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -254,10 +254,7 @@ def _visible_count_query(table: Table, where: Where, sql: str, args: list[Any]) 
         args.append(value)
         return f"${len(args)}"
 
-    parts = []
-    for root in where.visible or []:
-        lo, hi = uidp.descendant_range(root)
-        parts.append(f"(parent = {p(root)} OR (parent > {p(lo)} AND parent < {p(hi)}))")
+    parts = [within(where.visible, "parent", p)] if where.visible else []
     if where.public_rows:
         parts.append("parent = ''")
     if not parts:
@@ -271,12 +268,47 @@ def _visible_count_query(table: Table, where: Where, sql: str, args: list[Any]) 
     return f"SELECT ({sql}) + (SELECT COUNT(*) FROM {table.name} WHERE {own})", args
 
 
+# ------------------------------------------------------------------ the row counters (table child_counts)
+# Kept by triggers for the resource tables (migrations); bulk importers, which write many rows at once, add
+# their counts here instead (one statement per write rather than a trigger per row).
+
+
+async def add_counts(tx: Conn, table: str, counts: list[tuple[str, int, int]]) -> None:
+    """Add to the counters of `table`: (parent, kind, n) each."""
+    await tx.executemany(
+        "INSERT INTO child_counts (tbl, parent, kind, n) VALUES ($1, $2, $3, $4)"
+        " ON CONFLICT (tbl, parent, kind) DO UPDATE SET n = child_counts.n + excluded.n",
+        [(table, parent, kind, n) for parent, kind, n in counts],
+    )
+
+
+async def drop_counts(tx: Conn, table: str, parent: str) -> None:
+    """Forget the counters of `table` under `parent` (its rows were deleted)."""
+    await tx.execute("DELETE FROM child_counts WHERE tbl = $1 AND parent = $2", table, parent)
+
+
+async def counts_by_kind(conn: Conn, table: str) -> dict[int, int]:
+    """Rows of `table` per kind, from the counters (no COUNT(*))."""
+    found = await conn.fetch(
+        "SELECT kind, COALESCE(SUM(n), 0) AS n FROM child_counts WHERE tbl = $1 GROUP BY kind", table
+    )
+    return {int(r["kind"]): int(r["n"]) for r in found}
+
+
 def require_somewhere(ctx: Context) -> None:
     """PERMISSION_DENIED unless the caller holds the method's capabilities at some group: the rule for
     data owned by no group (`Table.global_rows`), for Lists and for the other reads of such data."""
     if ctx.principal is not None and ctx.required and not ctx.principal.visible_roots(ctx.required):
         held = " + ".join(ctx.info.capabilities) if ctx.info is not None else ""
         raise errors.permission_denied(f"missing {held or 'the capabilities'}: it is held at no group")
+
+
+def within(roots: list[str], column: str, p: Callable[[Any], str]) -> str:
+    """The condition that `column` (a uid) is one of `roots` or below one of them: key ranges joined as a
+    balanced OR (`any_of`), `1 = 0` for no roots; `p` adds an argument and answers its placeholder. The one
+    visibility condition of every query that lists what a caller may see."""
+    conds = [f"({column} = {p(r)} OR ({column} > {p(r + '/')} AND {column} < {p(r + '0')}))" for r in roots]
+    return any_of(conds) if conds else "1 = 0"
 
 
 def restrict_to_visible(where: Where, ctx: Context, table: Table) -> None:
@@ -291,11 +323,11 @@ def restrict_to_visible(where: Where, ctx: Context, table: Table) -> None:
     for _, uid in where.structure:
         if uid and any(uidp.is_ancestor_or_self(r, uid) for r in roots):
             return
-    conds = [f"(uid = {where.p(r)} OR ({{uid}} > {where.p(r + '/')} AND {{uid}} < {where.p(r + '0')}))" for r in roots]
+    cond = within(roots, "{uid}", where.p)
     if table.public_root_rows:
-        conds.append(f"parent = {where.p('')}")
+        cond = f"({cond} OR parent = {where.p('')})"
     # Not `add`: with no other filter the counters still answer the total (_visible_count_query).
-    where.conds.append(any_of(conds) if conds else "1 = 0")
+    where.conds.append(cond)
     where.visible, where.public_rows = roots, table.public_root_rows
 
 

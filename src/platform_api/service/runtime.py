@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from platform_api.core import clock
 from platform_api.core.settings import Settings
@@ -27,6 +27,8 @@ class Runtime:
     parts: dict[type, object] = field(default_factory=dict)
     # Called after a write that changes who holds what (roles, bindings, identities): authorization caches.
     on_grants_changed: list[Callable[[], None]] = field(default_factory=list)
+    # Full proto method name -> its implementation, collected from every domain by the app (service.wiring).
+    handlers: dict[str, Callable[[Any, Any], Awaitable[Any]]] = field(default_factory=dict)
 
     def add(self, part: object) -> None:
         self.parts[type(part)] = part

@@ -1,6 +1,7 @@
 """The advisories' tables (migration 0006): `advisories` (one row per advisory, the filterable fields as
 columns, the Advisory record as `body`), `advisory_aliases` and `advisory_events` (the events' filterable
-facts). The only SQL on them, and the mapping from a parsed advisory document to `Advisory` records.
+facts). The only SQL on them (the filters of ListAdvisories included: `filters`), and the mapping from a
+parsed advisory document to `Advisory` records.
 
 Identity: an advisory's uid is `<group>/<16 hex of sha256(package, advisory id)>`, so re-importing the
 same (group, package, advisory id) always names the same resource; an event's uid is
@@ -14,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from platform_api.core import errors
 from platform_api.formats import advisory_yaml as fmt
 from platform_api.gen.records.vulnerabilities_v2 import (
     Advisory,
@@ -28,10 +30,13 @@ from platform_api.gen.records.vulnerabilities_v2 import (
     AdvisoryEvent_FixNotPlanned,
     AdvisoryEvent_PendingUpstreamFix,
     AdvisoryEvent_TruePositiveDetermination,
+    ListAdvisoriesRequest,
 )
+from platform_api.service import listing, storage
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
+RESOURCE = "chainguard.platform.vulnerabilities.v2.Advisory"
 # EventTypeFilter numbers (the proto enum), stored in advisory_events.type and advisories.latest_event_type.
 EVENT_TYPE_NUMBERS = {
     "EVENT_TYPE_FILTER_DETECTION": 1,
@@ -186,11 +191,7 @@ async def write(tx: Conn, group: str, new: Sequence[Row], changed: Sequence[Row]
     if new:
         await tx.executemany(_INSERT, [_columns(group, r) for r in new])
         # The group's row counter for totalCount (migration 0006: maintained here, once per write).
-        await tx.execute(
-            "INSERT INTO child_counts (tbl, parent, kind, n) VALUES ('advisories', $1, 0, $2)"
-            " ON CONFLICT (tbl, parent, kind) DO UPDATE SET n = child_counts.n + excluded.n",
-            group, len(new),
-        )  # fmt: skip
+        await listing.add_counts(tx, "advisories", [(group, 0, len(new))])
     both = (*new, *changed)
     review = REVIEW_STATE_NUMBERS[IMPORTED_REVIEW_STATE]
     await tx.executemany(
@@ -210,7 +211,7 @@ async def delete_in_group(tx: Conn, group: str) -> None:
     await tx.execute(f"DELETE FROM advisory_events WHERE advisory IN ({owned})", group)
     await tx.execute(f"DELETE FROM advisory_aliases WHERE advisory IN ({owned})", group)
     await tx.execute("DELETE FROM advisories WHERE parent = $1", group)
-    await tx.execute("DELETE FROM child_counts WHERE tbl = 'advisories' AND parent = $1", group)
+    await listing.drop_counts(tx, "advisories", group)
 
 
 async def aliases_of(conn: Conn, uids: Iterable[str]) -> dict[str, list[str]]:
@@ -247,3 +248,90 @@ async def fixed_between(conn: Conn, org: str, packages: Iterable[str], start: st
             if event.fixed is not None and start <= when <= end:
                 found.append(Fixed(advisory.advisory_id, advisory.aliases, when))
     return sorted(found, key=lambda f: (f.time, f.advisory_id))
+
+
+# ------------------------------------------------------------------ ListAdvisories
+
+TABLE = listing.Table(
+    "advisories",
+    order_keys={
+        "uid": "uid",
+        "created_at": "create_time",
+        "create_time": "create_time",
+        "updated_at": "update_time",
+        "update_time": "update_time",
+        "artifact_name": "artifact_name",
+        "advisory_id": "advisory_id",
+    },
+)
+MAX_QUERY = 256
+
+
+async def get(conn: Conn, uid: str) -> Advisory:
+    return await storage.get(conn, "advisories", Advisory, RESOURCE, uid)
+
+
+# Which advisories have an alias, or an event, whose column holds one of a list of values.
+_ALIASED = "SELECT advisory FROM advisory_aliases WHERE alias = ANY({})"
+_EVENTS = {
+    column: f"SELECT advisory FROM advisory_events WHERE {column} = ANY({{}})"
+    for column in ("review_state", "author", "reviewer", "type")
+}
+
+
+def _subquery(where: listing.Where, sql: str, values: list[object], negate: bool = False) -> None:
+    where.add(f"uid {'NOT IN' if negate else 'IN'} ({sql.format(where.p(values))})")
+
+
+def _event_type(name: str, value: str) -> int:
+    number = EVENT_TYPE_NUMBERS.get(value)
+    if number is None:
+        raise errors.invalid_argument(name, f"{name} must name an event type, not {value}")
+    return number
+
+
+def filters(req: ListAdvisoriesRequest) -> listing.Where:
+    """The SQL conditions of a ListAdvisoriesRequest (before visibility and paging)."""
+    where = listing.Where()
+    listing.add_uidp_filter(where, req.uidp)
+    columns = (
+        ("advisory_id", req.advisory_ids),
+        ("legacy_advisory_id", req.legacy_advisory_ids),
+        ("artifact_type", req.artifact_types),
+        ("artifact_architecture", req.artifact_architectures),
+        ("component_name", req.component_names),
+        ("component_type", req.component_types),
+        ("component_location", req.component_locations),
+    )
+    for column, values in columns:
+        if values:
+            where.any_of(column, list(values))
+    # `origin`: the advisories of the packages whose origin package it names. An imported document is one
+    # origin package and its advisories' artifactName is that package, so origin selects on artifact_name
+    # (and, as the contract says, artifact_names is then ignored).
+    if isinstance(req.origin, str):
+        where.eq("artifact_name", req.origin)
+    elif req.artifact_names:
+        where.any_of("artifact_name", list(req.artifact_names))
+    if req.aliases:
+        _subquery(where, _ALIASED, list(req.aliases))
+    if req.event_review_states:
+        states: list[object] = [REVIEW_STATE_NUMBERS[s] for s in req.event_review_states]
+        _subquery(where, _EVENTS["review_state"], states)
+    if req.event_authors:
+        _subquery(where, _EVENTS["author"], list(req.event_authors))
+    if req.exclude_event_authors:
+        _subquery(where, _EVENTS["author"], list(req.exclude_event_authors), negate=True)
+    if req.event_reviewers:
+        _subquery(where, _EVENTS["reviewer"], list(req.event_reviewers))
+    if req.event_types:
+        types: list[object] = [_event_type("event_types", t) for t in req.event_types]
+        _subquery(where, _EVENTS["type"], types)
+    if isinstance(req.latest_event_type, str):
+        where.eq("latest_event_type", _event_type("latest_event_type", req.latest_event_type))
+    if req.query:
+        if len(req.query) > MAX_QUERY:
+            raise errors.invalid_argument("query", f"query must be at most {MAX_QUERY} characters")
+        pattern = req.query.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        where.add(f"search LIKE {where.p('%' + pattern + '%')} ESCAPE '\\'")
+    return where

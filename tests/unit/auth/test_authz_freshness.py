@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from platform_api import iam
 from platform_api.auth import capabilities as caps
 from platform_api.auth.authz import Authorizer, Principal
 from platform_api.auth.tokens import AccessClaims
@@ -92,7 +93,7 @@ async def decide(authz: Authorizer, world: World, sync: bool = True) -> Principa
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 def test_grants_changed_in_this_process_apply_to_the_next_decision(backend: str, tmp_path: Path) -> None:
     async def body(db: Any, other: Any, w: World) -> None:
-        authz = Authorizer(db)
+        authz = Authorizer(db, iam.GRANTS)
         rt = Runtime(Settings(), db)
         rt.on_grants_changed.append(authz.invalidate)
         p = await decide(authz, w)
@@ -125,7 +126,7 @@ def test_without_grants_changed_the_cache_answers_until_sync(backend: str, tmp_p
     reuses the grants it read, and the next sync catches up through the authorization version."""
 
     async def body(db: Any, other: Any, w: World) -> None:
-        authz = Authorizer(db)
+        authz = Authorizer(db, iam.GRANTS)
         await authz.start()
         try:
             assert (await decide(authz, w)).held_at(w.team) == 0
@@ -145,7 +146,7 @@ def test_changes_from_another_connection_are_seen_at_the_next_sync(backend: str,
     effect at this process's next sync (SQLite: data_version; PostgreSQL: NOTIFY or the version row)."""
 
     async def body(db: Any, other: Any, w: World) -> None:
-        authz = Authorizer(db)
+        authz = Authorizer(db, iam.GRANTS)
         await authz.start()
         try:
             assert (await decide(authz, w)).held_at(w.org) == 0
