@@ -29,13 +29,14 @@ from platform_api.gen.records.iam_v2 import (
 )
 from platform_api.iam import groups, queries, roles
 from platform_api.outbox import outbox
-from platform_api.service import listing, storage
+from platform_api.service import crud, listing
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn, Database
 
 SERVICE = "chainguard.platform.iam.v2.GroupInvitesService."
 RESOURCE = "chainguard.platform.iam.v2.GroupInvite"
+INVITES = crud.Resource("group_invites", GroupInvite, RESOURCE, outbox.emit)
 TABLE = listing.Table(
     "group_invites",
     order_keys={"uid": "uid", "created_at": "create_time", "updated_at": "update_time", "key_id": "key_id"},
@@ -65,7 +66,7 @@ async def hydrate(conn: Conn, stored: list[GroupInvite]) -> list[GroupInvite]:
 
 
 async def _fetch(conn: Conn, uid: str, lock: bool = False) -> GroupInvite:
-    return await storage.get(conn, "group_invites", GroupInvite, RESOURCE, uid, lock=lock)
+    return await INVITES.get(conn, uid, lock=lock)
 
 
 @rpc(SERVICE + "CreateGroupInvite")
@@ -90,11 +91,9 @@ async def create_group_invite(req: CreateGroupInviteRequest, ctx: Context) -> Gr
         await groups.require(tx, req.parent, "parent")
         role = await roles.usable_at(tx, stored.role_uid, req.parent)
         authz.caller(ctx).check_grantable(roles.role_mask(role), req.parent)
-        await tx.execute(
-            "INSERT INTO group_invites (uid, parent, role_uid, key_id, code_hash, email, expire_time, single_use,"
-            " create_time, update_time, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-            stored.uid, req.parent, stored.role_uid, stored.key_id, code_hash(code), stored.email,
-            stored.expiration_time, int(stored.single_use), now, now, rows.body(stored),
+        await INVITES.insert(
+            tx, stored, req.parent, role_uid=stored.role_uid, key_id=stored.key_id, code_hash=code_hash(code),
+            email=stored.email, expire_time=stored.expiration_time, single_use=int(stored.single_use),
         )  # fmt: skip
         result = structs.replace(stored, role=_role_view(role), code=code)
         # The event carries the invite without its code.
@@ -120,17 +119,17 @@ async def list_group_invites(req: ListGroupInvitesRequest, ctx: Context) -> List
 async def delete_group_invite(req: DeleteGroupInviteRequest, ctx: Context) -> Empty:
     async with ctx.rt.db.transaction() as tx:
         await _fetch(tx, req.uid, lock=True)
-        await tx.execute("DELETE FROM group_invites WHERE uid = $1", req.uid)
+        await INVITES.delete(tx, req.uid)
         await outbox.emit(tx, ctx, req)
     return Empty()
 
 
 async def delete_in_group(tx: Conn, group: str) -> None:
-    await tx.execute("DELETE FROM group_invites WHERE parent = $1", group)
+    await INVITES.delete_where(tx, "parent", group)
 
 
 async def role_is_invited(conn: Conn, role: str) -> bool:
-    return await conn.fetchval("SELECT 1 FROM group_invites WHERE role_uid = $1 LIMIT 1", role) is not None
+    return await INVITES.any_where(conn, "role_uid", role)
 
 
 def invalid_code() -> errors.ApiError:

@@ -18,7 +18,7 @@ from platform_api.gen.records.iam_v2 import (
 )
 from platform_api.iam import queries
 from platform_api.outbox import outbox
-from platform_api.service import crud, listing, storage
+from platform_api.service import crud, listing
 from platform_api.service.cascade import Cascades
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
@@ -51,11 +51,7 @@ async def bodies(conn: Conn, uids: set[str]) -> dict[str, str]:
 
 
 async def insert(tx: Conn, group: Group, parent: str) -> None:
-    await storage.unique_write(
-        tx, NAMES.conflict(group.name),
-        "INSERT INTO groups (uid, parent, name, create_time, update_time, body) VALUES ($1, $2, $3, $4, $5, $6)",
-        group.uid, parent, group.name, group.create_time, group.update_time, rows.body(group),
-    )  # fmt: skip
+    await GROUPS.insert(tx, group, parent, name=group.name)
 
 
 def _check(group: Group) -> None:

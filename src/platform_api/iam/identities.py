@@ -28,7 +28,7 @@ from platform_api.gen.records.iam_v2 import (
 )
 from platform_api.iam import groups, queries, roles
 from platform_api.outbox import outbox
-from platform_api.service import crud, listing, storage
+from platform_api.service import crud, listing
 from platform_api.service.cascade import Cascades
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
@@ -130,12 +130,10 @@ def match_keys(identity: Identity) -> tuple[str, str]:
 
 
 async def insert(conn: Conn, identity: Identity, parent: str) -> None:
-    await storage.unique_write(
-        conn, errors.already_exists(RESOURCE, identity.uid, "the identity already exists"),
-        "INSERT INTO identities (uid, parent, name, create_time, update_time, body, kind, match_issuer, match_subject)"
-        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-        identity.uid, parent, identity.name, identity.create_time, identity.update_time, rows.body(identity),
-        kind(identity), *match_keys(identity),
+    issuer, subject = match_keys(identity)
+    await IDENTITIES.insert(
+        conn, identity, parent, conflict=errors.already_exists(RESOURCE, identity.uid, "the identity already exists"),
+        name=identity.name, kind=kind(identity), match_issuer=issuer, match_subject=subject,
     )  # fmt: skip
 
 

@@ -37,7 +37,7 @@ from platform_api.gen.records.iam_v2 import (
 )
 from platform_api.iam import groups, queries, roles
 from platform_api.outbox import outbox
-from platform_api.service import crud, listing, storage
+from platform_api.service import crud, listing
 from platform_api.service.context import Context, rpc
 from platform_api.store import rows
 from platform_api.store.db import Conn
@@ -45,6 +45,7 @@ from platform_api.store.db import Conn
 SERVICE = "chainguard.platform.iam.v2.IdentityProvidersService."
 RESOURCE = "chainguard.platform.iam.v2.IdentityProvider"
 NAMES = crud.UniqueName("identity_providers", RESOURCE, "an identity provider", "in this group")
+IDPS = crud.Resource("identity_providers", IdentityProvider, RESOURCE, outbox.emit, NAMES)
 TABLE = listing.Table("identity_providers")
 UPDATABLE = frozenset({"name", "description", "default_role", "oidc"})
 SECRET_PATH = ["oidc", "client_secret"]
@@ -139,12 +140,9 @@ async def create_identity_provider(req: CreateIdentityProviderRequest, ctx: Cont
     async with ctx.rt.db.transaction() as tx:
         await groups.require(tx, req.parent, "parent")
         await _check_default_role(tx, ctx, idp, req.parent)
-        await storage.unique_write(
-            tx, NAMES.conflict(idp.name),
-            "INSERT INTO identity_providers (uid, parent, name, create_time, update_time, body, default_role,"
-            " client_secret) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-            idp.uid, req.parent, idp.name, now, now, rows.body(stored), idp.default_role, _secret(idp),
-        )  # fmt: skip
+        await IDPS.insert(
+            tx, stored, req.parent, name=idp.name, default_role=idp.default_role, client_secret=_secret(idp)
+        )
         await outbox.emit(tx, ctx, result)
     return result
 
@@ -199,23 +197,18 @@ async def update_identity_provider(req: UpdateIdentityProviderRequest, ctx: Cont
             )
         idp.update_time = clock.now()
         stored = public(idp)
-        await storage.unique_write(
-            tx, NAMES.conflict(idp.name),
-            "UPDATE identity_providers SET name = $2, update_time = $3, body = $4, default_role = $5,"
-            " client_secret = $6 WHERE uid = $1",
-            idp.uid, idp.name, idp.update_time, rows.body(stored), idp.default_role, _secret(idp),
-        )  # fmt: skip
+        await IDPS.update(tx, stored, name=idp.name, default_role=idp.default_role, client_secret=_secret(idp))
         result = await _with_scim(tx, ctx, stored)
         await outbox.emit(tx, ctx, result)
     return result
 
 
 async def any_in_group(conn: Conn, group: str) -> bool:
-    return await conn.fetchval("SELECT 1 FROM identity_providers WHERE parent = $1 LIMIT 1", group) is not None
+    return await IDPS.any_where(conn, "parent", group)
 
 
 async def role_is_default(conn: Conn, role: str) -> bool:
-    return await conn.fetchval("SELECT 1 FROM identity_providers WHERE default_role = $1 LIMIT 1", role) is not None
+    return await IDPS.any_where(conn, "default_role", role)
 
 
 @rpc(SERVICE + "DeleteIdentityProvider")
@@ -224,7 +217,7 @@ async def delete_identity_provider(req: DeleteIdentityProviderRequest, ctx: Cont
         await fetch(tx, req.uid, lock=True)
         await queries.delete_mappings_of(tx, req.uid)
         await tx.execute("DELETE FROM scim_credentials WHERE idp_uid = $1", req.uid)
-        await tx.execute("DELETE FROM identity_providers WHERE uid = $1", req.uid)
+        await IDPS.delete(tx, req.uid)
         await outbox.emit(tx, ctx, req)
     return Empty()
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from platform_api.core import errors, uidp
 from platform_api.gen.records.iam_v2 import ExternalGroupRoleMapping, RoleBinding
 from platform_api.outbox import outbox
-from platform_api.service import crud, listing, storage
+from platform_api.service import crud, listing
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
@@ -44,12 +44,7 @@ async def insert_role_binding(tx: Conn, group: str, identity_uid: str, role_uid:
     CreateRoleBinding)."""
     rb = RoleBinding(uid=uidp.new_child(group), identity_uid=identity_uid, role_uid=role_uid,
                      create_time=now, update_time=now)  # fmt: skip
-    await storage.unique_write(
-        tx, binding_conflict(),
-        "INSERT INTO role_bindings (uid, parent, identity_uid, role_uid, create_time, update_time, body)"
-        " VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        rb.uid, group, identity_uid, role_uid, now, now, rows.body(rb),
-    )  # fmt: skip
+    await ROLE_BINDINGS.insert(tx, rb, group, conflict=binding_conflict(), identity_uid=identity_uid, role_uid=role_uid)
     return rb
 
 

@@ -57,11 +57,7 @@ async def insert_tag(tx: Conn, parent: str, name: str, digest: str, deprecated: 
     now = clock.now()
     tag = Tag(uid=uidp.new_child(parent), name=name, digest=digest, deprecated=deprecated,
               create_time=now, update_time=now)  # fmt: skip
-    await tx.execute(
-        "INSERT INTO tags (uid, parent, name, digest, kind, create_time, update_time, body)"
-        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-        tag.uid, parent, tag.name, tag.digest, kind, now, now, rows.body(tag),
-    )  # fmt: skip
+    await TAGS.insert(tx, tag, parent, name=tag.name, digest=tag.digest, kind=kind)
     return tag
 
 
