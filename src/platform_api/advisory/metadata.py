@@ -22,9 +22,7 @@ The metadata is what `platform-api import osv` stored (vulnerabilities.metadata)
 
 from __future__ import annotations
 
-import msgspec
-
-from platform_api.core import errors, pagetoken
+from platform_api.core import errors
 from platform_api.gen.records.advisory_v2 import (
     ListVulnerabilityMetadataRequest,
     ListVulnerabilityMetadataResponse,
@@ -38,7 +36,6 @@ from platform_api.vulnerabilities import metadata, osv
 SERVICE = "chainguard.platform.advisory.v2.SecurityAdvisoryService."
 MAX_IDS = 1_000
 MAX_ANSWER = listing.MAX_ANSWER  # bytes of records in one page
-_enc = msgspec.json.Encoder()
 
 
 def _requested(req: ListVulnerabilityMetadataRequest) -> list[str]:
@@ -87,18 +84,13 @@ async def list_vulnerability_metadata(
     req: ListVulnerabilityMetadataRequest, ctx: Context
 ) -> ListVulnerabilityMetadataResponse:
     wanted = _requested(req)
-    size = listing.page_size(req.page_size)
-    if req.skip < 0:
-        raise errors.invalid_argument("skip", "skip must not be negative")
     desc = _descending(req.order_by)
-    db, key = ctx.rt.db, ctx.rt.page_key
-    query = pagetoken.fingerprint(
-        [ctx.method, _enc.encode(msgspec.structs.replace(req, page_size=0, page_token="", skip=0))]
-    )
-    last = pagetoken.decode(key, req.page_token, query) if req.page_token else None
-    if last is not None and (len(last) != 1 or not isinstance(last[0], str)):
+    db = ctx.rt.db
+    at = listing.cursor(ctx, req, 1)  # pages by id, the one key
+    size = at.size
+    if at.last is not None and not isinstance(at.last[0], str):
         raise errors.invalid_argument("page_token", "page_token does not match this query")
-    after = last[0] if last else None
+    after = at.last[0] if at.last else None
     shown: dict[str, str]  # entry id -> id of the stored record it shows
     if wanted:
         shown = entries(await metadata.resolve(db, wanted))
@@ -123,7 +115,7 @@ async def list_vulnerability_metadata(
             m = rows.decode(VulnerabilityMetadata, body)
             m.id = i
             items.append(m)
-    token = pagetoken.encode(key, query, [page[-1]]) if more else ""
+    token = at.token([page[-1]]) if more else ""
     return ListVulnerabilityMetadataResponse(
         vulnerability_metadata=items, next_page_token=token, total_count=str(total), skipped=req.skip
     )

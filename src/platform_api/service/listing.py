@@ -331,29 +331,52 @@ def restrict_to_visible(where: Where, ctx: Context, table: Table) -> None:
     where.visible, where.public_rows = roots, table.public_root_rows
 
 
+@dataclass
+class Cursor:
+    """Where a keyset page of one List request starts, and how the next one is named: the page size and skip
+    of the request, checked, and the last keys of the previous page from its token (None on the first page).
+    The token is bound to everything in the request but the paging fields, and to the method."""
+
+    size: int
+    skip: int
+    last: list[Any] | None
+    _key: bytes
+    _query: str
+
+    def token(self, keys: list[Any]) -> str:
+        return pagetoken.encode(self._key, self._query, keys)
+
+
+def cursor(ctx: Context, request: Any, keys: int) -> Cursor:
+    """The cursor of `request` (its page_size, page_token and skip) for pages ordered by `keys` keys."""
+    size = page_size(request.page_size)
+    if request.skip < 0:
+        raise errors.invalid_argument("skip", "skip must not be negative")
+    query = pagetoken.fingerprint(
+        [ctx.method, _enc.encode(msgspec.structs.replace(request, page_size=0, page_token="", skip=0))]
+    )
+    last = pagetoken.decode(ctx.rt.page_key, request.page_token, query) if request.page_token else None
+    if last is not None and len(last) != keys:
+        raise errors.invalid_argument("page_token", "page_token does not match order_by")
+    return Cursor(size, request.skip, last, ctx.rt.page_key, query)
+
+
 async def page(ctx: Context, table: Table, where: Where, request: Any, columns: str = "body") -> Page:
     """One page of `table` rows matching `where`, per the request's page_size/page_token/order_by/skip,
     restricted to what the caller may see.
 
     `request` is the List request record; everything in it except the paging fields binds the token.
     """
-    db, method, key = ctx.rt.db, ctx.method, ctx.rt.page_key
+    db = ctx.rt.db
     restrict_to_visible(where, ctx, table)
-    size = page_size(request.page_size)
-    if request.skip < 0:
-        raise errors.invalid_argument("skip", "skip must not be negative")
     order = parse_order(request.order_by, table)
-    query = pagetoken.fingerprint(
-        [method, _enc.encode(msgspec.structs.replace(request, page_size=0, page_token="", skip=0))]
-    )
+    at = cursor(ctx, request, len(order))
+    size = at.size
     count_sql, count_args = _count_query(table, where)
     total = int(await db.fetchval(count_sql, *count_args))
     walk = await _walk_order_index(db, table, where, order, total)
-    last = pagetoken.decode(key, request.page_token, query) if request.page_token else None
-    if last is not None:
-        if len(last) != len(order):
-            raise errors.invalid_argument("page_token", "page_token does not match order_by")
-        _after(where, order, last)
+    if at.last is not None:
+        _after(where, order, at.last)
     order_sql = ", ".join(f"{c} {'DESC' if d else 'ASC'}" for c, d in order)
     keys = ", ".join(c for c, _ in order)
     sql = (
@@ -366,7 +389,7 @@ async def page(ctx: Context, table: Table, where: Where, request: Any, columns: 
     if len(rows) > keep:
         rows = rows[:keep]
         n = len(order)
-        token = pagetoken.encode(key, query, list(rows[-1][-n:]))
+        token = at.token(list(rows[-1][-n:]))
     return Page([r[0] for r in rows], token, total, request.skip)
 
 
