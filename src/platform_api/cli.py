@@ -29,6 +29,7 @@ from platform_api.iam import bootstrap, identities
 from platform_api.service import imports
 from platform_api.service.runtime import Runtime
 from platform_api.store import db
+from platform_api.store.db import Database
 from platform_api.store.migrate import migrate
 
 T = TypeVar("T")
@@ -213,7 +214,7 @@ def dispatch_command(inv: Invocation) -> None:
 def migrate_command(inv: Invocation) -> None:
     """`migrate`: applies pending migrations and prints their names as JSON."""
 
-    async def applied_only(db: Any, applied: list[str]) -> list[str]:
+    async def applied_only(db: Database, applied: list[str]) -> list[str]:
         """Nothing to do beyond the migrations `_with_database` applies."""
         return applied
 
@@ -247,7 +248,7 @@ def import_command(inv: Invocation) -> None:
     importer = inv.args.importer
     progress = imports.Progress(f"import {inv.args.kind}")
 
-    async def run(database: Any, _: list[str]) -> imports.Summary:
+    async def run(database: Database, _: list[str]) -> imports.Summary:
         # No page-token key: imports write, they never list.
         rt = Runtime(settings=inv.settings, db=database)
         job = imports.Job(rt, inv.args, progress, lambda name: schema.methods()[name])
@@ -285,7 +286,7 @@ def _with_database(settings: Settings, work: Callable[[Any, list[str]], Awaitabl
         raise
 
 
-async def _bootstrap(db: Any, inv: Invocation) -> dict[str, Any]:
+async def _bootstrap(db: Database, inv: Invocation) -> dict[str, Any]:
     """Creates (or finds) the owner under the issuer the server last started with, unless one is given."""
     ns = inv.args
     url = await issuer.issuer_of(db, inv.settings, inv.explicit_url)
@@ -293,7 +294,7 @@ async def _bootstrap(db: Any, inv: Invocation) -> dict[str, Any]:
     return await bootstrap.bootstrap(db, url, audience, ns.org_name, ns.upstream_issuer, ns.upstream_subject)
 
 
-async def _token(db: Any, inv: Invocation) -> str:
+async def _token(db: Database, inv: Invocation) -> str:
     """Mints a token for an existing identity (an unknown one is a not-found error)."""
     ns = inv.args
     if not await identities.exists(db, ns.identity):
@@ -302,7 +303,7 @@ async def _token(db: Any, inv: Invocation) -> str:
     return await issuer.mint(db, url, inv.settings.audience or url, ns.identity, ns.ttl)
 
 
-async def _keys(db: Any, action: str) -> Any:
+async def _keys(db: Database, action: str) -> Any:
     """rotate: the new signing key's id; list: every key with its creation and retirement times."""
     if action == "rotate":
         return {"signing": await keys.create(db)}

@@ -15,10 +15,11 @@ from platform_api.auth.authz import Authorizer, GrantSource, Principal
 from platform_api.auth.keys import KeySet
 from platform_api.auth.tokens import TokenService, bad_token
 from platform_api.core import errors, metrics, validate
+from platform_api.store.db import Database
 
 
 class Access:
-    def __init__(self, db: Any, issuer: str, audience: str, grants: GrantSource) -> None:
+    def __init__(self, db: Database, issuer: str, audience: str, grants: GrantSource) -> None:
         self.keys = KeySet(db)
         self.tokens = TokenService(self.keys, issuer, audience)
         self.authorizer = Authorizer(db, grants)

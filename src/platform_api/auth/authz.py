@@ -27,7 +27,7 @@ from platform_api.auth import capabilities as caps
 from platform_api.auth.tokens import AccessClaims
 from platform_api.core import errors, metrics, uidp
 from platform_api.service.context import Context
-from platform_api.store.db import Conn
+from platform_api.store.db import Conn, Database
 
 log = logging.getLogger("platform_api.authz")
 CHANNEL = "platform_api_authz"
@@ -168,7 +168,7 @@ def clipped(identity: str, pairs: list[tuple[str, int]]) -> dict[str, int]:
 class Authorizer:
     """Caches each identity's grants and keeps the cache exactly as fresh as the database."""
 
-    def __init__(self, db: Any, source: GrantSource) -> None:
+    def __init__(self, db: Database, source: GrantSource) -> None:
         self.db = db
         self.source = source
         self._cache: dict[str, Grants] = {}

@@ -20,6 +20,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from jwt.algorithms import RSAAlgorithm
 
 from platform_api.core import clock
+from platform_api.store.db import Conn, Database
 
 ALG = "RS256"
 # A retired key is published this long after it stopped signing (longer than any token it signed lives).
@@ -60,13 +61,13 @@ def _parse(row: Any) -> SigningKey:
     return SigningKey(kid, private, private.public_key(), json.loads(jwk), created, retired)
 
 
-async def listing(db: Any) -> list[Any]:
+async def listing(db: Conn) -> list[Any]:
     """Every key's kid, create_time and retire_time, oldest first (`platform-api keys list`)."""
     rows: list[Any] = await db.fetch("SELECT kid, create_time, retire_time FROM signing_keys ORDER BY create_time")
     return rows
 
 
-async def create(db: Any) -> str:
+async def create(db: Database) -> str:
     """Add a new signing key and retire the others (they keep verifying); returns its kid."""
     kid, pem, jwk = _generate()
     now = clock.now()
@@ -79,7 +80,7 @@ async def create(db: Any) -> str:
     return kid
 
 
-async def ensure(db: Any) -> None:
+async def ensure(db: Database) -> None:
     """Create the first signing key if there is none (concurrent starters may both create one: the
     newest signs, the other is retired at once and still verifies)."""
     if await db.fetchval("SELECT 1 FROM signing_keys WHERE retire_time = '' LIMIT 1") is None:
@@ -89,7 +90,7 @@ async def ensure(db: Any) -> None:
 class KeySet:
     """The keys of this issuer as last read from the database."""
 
-    def __init__(self, db: Any) -> None:
+    def __init__(self, db: Database) -> None:
         self.db = db
         self.by_kid: dict[str, SigningKey] = {}
         self.signing: SigningKey | None = None

@@ -18,7 +18,7 @@ from platform_api.core import clock, errors, validate
 from platform_api.gen.records.iam_v2 import Group, Identity
 from platform_api.gen.records.iam_v2 import Identity_ClaimMatch as ClaimMatch
 from platform_api.iam import groups, identities, queries, roles
-from platform_api.store.db import Conn, PostgresDatabase, SqliteDatabase
+from platform_api.store.db import Conn, Database
 
 
 async def _existing_owner(db: Conn) -> tuple[str, str] | None:
@@ -26,7 +26,7 @@ async def _existing_owner(db: Conn) -> tuple[str, str] | None:
 
 
 async def bootstrap(
-    db: SqliteDatabase | PostgresDatabase,
+    db: Database,
     issuer: str,
     audience: str,
     org_name: str,

@@ -249,7 +249,7 @@ async def insert_delivery(
     return d
 
 
-async def pending_count(db: Any) -> int:
+async def pending_count(db: Conn) -> int:
     """Deliveries still to be made (due or scheduled): the dispatcher's queue depth (a partial index)."""
     return await queries.pending_count(db)
 

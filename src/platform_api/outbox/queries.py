@@ -14,7 +14,7 @@ from typing import Any
 from platform_api.gen.records.events_v2 import Delivery, Subscription
 from platform_api.service import crud, listing
 from platform_api.store import rows
-from platform_api.store.db import Conn, Row
+from platform_api.store.db import Conn, Database, Row
 
 SUBSCRIPTION = "chainguard.platform.events.v2.Subscription"
 DELIVERY = "chainguard.platform.events.v2.Delivery"
@@ -54,7 +54,7 @@ async def subscribers(tx: Conn, scopes: list[str]) -> list[tuple[str, str]]:
     return [(r["uid"], r["types"]) for r in await tx.fetch(sql, list(scopes))]
 
 
-async def sinks(db: Any, uids: set[str]) -> list[Row]:
+async def sinks(db: Conn, uids: set[str]) -> list[Row]:
     """uid, sink, secret and disabled of the subscriptions among `uids`."""
     found: list[Row] = await db.fetch(
         "SELECT uid, sink, secret, disabled FROM subscriptions WHERE uid = ANY($1)", list(uids)
@@ -90,7 +90,7 @@ async def insert_event(tx: Conn, *values: Any) -> None:
     )
 
 
-async def events(db: Any, ids: set[str]) -> list[Row]:
+async def events(db: Conn, ids: set[str]) -> list[Row]:
     found: list[Row] = await db.fetch(
         "SELECT id, type, source, subject, grp, time, bodytype, extensions, data FROM events WHERE id = ANY($1)",
         list(ids),
@@ -119,7 +119,7 @@ async def insert_delivery(tx: Conn, d: Delivery, subscription: str, state: int, 
     )  # fmt: skip
 
 
-async def pending_count(db: Any) -> int:
+async def pending_count(db: Conn) -> int:
     return int(await db.fetchval("SELECT COUNT(*) FROM deliveries WHERE state = 1") or 0)
 
 
@@ -156,7 +156,7 @@ async def reschedule(tx: Conn, d: Delivery, state: int, due: float) -> None:
     )  # fmt: skip
 
 
-async def next_due(db: Any, now: float) -> float | None:
+async def next_due(db: Conn, now: float) -> float | None:
     """When the earliest unclaimed pending delivery is due."""
     due = await db.fetchval("SELECT MIN(due) FROM deliveries WHERE state = 1 AND claimed_until <= $1", now)
     return None if due is None else float(due)
@@ -167,7 +167,7 @@ async def release_claims(tx: Conn, holder: str) -> None:
     await tx.execute("UPDATE deliveries SET claimed_until = 0, claim = '' WHERE claim = $1", holder)
 
 
-async def claim(db: Any, holder: str, until: float, now: float, limit: int) -> list[Row]:
+async def claim(db: Database, holder: str, until: float, now: float, limit: int) -> list[Row]:
     """Claims up to `limit` due deliveries for `holder` until `until`: uid, parent, event_id, body,
     round_attempts, round_start of each."""
     pick = "SELECT uid FROM deliveries WHERE state = 1 AND due <= $3 AND claimed_until <= $3 ORDER BY due LIMIT $4"
@@ -179,7 +179,7 @@ async def claim(db: Any, holder: str, until: float, now: float, limit: int) -> l
     return found
 
 
-async def drop_claimed(db: Any, uid: str, holder: str, state: int) -> None:
+async def drop_claimed(db: Conn, uid: str, holder: str, state: int) -> None:
     """A claimed delivery that cannot be made (its subscription or event is gone) ends in `state`."""
     await db.execute(
         "UPDATE deliveries SET claimed_until = 0, claim = '', state = $3 WHERE uid = $1 AND claim = $2",
@@ -194,7 +194,7 @@ RESULT_SQL = (
 )
 
 
-async def record_results(db: Any, results: list[tuple[Any, ...]]) -> None:
+async def record_results(db: Database, results: list[tuple[Any, ...]]) -> None:
     """The outcomes of attempts (see RESULT_SQL), in one transaction."""
     async with db.transaction() as tx:
         await tx.executemany(RESULT_SQL, results)

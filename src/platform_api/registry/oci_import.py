@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
 from platform_api.core import errors, uidp
 from platform_api.registry import images, oci, repos, tags
 from platform_api.service import imports
 from platform_api.service.imports import BadInput
+from platform_api.store.db import Conn
 
 HELP = "an OCI image layout directory or a manifest / image-index JSON file: images, platforms, sizes, tags"
 CREATE_TAG = "chainguard.platform.registry.v2.TagsService.CreateTag"
@@ -22,7 +22,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", type=Path, help="an OCI image layout directory, or a manifest / index JSON file")
 
 
-async def repo_or_bad(tx: Any, repo_uid: str, lock: bool = False) -> None:
+async def repo_or_bad(tx: Conn, repo_uid: str, lock: bool = False) -> None:
     """The repo must exist (BadInput naming it otherwise); `lock` serializes its tag writers."""
     if not uidp.valid(repo_uid):
         raise BadInput(repo_uid, "", "not a repo uid")

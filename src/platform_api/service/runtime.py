@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 from platform_api.core import clock
 from platform_api.core.settings import Settings
-from platform_api.store.db import PostgresDatabase, SqliteDatabase
+from platform_api.store.db import Database
 
 T = TypeVar("T")
 
@@ -18,7 +18,7 @@ T = TypeVar("T")
 class Runtime:
     settings: Settings
     # Connected in the app's lifespan, before the first request.
-    db: SqliteDatabase | PostgresDatabase = None  # type: ignore[assignment]
+    db: Database = None  # type: ignore[assignment]
     # HMAC key of page tokens; shared by every process on the same database.
     page_key: bytes = b""
     # The long-lived parts of higher layers, by class (our issuer's keys, tokens and authorization; the
@@ -48,7 +48,7 @@ class Runtime:
         self.page_key = await service_secret(self.db, "page_token_key")
 
 
-async def service_secret(db: SqliteDatabase | PostgresDatabase, name: str, size: int = 32) -> bytes:
+async def service_secret(db: Database, name: str, size: int = 32) -> bytes:
     """The named secret, created on first use; concurrent creators agree on the first one stored."""
     await db.execute(
         "INSERT INTO service_secrets (name, value, create_time) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING",
@@ -64,7 +64,7 @@ async def service_secret(db: SqliteDatabase | PostgresDatabase, name: str, size:
 # through these too.
 
 
-async def set_service_value(db: SqliteDatabase | PostgresDatabase, name: str, value: bytes) -> None:
+async def set_service_value(db: Database, name: str, value: bytes) -> None:
     await db.execute(
         "INSERT INTO service_secrets (name, value, create_time) VALUES ($1, $2, $3)"
         " ON CONFLICT (name) DO UPDATE SET value = excluded.value",
@@ -72,6 +72,6 @@ async def set_service_value(db: SqliteDatabase | PostgresDatabase, name: str, va
     )  # fmt: skip
 
 
-async def service_value(db: SqliteDatabase | PostgresDatabase, name: str) -> bytes | None:
+async def service_value(db: Database, name: str) -> bytes | None:
     value = await db.fetchval("SELECT value FROM service_secrets WHERE name = $1", name)
     return None if value is None else bytes(value)
