@@ -1,18 +1,14 @@
-"""SQL on the IAM tables that several IAM modules (and, through registered functions, `auth`) work with:
-`role_bindings` and `external_group_role_mappings`, and the reads that start from them.
+"""SQL on the IAM tables that several IAM modules (and `auth`, through `iam.GRANTS`) work with:
+`role_bindings` and `external_group_role_mappings`.
 
-Ownership rule (every domain): each table has one owning module in its domain package, and only that module
-has SQL on it (including the generic statements `service.crud`, `storage.get` and `listing` build from the
-owner's table name); every other module, of this domain or another, calls the owner's functions. A resource
-module owns its table when the others only need a few reads or writes it can offer as functions without an
-import cycle (`identities.py`: identities, `roles.py`: roles, `groups.py`: groups, `sts.py`: refresh_tokens,
-`identity_providers.py`: identity_providers and scim_credentials, `group_invites.py`, `terms.py`,
-`account_associations.py`); tables written or read by several modules live here. A read that joins another
-IAM table stays with the table it starts from. Deletes that clear rows of other tables (a group's, an
-identity's, a provider's attachments) go through the lists the owners register.
-
-`auth` sits below the domains: the authorizer reads grants through the functions the IAM package hands it
-(`iam.GRANTS`: `binding_roles` here).
+Ownership rule (every domain; tests/unit/store/test_table_owners.py): each table has one owning module, and
+only that module has SQL on it (including the generic statements `service.crud`, `storage.get` and `listing`
+build from the owner's declaration); every other module calls the owner's functions. A resource module owns
+its table when the others only need a few reads or writes it can offer as functions without an import cycle
+(`identities.py`, `roles.py`, `groups.py`, `sts.py`: refresh_tokens, `identity_providers.py`: identity_providers
+and scim_credentials, `group_invites.py`, `terms.py`, `account_associations.py`); tables written or read by
+several modules live here. What goes with a deleted group, identity or role is declared by each owner as a
+cascade (`iam/__init__.py`), not deleted here by table name.
 """
 
 from __future__ import annotations

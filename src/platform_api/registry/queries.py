@@ -4,8 +4,8 @@ Ownership rule (every domain): each table has one owning module in its domain pa
 has SQL on it (including the generic statements `service.crud.Resource`, `storage.get` and `listing` build
 from the owner's declaration); every other module, of this domain or another, calls the owner's functions.
 A resource module (`<domain>/<collection>.py`) owns its table when no other module needs it; tables that
-several modules work with (here: a repo's delete removes its tags, tags are created through the repo) belong
-to the domain's `queries.py`.
+several modules work with or that one query joins (a repo's delete removes its tags, tags are created through
+the repo, the vulnerability counts join reports, repos and tags) belong to the domain's `queries.py`.
 """
 
 from __future__ import annotations
