@@ -8,8 +8,6 @@ import hashlib
 import json
 import os
 import secrets
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +24,7 @@ from tests.functional.registry.oci_layouts import (
     manifest,
     put_json,
 )
+from tests.helpers import imported, mk_repo, refused
 
 
 def layout(
@@ -50,28 +49,6 @@ def layout(
     return {"index": index, **platform}
 
 
-def make_repo(http: httpx.Client, org: str) -> str:
-    r = http.post(f"/registry/v2/repos/{org}", json={"name": "img-" + secrets.token_hex(4)})
-    assert r.status_code == 200, r.text
-    return str(r.json()["uid"])
-
-
-def run_import(server: Any, *args: str) -> subprocess.CompletedProcess[str]:
-    cmd = [sys.executable, "-m", "platform_api.cli", "import", *args, "--database", server.database_url]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-
-
-def imported(server: Any, *args: str) -> dict[str, Any]:
-    out: dict[str, Any] = json.loads(server.cli("import", *args))
-    return out
-
-
-def refused(server: Any, *args: str) -> str:
-    r = run_import(server, *args)
-    assert r.returncode == 1, (r.stdout, r.stderr)
-    return r.stderr
-
-
 def tags_of(http: httpx.Client, repo: str) -> dict[str, str]:
     r = http.get("/registry/v2/tags", params={"uidp.childrenOf": repo, "pageSize": 100})
     assert r.status_code == 200, r.text
@@ -88,7 +65,7 @@ def size(http: httpx.Client, repo: str, digest: str, arch: str = "") -> httpx.Re
 
 
 def test_layout_import_and_queries(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
-    repo = make_repo(http, org)
+    repo = mk_repo(http, org)["uid"]
     d = layout(tmp_path / "l1")
     summary = imported(server, "oci", repo, str(tmp_path / "l1"))
     assert summary["manifests"] == {"created": 3, "updated": 0, "unchanged": 0}
@@ -114,7 +91,7 @@ def test_layout_import_and_queries(server: Any, http: httpx.Client, org: str, tm
     assert r.status_code == 404 and r.json()["code"] == 5, r.text
     assert arches(http, repo, "sha256:nothex").status_code == 400
     # Another repo does not see this repo's images.
-    assert arches(http, make_repo(http, org), idx).status_code == 404
+    assert arches(http, mk_repo(http, org)["uid"], idx).status_code == 404
 
     # Idempotent: the same layout again changes nothing.
     again = imported(server, "oci", repo, str(tmp_path / "l1"))
@@ -133,7 +110,7 @@ def test_layout_import_and_queries(server: Any, http: httpx.Client, org: str, tm
 
 
 def test_tags_move_and_platform_tags(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
-    repo = make_repo(http, org)
+    repo = mk_repo(http, org)["uid"]
     first = layout(tmp_path / "a", {"latest": "index", "1.0": "index"})
     imported(server, "oci", repo, str(tmp_path / "a"))
     second = layout(tmp_path / "b", {"latest": "index", "1.0": "index", "amd64-only": "amd64"})
@@ -145,7 +122,7 @@ def test_tags_move_and_platform_tags(server: Any, http: httpx.Client, org: str, 
 
 
 def test_single_documents(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
-    repo = make_repo(http, org)
+    repo = mk_repo(http, org)["uid"]
     config = {
         "mediaType": "application/vnd.docker.container.image.v1+json",
         "digest": "sha256:" + "a" * 64,
@@ -196,7 +173,7 @@ BAD_CASES = ["digest", "size", "sha512", "media", "symlink", "version", "truncat
 
 @pytest.mark.parametrize("case", BAD_CASES)
 def test_bad_layouts_change_nothing(case: str, server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
-    repo = make_repo(http, org)
+    repo = mk_repo(http, org)["uid"]
     root = tmp_path / "bad"
     d = layout(root, {"latest": "index", "good": "amd64"})
     index_path = root / "index.json"
@@ -240,7 +217,7 @@ def test_bad_layouts_change_nothing(case: str, server: Any, http: httpx.Client, 
         want = "is not a sha256 digest"
     if case not in ("truncated", "version"):
         index_path.write_text(json.dumps(top))
-    err = refused(server, "oci", repo, str(root))
+    _, err = refused(server, "oci", repo, str(root))
     assert want in err, err
     assert str(root) in err
     assert tags_of(http, repo) == {}
@@ -249,17 +226,21 @@ def test_bad_layouts_change_nothing(case: str, server: Any, http: httpx.Client, 
 
 def test_bad_repo_and_paths(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
     layout(tmp_path / "l")
-    assert "no such repo" in refused(server, "oci", org + "/0123456789abcdef", str(tmp_path / "l"))
-    repo = make_repo(http, org)
-    assert "no such file or directory" in refused(server, "oci", repo, str(tmp_path / "nope"))
+    _, line = refused(server, "oci", org + "/0123456789abcdef", str(tmp_path / "l"))
+    assert "no such repo" in line
+    repo = mk_repo(http, org)["uid"]
+    _, line = refused(server, "oci", repo, str(tmp_path / "nope"))
+    assert "no such file or directory" in line
     (tmp_path / "big.json").write_bytes(b" " * (5 << 20))
-    assert "over the limit" in refused(server, "oci", repo, str(tmp_path / "big.json"))
+    _, line = refused(server, "oci", repo, str(tmp_path / "big.json"))
+    assert "over the limit" in line
     (tmp_path / "other.json").write_text('{"schemaVersion": 2, "mediaType": "text/plain"}')
-    assert "not an image manifest or index" in refused(server, "oci", repo, str(tmp_path / "other.json"))
+    _, line = refused(server, "oci", repo, str(tmp_path / "other.json"))
+    assert "not an image manifest or index" in line
 
 
 def test_authorization(server: Any, http: httpx.Client, anon: httpx.Client, org: str, tmp_path: Path) -> None:
-    repo = make_repo(http, org)
+    repo = mk_repo(http, org)["uid"]
     d = layout(tmp_path / "l")
     imported(server, "oci", repo, str(tmp_path / "l"))
     idx = d["index"]["digest"]
