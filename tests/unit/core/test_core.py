@@ -1,4 +1,4 @@
-"""Unit tests of the pure shared rules: uid paths, page tokens, order_by, field masks, time, the LRU."""
+"""Unit tests of the pure shared rules of `core`: uid paths, page tokens, field masks, time, the LRU."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import pytest
 from platform_api.core import clock, errors, fieldmask, pagetoken, uidp
 from platform_api.core.lru import LRU
 from platform_api.gen.records.registry_v2 import Repo
-from platform_api.service import listing
 
 ORG = "a" * 40
 CHILD = ORG + "/" + "b" * 16
@@ -74,34 +73,6 @@ class TestPageToken:
         token = pagetoken.encode(self.key, "q1", ["x"], now=issued)
         assert pagetoken.decode(self.key, token, "q1", now=issued + pagetoken.LIFETIME_SECONDS - 1) == ["x"]
         assert pagetoken.decode(self.key, token, "q1", now=issued + pagetoken.LIFETIME_SECONDS + 1) is None
-
-
-class TestListing:
-    table = listing.Table("repos")
-
-    def test_page_size(self) -> None:
-        assert listing.page_size(0) == 50
-        assert listing.page_size(7) == 7
-        assert listing.page_size(201) == 200
-        with pytest.raises(errors.ApiError):
-            listing.page_size(-1)
-
-    def test_order_by(self) -> None:
-        assert listing.parse_order("", self.table) == [("uid", False)]
-        assert listing.parse_order("name", self.table) == [("name", False), ("uid", False)]
-        assert listing.parse_order("name desc", self.table) == [("name", True), ("uid", True)]
-        assert listing.parse_order("created_at DESC, name", self.table) == [
-            ("create_time", True),
-            ("name", False),
-            ("uid", False),
-        ]
-        assert listing.parse_order("uid desc", self.table) == [("uid", True)]
-
-    @pytest.mark.parametrize("bad", ["createTime", "name sideways", "name desc extra", "name, name", ","])
-    def test_bad_order_by(self, bad: str) -> None:
-        with pytest.raises(errors.ApiError) as e:
-            listing.parse_order(bad, self.table)
-        assert e.value.code == errors.INVALID_ARGUMENT
 
 
 class TestFieldMask:
