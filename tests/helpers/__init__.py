@@ -35,7 +35,7 @@ from tests.helpers.iam import (
 from tests.helpers.imports import imported, refusal_of, refused, run_import, summary_of
 from tests.helpers.metrics import Samples, metric, parse_metrics
 from tests.helpers.oidc import Upstream, new_key
-from tests.helpers.registry import mk_repo
+from tests.helpers.registry import image_architectures, image_size, mk_repo
 from tests.helpers.server import (
     BACKENDS,
     BUILTIN_ROLE_UIDS,
@@ -89,6 +89,8 @@ __all__ = [
     "error_info",
     "fails_first",
     "free_port",
+    "image_architectures",
+    "image_size",
     "imported",
     "metric",
     "mk_group",
