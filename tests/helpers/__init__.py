@@ -1,6 +1,7 @@
 """Everything the tests share that is not a fixture, in one place: import it as `from tests.helpers import ...`.
 
 - server: a real `platform-api serve` process (start/stop, token minting, clients), the backends, PostgreSQL;
+- api_errors: the ApiError an in-process call raises;
 - iam: built-in role uids, structured-error assertions, IAM resource makers, listings, stored-state reads;
 - registry: registry resource makers;
 - imports: `platform-api import` runs, their JSON summary or their one-line refusal;
@@ -12,6 +13,7 @@
 """
 
 from tests.helpers import wire_facts
+from tests.helpers.api_errors import raised, violated_fields
 from tests.helpers.grpc import TIMEOUT, error_info, rpc_error, unpack
 from tests.helpers.iam import (
     EDITOR,
@@ -103,6 +105,7 @@ __all__ = [
     "ok",
     "parse_metrics",
     "pg_execute",
+    "raised",
     "receiver",
     "refusal_of",
     "refused",
@@ -119,6 +122,7 @@ __all__ = [
     "unique",
     "unpack",
     "verify_standard_webhook",
+    "violated_fields",
     "wait_ready",
     "wire_facts",
 ]

@@ -17,6 +17,7 @@ from platform_api.auth import capabilities as caps
 from platform_api.auth.authz import Authorizer, Principal
 from platform_api.auth.tokens import AccessClaims
 from platform_api.core import errors
+from tests.helpers import raised
 
 ORG = "a" * 40
 TEAM = ORG + "/" + "1" * 16
@@ -26,12 +27,6 @@ OTHER = "b" * 40
 LIST, CREATE, DELETE = (caps.mask([n]) for n in ("CAP_REPO_LIST", "CAP_REPO_CREATE", "CAP_REPO_DELETE"))
 VIEWER = caps.BUILTIN_BY_NAME["viewer"].capabilities
 EDITOR = caps.BUILTIN_BY_NAME["editor"].capabilities
-
-
-def refused(call: Any) -> tuple[int, str]:
-    with pytest.raises(errors.ApiError) as e:
-        call()
-    return e.value.code, e.value.message
 
 
 # ------------------------------------------------------------------------------ held_at and require
@@ -58,13 +53,13 @@ def test_scopes_and_the_capability_limit_narrow_a_token() -> None:
 def test_require_answers_not_found_where_the_caller_holds_nothing() -> None:
     p = Principal("me", {TEAM: LIST})
     p.require(LIST, SUB, "chainguard.platform.registry.v2.Repo")
-    code, message = refused(lambda: p.require(LIST | CREATE, SUB, "chainguard.platform.registry.v2.Repo"))
-    assert code == errors.PERMISSION_DENIED and message.endswith(f"missing CAP_REPO_CREATE at {SUB}")
-    code, message = refused(lambda: p.require(LIST, SIBLING, "chainguard.platform.iam.v2.Group", name="x"))
-    assert code == errors.NOT_FOUND and message == "Not found: chainguard.platform.iam.v2.Group x"
+    e = raised(lambda: p.require(LIST | CREATE, SUB, "chainguard.platform.registry.v2.Repo"))
+    assert e.code == errors.PERMISSION_DENIED and e.message.endswith(f"missing CAP_REPO_CREATE at {SUB}")
+    e = raised(lambda: p.require(LIST, SIBLING, "chainguard.platform.iam.v2.Group", name="x"))
+    assert e.code == errors.NOT_FOUND and e.message == "Not found: chainguard.platform.iam.v2.Group x"
     # Limited to nothing it needs: as if it held nothing there.
     limited = Principal("me", {TEAM: LIST}, limit=CREATE)
-    assert refused(lambda: limited.require(LIST, TEAM, "t"))[0] == errors.NOT_FOUND
+    assert raised(lambda: limited.require(LIST, TEAM, "t")).code == errors.NOT_FOUND
 
 
 # ------------------------------------------------------------------------------ visible roots
@@ -100,20 +95,20 @@ def test_only_what_the_caller_holds_there_can_be_granted() -> None:
     p = Principal("me", {ORG: VIEWER | caps.mask(["CAP_IAM_ROLE_BINDINGS_CREATE"]), TEAM: EDITOR})
     p.check_grantable(VIEWER, SUB)
     p.check_grantable(EDITOR, TEAM)
-    code, message = refused(lambda: p.check_grantable(EDITOR, SIBLING))
-    assert code == errors.PERMISSION_DENIED
-    assert message.startswith(f"Permission denied: cannot grant capabilities you do not hold at {SIBLING}: ")
-    missing = message.rsplit(": ", 1)[1].split(", ")
+    e = raised(lambda: p.check_grantable(EDITOR, SIBLING))
+    assert e.code == errors.PERMISSION_DENIED
+    assert e.message.startswith(f"Permission denied: cannot grant capabilities you do not hold at {SIBLING}: ")
+    missing = e.message.rsplit(": ", 1)[1].split(", ")
     assert missing == caps.names(EDITOR & ~VIEWER) and missing  # each missing one, in enum order
 
 
 def test_check_obtainable_names_the_first_group_where_something_is_missing() -> None:
     p = Principal("me", {TEAM: LIST | CREATE, SIBLING: LIST})
     p.check_obtainable({TEAM: LIST | CREATE, SUB: CREATE, SIBLING: 0}, "cannot act as")
-    code, message = refused(lambda: p.check_obtainable({SUB: LIST, SIBLING: CREATE, ORG: LIST}, "cannot act as"))
-    assert code == errors.PERMISSION_DENIED
+    e = raised(lambda: p.check_obtainable({SUB: LIST, SIBLING: CREATE, ORG: LIST}, "cannot act as"))
+    assert e.code == errors.PERMISSION_DENIED
     # Groups in sorted order: ORG comes first and is where the caller holds nothing.
-    assert message == f"Permission denied: cannot act as capabilities you do not hold at {ORG}: CAP_REPO_LIST"
+    assert e.message == f"Permission denied: cannot act as capabilities you do not hold at {ORG}: CAP_REPO_LIST"
 
 
 # ------------------------------------------------------------------------------ confinement
@@ -177,5 +172,5 @@ def test_the_authorizer_builds_the_principal_of_a_token(monkeypatch: pytest.Monk
     plain = asyncio.run(principal())
     assert plain.limit == -1 and plain.held_at(SUB) == LIST
     # A token whose identity was deleted is refused.
-    code, message = refused(lambda: asyncio.run(principal(subject=OTHER)))
-    assert code == errors.UNAUTHENTICATED and "no longer exists" in message
+    e = raised(lambda: asyncio.run(principal(subject=OTHER)))
+    assert e.code == errors.UNAUTHENTICATED and "no longer exists" in e.message
