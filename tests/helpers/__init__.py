@@ -3,7 +3,7 @@
 - server: a real `platform-api serve` process (start/stop, token minting, clients), the backends, PostgreSQL;
 - api_errors: the ApiError an in-process call raises;
 - iam: built-in role uids, structured-error assertions, IAM resource makers, listings, stored-state reads;
-- registry: registry resource makers;
+- registry: registry resource makers and the image reads by digest;
 - imports: `platform-api import` runs, their JSON summary or their one-line refusal;
 - grpc: the call timeout and the google.rpc.Status of a failed call;
 - metrics: the Prometheus exposition read back as samples;
