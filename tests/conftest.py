@@ -7,13 +7,12 @@ Tests isolate themselves by creating their own organization (`org` fixture), not
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterator
 
 import httpx
 import pytest
 
-from tests.helpers import BACKENDS, Server, Upstream, start_server, stop_server
+from tests.helpers import BACKENDS, Receiver, Server, Upstream, mk_group, receiver, start_server, stop_server, unique
 
 
 @pytest.fixture(scope="module")
@@ -22,6 +21,13 @@ def upstream() -> Iterator[Upstream]:
     u = Upstream()
     yield u
     u.close()
+
+
+@pytest.fixture(scope="module")
+def rx() -> Iterator[Receiver]:
+    """A real webhook receiver on loopback (its sinks, the deliveries it got)."""
+    with receiver() as r:
+        yield r
 
 
 @pytest.fixture(scope="session", params=BACKENDS)
@@ -47,6 +53,4 @@ def anon(server: Server) -> Iterator[httpx.Client]:
 @pytest.fixture
 def org(http: httpx.Client) -> str:
     """A fresh root organization for one test."""
-    r = http.post("/iam/v2/groups/", json={"name": "org-" + secrets.token_hex(4), "description": "test org"})
-    assert r.status_code == 200, r.text
-    return str(r.json()["uid"])
+    return str(mk_group(http, "", unique("org"), description="test org")["uid"])

@@ -1,14 +1,19 @@
 """Everything the tests share that is not a fixture, in one place: import it as `from tests.helpers import ...`.
 
 - server: a real `platform-api serve` process (start/stop, token minting, clients), the backends, PostgreSQL;
-- iam: built-in role uids, structured-error assertions, resource makers, listings, stored-state reads;
+- api_errors: the ApiError an in-process call raises;
+- iam: built-in role uids, structured-error assertions, IAM resource makers, listings, stored-state reads;
+- registry: registry resource makers and the image reads by digest;
+- imports: `platform-api import` runs, their JSON summary or their one-line refusal;
 - grpc: the call timeout and the google.rpc.Status of a failed call;
+- metrics: the Prometheus exposition read back as samples;
 - oidc: a real upstream OIDC issuer on loopback;
 - webhooks: a real webhook receiver on loopback and the checks a customer's receiver makes;
 - wire_facts: the published wire contract (tests/fixtures/wire-v2.md) as plain data.
 """
 
 from tests.helpers import wire_facts
+from tests.helpers.api_errors import raised, violated_fields
 from tests.helpers.grpc import TIMEOUT, error_info, rpc_error, unpack
 from tests.helpers.iam import (
     EDITOR,
@@ -20,6 +25,7 @@ from tests.helpers.iam import (
     assert_not_found,
     detail,
     mk_group,
+    mk_idp,
     mk_org,
     mk_role,
     never_shows,
@@ -28,18 +34,23 @@ from tests.helpers.iam import (
     stored_secret,
     unique,
 )
+from tests.helpers.imports import imported, refusal_of, refused, run_import, summary_of
+from tests.helpers.metrics import Samples, metric, parse_metrics
 from tests.helpers.oidc import Upstream, new_key
+from tests.helpers.registry import image_architectures, image_size, mk_repo
 from tests.helpers.server import (
     BACKENDS,
     BUILTIN_ROLE_UIDS,
     PG_ADMIN,
     BearerInterceptor,
     Server,
+    cli,
     free_port,
     pg_execute,
     scratch_database,
     start_server,
     stop_server,
+    wait_ready,
 )
 from tests.helpers.webhooks import (
     EVENT_ENV,
@@ -67,6 +78,7 @@ __all__ = [
     "Behaviour",
     "Received",
     "Receiver",
+    "Samples",
     "Server",
     "Upstream",
     "Verifier",
@@ -74,28 +86,43 @@ __all__ = [
     "assert_denied",
     "assert_error",
     "assert_not_found",
+    "cli",
     "detail",
     "error_info",
     "fails_first",
     "free_port",
+    "image_architectures",
+    "image_size",
+    "imported",
+    "metric",
     "mk_group",
+    "mk_idp",
     "mk_org",
+    "mk_repo",
     "mk_role",
     "never_shows",
     "new_key",
     "ok",
+    "parse_metrics",
     "pg_execute",
+    "raised",
     "receiver",
+    "refusal_of",
+    "refused",
     "rpc_error",
     "run_db",
+    "run_import",
     "scratch_database",
     "start_events_server",
     "start_server",
     "stop_server",
     "stored_secret",
     "summary",
+    "summary_of",
     "unique",
     "unpack",
     "verify_standard_webhook",
+    "violated_fields",
+    "wait_ready",
     "wire_facts",
 ]

@@ -11,10 +11,13 @@ from google.rpc import error_details_pb2, status_pb2
 TIMEOUT = 10
 
 
-def rpc_error(call: Any, request: Any) -> tuple[grpc.RpcError, status_pb2.Status]:
-    """Invoke and expect a failure; returns the error and its decoded google.rpc.Status."""
+def rpc_error(
+    call: Any, request: Any, metadata: Any = None, timeout: float = TIMEOUT
+) -> tuple[grpc.RpcError, status_pb2.Status]:
+    """Invoke (with `metadata`, e.g. a bearer of its own) and expect a failure; returns the error and its
+    decoded google.rpc.Status (grpc-status-details-bin)."""
     with pytest.raises(grpc.RpcError) as info:
-        call(request, timeout=TIMEOUT)
+        call(request, metadata=metadata, timeout=timeout)
     err = info.value
     raw = dict(err.trailing_metadata() or ()).get("grpc-status-details-bin")
     assert raw is not None, (err.code(), err.details())

@@ -1,5 +1,6 @@
-"""Helpers of the over-the-wire IAM tests (identity providers, mappings, invites, associations, terms): the
-built-in role uids, structured-error assertions, resource makers, listing and stored-state reads."""
+"""Helpers of the over-the-wire HTTP tests: the built-in role uids, the structured-error assertions every
+domain's tests share, the IAM resource makers (organizations, groups, roles, identity providers), listing and
+stored-state reads."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import httpx
+from google.rpc import code_pb2
 
-from platform_api.core import errors
 from platform_api.iam import identity_providers
 from platform_api.store import db
 from tests.helpers.server import BUILTIN_ROLE_UIDS, Server
@@ -33,17 +34,22 @@ def detail(body: dict[str, Any], kind: str) -> dict[str, Any]:
 
 
 def assert_error(r: httpx.Response, status: int, code: int, field: str | None = None) -> dict[str, Any]:
-    """A structured google.rpc.Status error with ErrorInfo first (and the BadRequest field, when given)."""
+    """A structured google.rpc.Status error over HTTP: JSON {code, message, details} and nothing else, ErrorInfo
+    first (reason = the code's name, a domain), and when `field` is given the message of an INVALID_ARGUMENT
+    and a BadRequest naming that one field, with a description."""
     assert r.status_code == status, r.text
     assert r.headers["content-type"].startswith("application/json"), r.headers
     body = dict(r.json())
-    assert body["code"] == code and body["message"], body
+    assert set(body) == {"code", "message", "details"}, body
+    assert body["code"] == code and isinstance(body["message"], str) and body["message"], body
     info = body["details"][0]
     assert info["@type"] == "type.googleapis.com/google.rpc.ErrorInfo", body
-    assert info["reason"] == errors.CODE_NAMES[code] and info["domain"], body
+    assert info["reason"] == code_pb2.Code.Name(code) and info["domain"], body
     if field is not None:
         assert body["message"].startswith("Invalid argument"), body
-        assert [v["field"] for v in detail(body, "BadRequest")["fieldViolations"]] == [field], body
+        violations = detail(body, "BadRequest")["fieldViolations"]
+        assert [v["field"] for v in violations] == [field], body
+        assert all(v["description"] for v in violations), body
     return body
 
 
@@ -67,8 +73,17 @@ def mk_org(http: httpx.Client) -> str:
     return str(ok(http.post("/iam/v2/groups/", json={"name": unique("org")}))["uid"])
 
 
-def mk_group(http: httpx.Client, parent: str, name: str | None = None) -> str:
-    return str(ok(http.post(f"/iam/v2/groups/{parent}", json={"name": name or unique("team")}))["uid"])
+def mk_group(http: httpx.Client, parent: str, name: str | None = None, **fields: Any) -> dict[str, Any]:
+    """A group under `parent` ('' for an organization) with `fields`: the group as created."""
+    return ok(http.post(f"/iam/v2/groups/{parent}", json={"name": name or unique("team"), **fields}))
+
+
+def mk_idp(http: httpx.Client, parent: str, **fields: Any) -> dict[str, Any]:
+    """An identity provider under `parent`: by default an OIDC one with PKCE and no client secret whose logins
+    get the viewer role; `fields` replace parts of that body. The provider as created."""
+    body = {"name": unique("sso"), "defaultRole": VIEWER,
+            "oidc": {"issuer": "https://idp.example.com", "clientId": "c", "pkceEnabled": True}}  # fmt: skip
+    return ok(http.post(f"/iam/v2/identityProviders/{parent}", json={**body, **fields}))
 
 
 def mk_role(http: httpx.Client, parent: str, *capabilities: str, name: str | None = None) -> str:
@@ -89,11 +104,12 @@ def all_items(http: httpx.Client, path: str, key: str, **params: Any) -> tuple[l
             return out, total
 
 
-def run_db(server: Server, fn: Callable[[Any], Awaitable[T]]) -> T:
-    """Run `fn(database)` against the server's database (to check what is stored, or to play a login)."""
+def run_db(server: Server | str, fn: Callable[[Any], Awaitable[T]]) -> T:
+    """Run `fn(database)` against the server's database, or the one at this URL (to check what is stored, to
+    play a login, or for an in-process test on a scratch database)."""
 
     async def go() -> T:
-        database = await db.connect(server.database_url)
+        database = await db.connect(server if isinstance(server, str) else server.database_url)
         try:
             return await fn(database)
         finally:

@@ -29,6 +29,14 @@ PG_ADMIN = os.environ.get("PLATFORM_API_TEST_PG", "postgresql://postgres@127.0.0
 BACKENDS = os.environ.get("PLATFORM_API_TEST_BACKENDS", "sqlite,postgres").split(",")
 
 
+def cli(database_url: str, *args: str) -> str:
+    """Run `platform-api <args> --database <database_url>`, which must succeed; its standard output."""
+    r = subprocess.run([sys.executable, "-m", "platform_api.cli", *args, "--database", database_url],
+                       capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -52,10 +60,7 @@ class Server:
 
     def cli(self, *args: str) -> str:
         """Run `platform-api <args> --database <this server's database>`; its standard output."""
-        r = subprocess.run([sys.executable, "-m", "platform_api.cli", *args, "--database", self.database_url],
-                           capture_output=True, text=True, timeout=60)  # fmt: skip
-        assert r.returncode == 0, r.stderr
-        return r.stdout
+        return cli(self.database_url, *args)
 
     def mint(self, identity: str, ttl: int = 3600) -> str:
         """An access token for `identity`, signed with the server's stored keys (what `platform-api token` does)."""
@@ -130,6 +135,26 @@ def _open_files(n: int) -> Any:
     return lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (n, n))
 
 
+def wait_ready(proc: subprocess.Popen[bytes], base_url: str, grpc_target: str, log_path: Path) -> None:
+    """Until a starting `platform-api serve` answers /readyz and its gRPC channel connects (killed, with its
+    log in the error, when it exits first or takes more than 30 s)."""
+    deadline = time.monotonic() + 30
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited: {log_path.read_text()}")
+        try:
+            if httpx.get(base_url + "/readyz", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError(f"server did not become ready: {log_path.read_text()}")
+        time.sleep(0.1)
+    with grpc.insecure_channel(grpc_target) as channel:
+        grpc.channel_ready_future(channel).result(timeout=15)
+
+
 def start_server(
     backend: str, tmp: Path, *extra: str, database_url: str | None = None, open_files: int | None = None
 ) -> Server:
@@ -149,22 +174,9 @@ def start_server(
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env,
                                 preexec_fn=_open_files(open_files) if open_files else None)  # fmt: skip
     base = f"http://127.0.0.1:{http_port}"
-    deadline = time.monotonic() + 30
-    while True:
-        if proc.poll() is not None:
-            raise RuntimeError(f"server exited: {log_path.read_text()}")
-        try:
-            if httpx.get(base + "/readyz", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        if time.monotonic() > deadline:
-            proc.kill()
-            raise RuntimeError(f"server did not become ready: {log_path.read_text()}")
-        time.sleep(0.1)
+    wait_ready(proc, base, f"127.0.0.1:{grpc_port}", log_path)
     raw = grpc.insecure_channel(f"127.0.0.1:{grpc_port}")
-    grpc.channel_ready_future(raw).result(timeout=15)
-    raw.close()
+    raw.close()  # a placeholder until the owner's token is known
     s = Server(backend, base, f"127.0.0.1:{grpc_port}", database_url, httpx.Client(base_url=base), raw, proc, log_path)
     boot = json.loads(s.cli("bootstrap"))
     s.token, s.owner, s.owner_org = boot["token"], boot["identity"], boot["organization"]

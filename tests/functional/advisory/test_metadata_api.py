@@ -8,8 +8,6 @@ import asyncio
 import json
 import os
 import secrets
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -21,29 +19,10 @@ from platform_api.gen.chainguard.platform.advisory.v2 import advisory_pb2, advis
 from platform_api.gen.records.vulnerabilities_v2 import Severity
 from platform_api.store import db as store
 from platform_api.vulnerabilities import metadata as vuln_metadata
+from tests.helpers import imported, refused
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "osv"
 V31_CRITICAL = "CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H"
-
-
-def run_import(server: Any, path: Path) -> subprocess.CompletedProcess[str]:
-    """`platform-api import osv <path>` against the server's database, whatever its exit code."""
-    cmd = [sys.executable, "-m", "platform_api.cli", "import", "osv", str(path), "--database", server.database_url]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-
-
-def imported(server: Any, path: Path) -> dict[str, Any]:
-    r = run_import(server, path)
-    assert r.returncode == 0, r.stderr
-    result: dict[str, Any] = json.loads(r.stdout)
-    return result
-
-
-def refused(server: Any, path: Path) -> tuple[dict[str, str], str]:
-    """An import that must fail: the error JSON and the one-line message."""
-    r = run_import(server, path)
-    assert r.returncode == 1, (r.stdout, r.stderr)
-    return json.loads(r.stdout)["error"], r.stderr.strip()
 
 
 def record(rid: str, modified: str = "2024-01-01T00:00:00Z", **fields: Any) -> dict[str, Any]:
@@ -75,9 +54,9 @@ def prefix() -> str:
 
 
 def test_fixtures_import_query_and_reimport(server: Any, anon: Any) -> None:
-    first = imported(server, DATA)
+    first = imported(server, "osv", str(DATA))
     assert first["created"] + first["unchanged"] == 3 and first["rejected"] == []
-    assert imported(server, DATA) == {"created": 0, "updated": 0, "unchanged": 3, "rejected": []}
+    assert imported(server, "osv", str(DATA)) == {"created": 0, "updated": 0, "unchanged": 3, "rejected": []}
 
     body = metadata(anon, "GHSA-4xqm-h5vw-9f8j")
     assert body["totalCount"] == "1" and body["skipped"] == 0 and "nextPageToken" not in body
@@ -115,7 +94,7 @@ def test_fixtures_import_query_and_reimport(server: Any, anon: Any) -> None:
 
 
 def test_grpc_without_token(server: Any) -> None:
-    imported(server, DATA)
+    imported(server, "osv", str(DATA))
     with grpc.insecure_channel(server.grpc_target) as channel:
         stub = advisory_pb2_grpc.SecurityAdvisoryServiceStub(channel)
         resp = stub.ListVulnerabilityMetadata(
@@ -136,15 +115,15 @@ def test_grpc_without_token(server: Any) -> None:
 def test_reimport_updates_only_what_changed(server: Any, anon: Any, tmp_path: Path) -> None:
     p = prefix()
     docs = [record(f"{p}-{i}", aliases=[f"{p}-ALIAS-{i}"]) for i in range(5)]
-    assert imported(server, write(tmp_path / "v1", *docs)) == {"created": 5, "updated": 0, "unchanged": 0,
-                                                                "rejected": []}  # fmt: skip
-    assert imported(server, tmp_path / "v1")["unchanged"] == 5
+    first = imported(server, "osv", str(write(tmp_path / "v1", *docs)))
+    assert first == {"created": 5, "updated": 0, "unchanged": 0, "rejected": []}
+    assert imported(server, "osv", str(tmp_path / "v1"))["unchanged"] == 5
 
     newer = dict(docs[0], modified="2024-02-01T00:00:00Z", summary="new summary", aliases=[f"{p}-ALIAS-NEW"])
     older = dict(docs[1], modified="2023-01-01T00:00:00Z", summary="an older copy")
     same_time = dict(docs[2], details="details added without a new modified time")
     v2 = write(tmp_path / "v2", newer, older, same_time, *docs[3:])
-    assert imported(server, v2) == {"created": 0, "updated": 2, "unchanged": 3, "rejected": []}
+    assert imported(server, "osv", str(v2)) == {"created": 0, "updated": 2, "unchanged": 3, "rejected": []}
 
     by_id = {m["id"]: m for m in metadata(anon, *(d["id"] for d in docs))["vulnerabilityMetadata"]}
     assert by_id[f"{p}-0"]["summary"] == "new summary"
@@ -164,8 +143,8 @@ def test_zip_import(server: Any, anon: Any, tmp_path: Path) -> None:
         for i in range(3):
             z.writestr(f"{p}-{i}.json", json.dumps(record(f"{p}-{i}", severity=severity)))
         z.writestr("README.txt", "not a record")
-    assert imported(server, archive)["created"] == 3
-    assert imported(server, archive)["unchanged"] == 3
+    assert imported(server, "osv", str(archive))["created"] == 3
+    assert imported(server, "osv", str(archive))["unchanged"] == 3
     assert metadata(anon, f"{p}-2")["vulnerabilityMetadata"][0]["severities"][0]["score"] == V31_CRITICAL
 
 
@@ -176,9 +155,9 @@ def test_alias_choice_exact_id_then_latest(server: Any, anon: Any, tmp_path: Pat
         record(f"{p}-A", "2024-01-01T00:00:00Z", aliases=[cve], summary="older aliasing record"),
         record(f"{p}-B", "2024-06-01T00:00:00Z", aliases=[cve], summary="newer aliasing record"),
     ]
-    imported(server, write(tmp_path / "a", *docs))
+    imported(server, "osv", str(write(tmp_path / "a", *docs)))
     assert metadata(anon, cve)["vulnerabilityMetadata"][0]["summary"] == "newer aliasing record"
-    imported(server, write(tmp_path / "b", record(cve, summary="the record itself")))
+    imported(server, "osv", str(write(tmp_path / "b", record(cve, summary="the record itself"))))
     [m] = metadata(anon, cve)["vulnerabilityMetadata"]
     assert m == {"id": cve, "summary": "the record itself"}
 
@@ -186,7 +165,7 @@ def test_alias_choice_exact_id_then_latest(server: Any, anon: Any, tmp_path: Pat
 def test_paging_order_and_skip(server: Any, anon: Any, tmp_path: Path) -> None:
     p = prefix()
     want = [f"{p}-{i:02d}" for i in range(7)]
-    imported(server, write(tmp_path, *(record(i) for i in want)))
+    imported(server, "osv", str(write(tmp_path, *(record(i) for i in want))))
     asked = [*reversed(want), f"{p}-missing", want[0]]
 
     seen, token = [], ""
@@ -270,7 +249,7 @@ def test_bad_records_are_refused_and_change_nothing(server: Any, anon: Any, tmp_
         # A good record sorted before the bad file: the refusal must roll it back.
         write(folder, record(f"{p}-good-{n}"))
         (folder / f"z-{name}").write_bytes(content if isinstance(content, bytes) else json.dumps(content).encode())
-        error, message = refused(server, folder)
+        error, message = refused(server, "osv", str(folder))
         assert error["file"] == str(folder / f"z-{name}"), (name, error)
         assert error["place"].startswith(place) and problem in error["problem"], (name, error)
         assert f"z-{name}" in message and problem in message
@@ -284,7 +263,7 @@ def test_zip_bomb_and_huge_file_are_refused(server: Any, anon: Any, tmp_path: Pa
         z.writestr(f"{p}-ok.json", json.dumps(record(f"{p}-ok")))
         z.writestr("bomb.json", b"[" + b" " * (20 << 20) + b"]")  # ~20 KB stored, 20 MB inflated
     assert bomb.stat().st_size < 64 << 10
-    error, message = refused(server, bomb)
+    error, message = refused(server, "osv", str(bomb))
     assert error == {"file": str(bomb), "place": "bomb.json",
                      "problem": "inflates beyond the import's bounds (a zip bomb?)"}  # fmt: skip
     assert message.endswith(f"{bomb}: bomb.json: inflates beyond the import's bounds (a zip bomb?)")
@@ -294,7 +273,7 @@ def test_zip_bomb_and_huge_file_are_refused(server: Any, anon: Any, tmp_path: Pa
     huge = folder / "zz-huge.json"
     with huge.open("wb") as f:  # sparse: 200 MB that take no disk
         f.truncate(200 << 20)
-    error, _ = refused(server, folder)
+    error, _ = refused(server, "osv", str(folder))
     assert error["file"] == str(huge) and "209715200 bytes is over the limit" in error["problem"]
     assert metadata(anon, f"{p}-fine")["totalCount"] == "0"
 
@@ -305,15 +284,15 @@ def test_symlink_out_of_the_directory_is_refused(server: Any, tmp_path: Path) ->
     folder = tmp_path / "dir"
     folder.mkdir()
     os.symlink(outside, folder / "link.json")
-    error, _ = refused(server, folder)
+    error, _ = refused(server, "osv", str(folder))
     assert error["file"] == str(folder / "link.json") and "points outside" in error["problem"]
 
 
 def test_missing_and_unreadable_inputs(server: Any, tmp_path: Path) -> None:
-    error, _ = refused(server, tmp_path / "nope.zip")
+    error, _ = refused(server, "osv", str(tmp_path / "nope.zip"))
     assert "no such file or directory" in error["problem"]
     (tmp_path / "not.zip").write_bytes(b"plain text")
-    error, _ = refused(server, tmp_path / "not.zip")
+    error, _ = refused(server, "osv", str(tmp_path / "not.zip"))
     assert "not a readable zip" in error["problem"]
 
 
@@ -326,7 +305,7 @@ def test_severities_for_advisories_on_this_backend(server: Any, tmp_path: Path) 
         record(f"{p}-GHSA", aliases=[cve, cga], severity=[{"type": "CVSS_V3", "score": V31_CRITICAL}]),
         record(f"{p}-OTHER", severity=[{"type": "CVSS_V2", "score": v2}]),
     ]
-    imported(server, write(tmp_path, *docs))
+    imported(server, "osv", str(write(tmp_path, *docs)))
 
     async def go() -> dict[str, list[Severity]]:
         database = await store.connect(server.database_url)

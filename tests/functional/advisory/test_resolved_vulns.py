@@ -18,7 +18,7 @@ from google.protobuf import timestamp_pb2
 
 from platform_api.gen.chainguard.platform.advisory.v2 import advisory_pb2, advisory_pb2_grpc
 from tests.functional.registry.oci_layouts import descriptor, index, manifest, write_layout
-from tests.helpers import TIMEOUT
+from tests.helpers import TIMEOUT, imported, mk_repo
 
 ALPHABET = "23456789cfghjmpqrvwx"
 V31 = "CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H"
@@ -37,17 +37,17 @@ def _ts(text: str) -> timestamp_pb2.Timestamp:
 def _image(server: Any, http: httpx.Client, org: str, tmp: Path, packages: list[str]) -> tuple[str, str]:
     """A repo with one imported manifest tagged `latest` and an SPDX SBOM listing `packages`."""
     name = "rv-" + secrets.token_hex(4)
-    repo = http.post(f"/registry/v2/repos/{org}", json={"name": name}).json()["uid"]
+    repo = mk_repo(http, org, name)["uid"]
     config = {"mediaType": "application/vnd.oci.image.config.v1+json", "digest": "sha256:" + "a" * 64, "size": 3}
     doc = {"schemaVersion": 2, "mediaType": "application/vnd.oci.image.manifest.v1+json", "config": config,
            "layers": [], "annotations": {"n": secrets.token_hex(8)}}  # fmt: skip
     data = json.dumps(doc).encode()
     (tmp / "m.json").write_bytes(data)
-    server.cli("import", "oci", repo, str(tmp / "m.json"))
+    imported(server, "oci", repo, str(tmp / "m.json"))
     digest = "sha256:" + hashlib.sha256(data).hexdigest()
     r = http.post(f"/registry/v2/tags/{repo}", json={"name": "latest", "digest": digest})
     assert r.status_code == 200, r.text
-    server.cli("import", "sbom", repo, digest, _sbom(tmp, packages))
+    imported(server, "sbom", repo, digest, _sbom(tmp, packages))
     return repo, name
 
 
@@ -74,7 +74,7 @@ def _advisories(server: Any, group: str, tmp: Path, package: str, fixes: dict[st
     (docs / f"{package}.advisories.yaml").write_text(
         f"schema-version: 2.0.2\npackage:\n  name: {package}\nadvisories:\n{body}"
     )
-    server.cli("import", "advisories", str(docs), "--group", group)
+    imported(server, "advisories", str(docs), "--group", group)
 
 
 def test_reports_per_day(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
@@ -92,7 +92,7 @@ def test_reports_per_day(server: Any, http: httpx.Client, org: str, tmp_path: Pa
     ghsa = "GHSA-" + "-".join("".join(random.choice(ALPHABET) for _ in range(4)) for _ in range(3))
     (osv / "g.json").write_text(json.dumps({"id": ghsa, "modified": "2031-01-01T00:00:00Z", "aliases": [cve],
                                             "severity": [{"type": "CVSS_V3", "score": V31}]}))  # fmt: skip
-    server.cli("import", "osv", str(osv))
+    imported(server, "osv", str(osv))
 
     stub = advisory_pb2_grpc.SecurityAdvisoryServiceStub(server.channel)
     for ref in (advisory_pb2.ImageRef(repo=repo), advisory_pb2.ImageRef(repo=name, tags=["latest", "nope"])):
@@ -117,7 +117,7 @@ def test_bad_requests_and_authorization(server: Any, http: httpx.Client, anon: h
     assert r.status_code == 400 and "image_refs" in r.text
     assert anon.get("/advisory/v2/images/resolvedVulns").status_code == 401
     stub = advisory_pb2_grpc.SecurityAdvisoryServiceStub(server.channel)
-    repo = http.post(f"/registry/v2/repos/{org}", json={"name": "rvb-" + secrets.token_hex(4)}).json()["uid"]
+    repo = mk_repo(http, org, "rvb-" + secrets.token_hex(4))["uid"]
 
     def call(ref: str, start: str = "2031-01-01T00:00:00Z", end: str = "2031-01-02T00:00:00Z") -> grpc.RpcError:
         req = advisory_pb2.ListResolvedVulnsReportsRequest(
@@ -156,13 +156,13 @@ def test_many_refs_to_a_wide_index(server: Any, http: httpx.Client, org: str, tm
     unit test tests/unit/registry/test_resolved_reads.py counts the reads); past the cap on images per
     request, INVALID_ARGUMENT."""
     name = "rvw-" + secrets.token_hex(4)
-    repo = http.post(f"/registry/v2/repos/{org}", json={"name": name}).json()["uid"]
+    repo = mk_repo(http, org, name)["uid"]
     root = tmp_path / "wide"
     platforms = [manifest(root, "linux", f"arch{n}") for n in range(40)]
     write_layout(root, {"latest": index(root, [descriptor(m) for m in platforms])})
-    server.cli("import", "oci", repo, str(root))
+    imported(server, "oci", repo, str(root))
     pkg = "rvwide-" + secrets.token_hex(3)
-    server.cli("import", "sbom", repo, platforms[-1]["digest"], _sbom(tmp_path, [pkg]))
+    imported(server, "sbom", repo, platforms[-1]["digest"], _sbom(tmp_path, [pkg]))
     cga = _cga()
     _advisories(server, org, tmp_path, pkg, {cga: (f"CVE-2031-{random.randrange(10**6, 10**7)}", "2031-05-05")})
     refs = [advisory_pb2.ImageRef(repo=repo)] * 5 + [advisory_pb2.ImageRef(repo=name, tags=["latest"])] * 5
@@ -176,7 +176,7 @@ def test_many_refs_to_a_wide_index(server: Any, http: httpx.Client, org: str, tm
     doc = tmp_path / "thousand.json"
     doc.write_text(json.dumps({"schemaVersion": 2, "mediaType": "application/vnd.oci.image.index.v1+json",
                                "manifests": entries}))  # fmt: skip
-    server.cli("import", "oci", repo, str(doc))
+    imported(server, "oci", repo, str(doc))
     digest = "sha256:" + hashlib.sha256(doc.read_bytes()).hexdigest()
     assert http.post(f"/registry/v2/tags/{repo}", json={"name": "big", "digest": digest}).status_code == 200
     with pytest.raises(grpc.RpcError) as e:

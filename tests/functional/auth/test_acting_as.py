@@ -18,7 +18,17 @@ import httpx
 import jwt
 import pytest
 
-from tests.helpers import BACKENDS, BUILTIN_ROLE_UIDS, Server, Upstream, new_key, start_server, stop_server
+from tests.helpers import (
+    BACKENDS,
+    BUILTIN_ROLE_UIDS,
+    Server,
+    Upstream,
+    mk_group,
+    mk_org,
+    new_key,
+    start_server,
+    stop_server,
+)
 
 TARGET_ROLES = ["", "viewer", "editor", "owner"]
 CHANGES = ["static_keys", "claim_match", "name"]
@@ -38,10 +48,6 @@ def srv(
 def ok(r: httpx.Response) -> Any:
     assert r.status_code == 200, r.text
     return r.json()
-
-
-def new_org(srv: Server) -> str:
-    return str(ok(srv.http.post("/iam/v2/groups/", json={"name": "org-" + secrets.token_hex(4)}))["uid"])
 
 
 def caps_of(srv: Server, role_uid: str) -> set[str]:
@@ -68,7 +74,7 @@ def exchange(srv: Server, token: str, **params: str) -> httpx.Response:
 @pytest.fixture(scope="module")
 def identity_matrix(srv: Server) -> dict[str, Any]:
     """One organization, callers holding IDENTITY_UPDATE plus nothing / viewer / editor / owner."""
-    org = new_org(srv)
+    org = mk_org(srv.http)
     callers: dict[str, tuple[set[str], str]] = {}
     for base in ["", "viewer", "editor", "owner"]:
         held = (caps_of(srv, BUILTIN_ROLE_UIDS[base]) if base else set()) | set(EXTRA)
@@ -121,7 +127,7 @@ def test_identity_login_changes_need_what_the_identity_holds(
 
 def test_taking_over_an_owner_through_its_static_keys_is_refused(srv: Server) -> None:
     """Finding 1 end to end: IDENTITY_UPDATE alone, pointing an owner's staticKeys at the caller's key."""
-    org = new_org(srv)
+    org = mk_org(srv.http)
     role = custom_role(srv, org, set(EXTRA))
     _, token = srv.identity_with_role(org, role)
     victim = ok(
@@ -155,7 +161,7 @@ def test_taking_over_an_owner_through_its_static_keys_is_refused(srv: Server) ->
 def test_identity_provider_login_changes_need_what_its_logins_obtain(srv: Server, upstream: Upstream) -> None:
     """Finding 2: with IDENTITY_PROVIDERS_UPDATE/LIST and ROLE_BINDINGS_CREATE, pointing an owner-granting
     provider at one's own issuer was accepted."""
-    org = new_org(srv)
+    org = mk_org(srv.http)
     oidc = {"issuer": "https://sso.example", "clientId": "console", "clientSecret": "s", "groupsClaim": "groups"}
     idp = ok(
         srv.http.post(
@@ -202,7 +208,7 @@ def test_identity_provider_login_changes_need_what_its_logins_obtain(srv: Server
 def test_patterns_are_re2_and_cannot_stall_the_server(srv: Server) -> None:
     """Finding 3: `(a+)+b` against an unverified `iss` of "a"*26 blocked the event loop for seconds, each
     extra character doubling it; with RE2 a 4,000-character issuer is refused at once."""
-    org = new_org(srv)
+    org = mk_org(srv.http)
     ok(
         srv.http.post(
             f"/iam/v2/identities/{org}",
@@ -227,7 +233,7 @@ def test_patterns_are_re2_and_cannot_stall_the_server(srv: Server) -> None:
 
 def test_static_keys_hold_public_asymmetric_keys_only(srv: Server) -> None:
     """Finding 12b: a symmetric JWK is a shared secret, readable by whoever may list identities."""
-    org = new_org(srv)
+    org = mk_org(srv.http)
     _, jwk = new_key()
     for bad in ({"kty": "oct", "k": "c2VjcmV0", "kid": "h"}, {**jwk, "p": "AQAB"}, {**jwk, "kty": "XYZ"}):
         body = {"name": "k", "staticKeys": {"issuer": "https://i.example", "subject": "s",
@@ -250,7 +256,7 @@ def _register(srv: Server, upstream: Upstream, sub: str) -> str:
 def test_binding_unknown_or_unseen_identities_tells_nothing(srv: Server, upstream: Upstream) -> None:
     """Finding 10: a binding answer showed the name of another organization's owner, while an unknown uid
     answered differently (an existence oracle)."""
-    org_a, org_b = new_org(srv), new_org(srv)
+    org_a, org_b = mk_org(srv.http), mk_org(srv.http)
     viewer = BUILTIN_ROLE_UIDS["viewer"]
     _, confined = srv.identity_with_role(org_b, "owner")
     a_bot = ok(
@@ -259,7 +265,7 @@ def test_binding_unknown_or_unseen_identities_tells_nothing(srv: Server, upstrea
             json={"name": "a-bot", "claimMatch": {"issuer": "https://issuer.example", "subject": "a"}},
         )
     )["uid"]
-    sub_b = ok(srv.http.post(f"/iam/v2/groups/{org_b}", json={"name": "team"}))["uid"]
+    sub_b = mk_group(srv.http, org_b, "team")["uid"]
     b_bot = ok(
         srv.http.post(
             f"/iam/v2/identities/{org_b}",

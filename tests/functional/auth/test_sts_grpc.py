@@ -16,13 +16,21 @@ import httpx
 import jwt
 import pytest
 from google.protobuf import json_format
-from google.rpc import error_details_pb2, status_pb2
+from google.rpc import error_details_pb2
 
 from platform_api.gen.chainguard.platform.auth import auth_pb2, auth_pb2_grpc
 from platform_api.gen.chainguard.platform.iam.v2 import groups_pb2, groups_pb2_grpc
 from platform_api.gen.chainguard.platform.oidc import oidc_pb2, oidc_pb2_grpc
-from platform_api.service.context import peer_host
-from tests.helpers import BACKENDS, BUILTIN_ROLE_UIDS, Server, Upstream, start_server, stop_server
+from tests.helpers import (
+    BACKENDS,
+    BUILTIN_ROLE_UIDS,
+    Server,
+    Upstream,
+    error_info,
+    rpc_error,
+    start_server,
+    stop_server,
+)
 
 TIMEOUT = 30
 REFUSED = "Unauthenticated: token exchange refused"
@@ -77,27 +85,8 @@ def mk_identity(srv: Server, org: str, upstream: Upstream, sub: str, role: str =
     return uid
 
 
-def rpc_error(call: Any, request: Any, metadata: Any = None) -> tuple[grpc.RpcError, status_pb2.Status]:
-    """Invoke and expect a failure; returns the error and its google.rpc.Status (grpc-status-details-bin)."""
-    with pytest.raises(grpc.RpcError) as info:
-        call(request, metadata=metadata, timeout=TIMEOUT)
-    err = info.value
-    raw = dict(err.trailing_metadata() or ()).get("grpc-status-details-bin")
-    assert raw is not None, (err.code(), err.details())
-    st = status_pb2.Status.FromString(raw)
-    assert st.code == err.code().value[0] and st.message == err.details()
-    return err, st
-
-
-def error_info(st: status_pb2.Status) -> error_details_pb2.ErrorInfo:
-    assert st.details and st.details[0].Is(error_details_pb2.ErrorInfo.DESCRIPTOR), st
-    info = error_details_pb2.ErrorInfo()
-    st.details[0].Unpack(info)
-    return info
-
-
 def assert_unauthenticated(call: Any, request: Any, metadata: Any, message: str = REFUSED) -> None:
-    err, st = rpc_error(call, request, metadata)
+    err, st = rpc_error(call, request, metadata, timeout=TIMEOUT)
     assert err.code() == grpc.StatusCode.UNAUTHENTICATED, (err.code(), err.details())
     assert st.message == message
     assert error_info(st).reason == "UNAUTHENTICATED"
@@ -187,14 +176,14 @@ def test_refused_tokens_are_unauthenticated(
                   headers={"authorization": "Bearer not-a-jwt"})  # fmt: skip
     assert r.status_code == 401 and r.json()["message"] == REFUSED
     # Invalid parameters: the same INVALID_ARGUMENT, with the field named.
-    err, st = rpc_error(sts.Exchange, oidc_pb2.ExchangeRequest(identity=uid, cap=["no.such.cap"]),
-                        bearer(upstream.token(sub, "localhost")))  # fmt: skip
+    ask_cap = oidc_pb2.ExchangeRequest(identity=uid, cap=["no.such.cap"])
+    err, st = rpc_error(sts.Exchange, ask_cap, bearer(upstream.token(sub, "localhost")), timeout=TIMEOUT)
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
     bad = error_details_pb2.BadRequest()
     assert st.details[1].Unpack(bad) and bad.field_violations[0].field == "cap"
     # Two credentials are ambiguous: neither is taken.
     two = [*bearer("a"), *bearer("b")]
-    err, _ = rpc_error(sts.Exchange, ask, two)
+    err, _ = rpc_error(sts.Exchange, ask, two, timeout=TIMEOUT)
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
 
 
@@ -279,7 +268,7 @@ def test_register_redeems_an_invite_as_over_http(srv: Server, auth: auth_pb2_grp
     bare = auth.Register(auth_pb2.RegistrationRequest(), metadata=bearer(token), timeout=TIMEOUT)
     assert (bare.identity, bare.group) == (uid, "")
     # A bad code: the same NOT_FOUND as over HTTP.
-    err, st = rpc_error(auth.Register, auth_pb2.RegistrationRequest(code="nope"), bearer(token))
+    err, st = rpc_error(auth.Register, auth_pb2.RegistrationRequest(code="nope"), bearer(token), timeout=TIMEOUT)
     assert err.code() == grpc.StatusCode.NOT_FOUND
     with srv.client(token) as c:
         assert c.post("/auth/v1/register", json={"code": "nope"}).json()["message"] == st.message
@@ -316,7 +305,7 @@ def limited(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
 
 
 def assert_limited(call: Any, request: Any, metadata: Any) -> None:
-    err, st = rpc_error(call, request, metadata)
+    err, st = rpc_error(call, request, metadata, timeout=TIMEOUT)
     assert err.code() == grpc.StatusCode.RESOURCE_EXHAUSTED, (err.code(), err.details())
     info = error_info(st)
     assert info.reason == "RATE_LIMITED" and info.domain, info
@@ -339,11 +328,3 @@ def test_rate_limit_over_grpc(limited: Server) -> None:
     # The API itself is not limited.
     groups = groups_pb2_grpc.GroupsServiceStub(limited.channel)
     assert groups.GetGroup(groups_pb2.GetGroupRequest(uid=limited.owner_org), timeout=TIMEOUT).uid == limited.owner_org
-
-
-def test_peer_host() -> None:
-    """The rate limit's address key over gRPC: the host of `context.peer()`, as over HTTP."""
-    assert peer_host("ipv4:127.0.0.1:5555") == "127.0.0.1"
-    assert peer_host("ipv6:[::1]:5555") == peer_host("ipv6:%5B::1%5D:5555") == "::1"
-    assert peer_host("unix:/run/x.sock") == "unix:/run/x.sock"
-    assert peer_host("") == ""

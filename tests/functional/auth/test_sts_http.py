@@ -20,7 +20,7 @@ import jwt
 import pytest
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from tests.helpers import BACKENDS, BUILTIN_ROLE_UIDS, Server, Upstream, new_key, start_server, stop_server
+from tests.helpers import BACKENDS, BUILTIN_ROLE_UIDS, Server, Upstream, mk_group, new_key, start_server, stop_server
 
 REFUSED = "Unauthenticated: token exchange refused"
 
@@ -213,7 +213,7 @@ def test_refresh_tokens_rotate_and_reuse_revokes(srv: Server, upstream: Upstream
 
 
 def test_scopes_and_cap_restrict_the_token(srv: Server, upstream: Upstream, org: str) -> None:
-    sub_group = srv.http.post(f"/iam/v2/groups/{org}", json={"name": "team"}).json()["uid"]
+    sub_group = mk_group(srv.http, org, "team")["uid"]
     sub = "scoped-" + secrets.token_hex(4)
     uid = mk_identity(srv, org, {"claimMatch": {"issuer": upstream.issuer, "subject": sub}}, role="editor")
     r = exchange(srv, upstream.token(sub, "localhost"), identity=uid, scopes=sub_group)

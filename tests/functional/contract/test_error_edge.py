@@ -1,13 +1,11 @@
 """One HTTP error edge: the same error answers the same way on an API route, the token exchange and the
-fallback router (status, google.rpc.Status body, WWW-Authenticate, Retry-After, request id)."""
+fallback router (status, google.rpc.Status body, WWW-Authenticate, request id). The renderer's headers alone:
+tests/unit/api/test_http_errors.py."""
 
 from __future__ import annotations
 
 import httpx
-import pytest
 
-from platform_api.api import http_errors
-from platform_api.core import errors
 from tests.helpers import Server
 
 
@@ -45,20 +43,3 @@ def test_unknown_route_and_wrong_method_alike_on_every_router(server: Server) ->
     assert shape(api_501)[:2] == (501, 12) and sts_501.json()["message"] == "Method Not Allowed"
     for r in (api_404, doc_404, api_501, sts_501):
         assert "www-authenticate" not in r.headers
-
-
-@pytest.mark.parametrize("request_id", ["", "req-1"])
-def test_render_carries_the_errors_headers(request_id: str) -> None:
-    e = errors.rate_limited(7)
-    r = http_errors.render(e, "iam.example.test", request_id)
-    assert r.status_code == 429 and r.headers["retry-after"] == "7"
-    assert r.headers.get("x-request-id", "") == request_id
-    assert "www-authenticate" not in r.headers
-    u = http_errors.render(errors.unauthenticated('a "quoted"\\ message'), "api.example.test")
-    assert u.status_code == 401
-    assert u.headers["www-authenticate"] == (
-        'Bearer error="invalid_token", error_description="Unauthenticated: a ?quoted?? message"'
-    )
-    big = errors.ApiError(errors.RESOURCE_EXHAUSTED, "too big")
-    big.http_status = 413
-    assert http_errors.render(big, "api.example.test").status_code == 413

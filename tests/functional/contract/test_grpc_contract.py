@@ -17,7 +17,7 @@ from google.protobuf import descriptor_pool, json_format, message_factory
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from platform_api.api import schema
-from tests.helpers import Server, wire_facts
+from tests.helpers import Server, mk_repo, wire_facts
 
 schema.methods()  # loads every generated module into the default pool
 POOL = descriptor_pool.Default()
@@ -93,7 +93,7 @@ def _binding(s: Server, org: str) -> dict[str, Any]:
 
 
 def _repo_parent(s: Server, org: str) -> str:
-    return str(s.http.post(f"/registry/v2/repos/{org}", json={"name": "r" + secrets.token_hex(3)}).json()["uid"])
+    return str(mk_repo(s.http, org, "r" + secrets.token_hex(3))["uid"])
 
 
 # Subscriptions over gRPC are tested with a loopback webhook receiver in tests/functional/events/test_events.py

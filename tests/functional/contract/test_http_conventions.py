@@ -12,30 +12,10 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.helpers import detail
+from tests.helpers import assert_error, detail, mk_group, mk_repo
 
 TS = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
 DIGEST = "sha256:" + "c" * 64
-CODE_NAMES = {
-    3: "INVALID_ARGUMENT",
-    5: "NOT_FOUND",
-    6: "ALREADY_EXISTS",
-    8: "RESOURCE_EXHAUSTED",
-    9: "FAILED_PRECONDITION",
-    12: "UNIMPLEMENTED",
-}
-
-
-def mk_repo(http: httpx.Client, parent: str, name: str, **fields: Any) -> dict[str, Any]:
-    r = http.post(f"/registry/v2/repos/{parent}", json={"name": name, **fields})
-    assert r.status_code == 200, r.text
-    return dict(r.json())
-
-
-def mk_group(http: httpx.Client, parent: str, name: str) -> dict[str, Any]:
-    r = http.post(f"/iam/v2/groups/{parent}", json={"name": name})
-    assert r.status_code == 200, r.text
-    return dict(r.json())
 
 
 def list_repos(http: httpx.Client, org: str, **params: Any) -> dict[str, Any]:
@@ -62,21 +42,6 @@ def all_pages(http: httpx.Client, org: str, **params: Any) -> list[dict[str, Any
         if not token:
             return out
         assert len(page) == size
-
-
-def assert_error(r: httpx.Response, status: int, code: int, field: str | None = None) -> dict[str, Any]:
-    assert r.status_code == status, r.text
-    assert r.headers["content-type"].startswith("application/json"), r.headers
-    body = dict(r.json())
-    assert set(body) == {"code", "message", "details"}, body
-    assert body["code"] == code and isinstance(body["message"], str) and body["message"], body
-    info = body["details"][0]
-    assert info["@type"] == "type.googleapis.com/google.rpc.ErrorInfo", body
-    assert info["reason"] == CODE_NAMES[code] and info["domain"], body
-    if field is not None:
-        assert body["message"].startswith("Invalid argument"), body
-        assert [v["field"] for v in detail(body, "BadRequest")["fieldViolations"]] == [field], body
-    return body
 
 
 # ------------------------------------------------------------------------------------------ wire format

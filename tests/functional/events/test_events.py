@@ -21,8 +21,10 @@ from tests.helpers import (
     Server,
     Verifier,
     fails_first,
+    mk_group,
+    mk_org,
+    mk_repo,
     ok,
-    receiver,
     start_events_server,
     stop_server,
 )
@@ -41,22 +43,8 @@ def es(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory)
 
 
 @pytest.fixture(scope="module")
-def rx() -> Iterator[Receiver]:
-    with receiver() as r:
-        yield r
-
-
-@pytest.fixture(scope="module")
 def verifier(es: Server) -> Verifier:
     return Verifier(es.base_url)
-
-
-def new_org(http: httpx.Client) -> str:
-    return str(ok(http.post("/iam/v2/groups/", json={"name": "org-" + secrets.token_hex(4)}))["uid"])
-
-
-def group(http: httpx.Client, parent: str, name: str | None = None) -> str:
-    return str(ok(http.post(f"/iam/v2/groups/{parent}", json={"name": name or "g-" + secrets.token_hex(3)}))["uid"])
 
 
 def path() -> str:
@@ -91,7 +79,7 @@ def parent(uid: str) -> str:
 
 def test_subscription_crud_and_secret_shown_once(es: Server, rx: Receiver) -> None:
     http = es.http
-    org = new_org(http)
+    org = mk_org(http)
     sub = subscribe(http, org, rx.url(path()))
     assert sub["uid"].startswith(org + "/") and len(sub["uid"]) == len(org) + 17
     assert sub["secret"].startswith("whsec_") and len(sub["secret"]) > 40
@@ -152,7 +140,7 @@ def test_sink_that_no_request_can_name_refused_at_create_and_update(es: Server, 
     """A sink whose path or query holds a space, a control character or a non-ASCII character cannot be an
     HTTP/1.1 request target: refused when written (before, it was stored and every delivery to it failed
     before an attempt could be recorded, and was claimed again forever)."""
-    org = new_org(es.http)
+    org = mk_org(es.http)
     r = es.http.post(f"/events/v2/subscriptions/{org}", json={"sink": rx.url("/hook") + tail})
     assert r.status_code == 400, r.text
     assert r.json()["code"] == 3 and "visible ASCII" in r.json()["message"], r.text
@@ -168,7 +156,7 @@ def test_subscription_authorization(server: Server, http: httpx.Client, org: str
         r = c.post(f"/events/v2/subscriptions/{org}", json={"sink": "https://203.0.113.1/x"})
         assert r.status_code == 403, r.text
         assert c.get("/events/v2/subscriptions", params={"uidp.children_of": org}).status_code == 200
-    outsider_org = new_org(http)
+    outsider_org = mk_org(http)
     _, outsider = server.identity_with_role(outsider_org, "owner")
     with server.client(outsider) as c:
         r = c.post(f"/events/v2/subscriptions/{org}", json={"sink": "https://203.0.113.1/x"})
@@ -184,7 +172,7 @@ def test_subscription_authorization(server: Server, http: httpx.Client, org: str
 def test_every_mutation_emits_its_event(es: Server, rx: Receiver, verifier: Verifier) -> None:
     """Every mutating RPC built so far: type, subject, group extension, source, body type and body."""
     http = es.http
-    org = new_org(http)
+    org = mk_org(http)
     p = path()
     sub = subscribe(http, org, rx.url(p))
     expected: list[tuple[str, str, str, str, str]] = []  # (type suffix, subject, group, source path, bodytype)
@@ -199,11 +187,11 @@ def test_every_mutation_emits_its_event(es: Server, rx: Receiver, verifier: Veri
         "/events/v2/subscriptions",
         "chainguard.platform.events.v2.Subscription",
     )
-    g = group(http, org)
+    g = mk_group(http, org)["uid"]
     expect("iam.group.created.v1", g, g, "/iam/v2/groups", "chainguard.platform.iam.v2.Group")
     ok(http.patch(f"/iam/v2/groups/{g}", json={"description": "d"}))
     expect("iam.group.updated.v1", g, g, "/iam/v2/groups", "chainguard.platform.iam.v2.Group")
-    repo = ok(http.post(f"/registry/v2/repos/{g}", json={"name": "nginx"}))["uid"]
+    repo = mk_repo(http, g, "nginx")["uid"]
     expect("platform.registry.repo.created.v1", repo, g, "/registry/v2/repos", "chainguard.platform.registry.v2.Repo")
     ok(http.patch(f"/registry/v2/repos/{repo}", json={"description": "web"}))
     expect("platform.registry.repo.updated.v1", repo, g, "/registry/v2/repos", "chainguard.platform.registry.v2.Repo")
@@ -309,16 +297,16 @@ def test_every_mutation_emits_its_event(es: Server, rx: Receiver, verifier: Veri
 
 def test_ancestors_receive_siblings_do_not(es: Server, rx: Receiver, verifier: Verifier) -> None:
     http = es.http
-    org = new_org(http)
-    a, b = group(http, org), group(http, org)
-    a1 = group(http, a)
+    org = mk_org(http)
+    a, b = mk_group(http, org)["uid"], mk_group(http, org)["uid"]
+    a1 = mk_group(http, a)["uid"]
     paths = {name: path() for name in ("org", "a", "b", "a1")}
     subs = {
         name: subscribe(http, uid, rx.url(paths[name])) for name, uid in (("org", org), ("a", a), ("b", b), ("a1", a1))
     }
-    repo_in_a1 = ok(http.post(f"/registry/v2/repos/{a1}", json={"name": "deep"}))["uid"]
-    repo_in_a = ok(http.post(f"/registry/v2/repos/{a}", json={"name": "mid"}))["uid"]
-    marker = ok(http.post(f"/registry/v2/repos/{b}", json={"name": "marker"}))["uid"]
+    repo_in_a1 = mk_repo(http, a1, "deep")["uid"]
+    repo_in_a = mk_repo(http, a, "mid")["uid"]
+    marker = mk_repo(http, b, "marker")["uid"]
 
     def repo_events(name: str) -> set[str]:
         return {r.ce("subject") for r in rx.at(paths[name]) if r.ce("type").endswith("repo.created.v1")}
@@ -339,12 +327,12 @@ def test_ancestors_receive_siblings_do_not(es: Server, rx: Receiver, verifier: V
 
 def test_type_filter(es: Server, rx: Receiver) -> None:
     http = es.http
-    org = new_org(http)
+    org = mk_org(http)
     only_repos, prefixed = path(), path()
     subscribe(http, org, rx.url(only_repos), types=[PREFIX + "platform.registry.repo.created.v1"])
     subscribe(http, org, rx.url(prefixed), types=[PREFIX + "iam.group.*"])
-    g = group(http, org)
-    repo = ok(http.post(f"/registry/v2/repos/{g}", json={"name": "x"}))["uid"]
+    g = mk_group(http, org)["uid"]
+    repo = mk_repo(http, g, "x")["uid"]
     ok(http.patch(f"/registry/v2/repos/{repo}", json={"description": "y"}))
     (got,) = rx.wait(only_repos, 1)
     assert got.ce("subject") == repo
@@ -356,11 +344,11 @@ def test_type_filter(es: Server, rx: Receiver) -> None:
 
 def test_retries_until_success_and_attempts_listed(es: Server, rx: Receiver) -> None:
     http = es.http
-    org = new_org(http)
+    org = mk_org(http)
     p = path()
     rx.behaviours[p] = fails_first(3, 503)
     sub = subscribe(http, org, rx.url(p), types=[PREFIX + "iam.group.created.v1"])
-    g = group(http, org)
+    g = mk_group(http, org)["uid"]
     got = rx.wait(p, 4)
     assert len({r.ce("id") for r in got}) == 1, "a stable Ce-Id across attempts"
     assert all(r.ce("subject") == g for r in got)
@@ -377,11 +365,11 @@ def test_retries_until_success_and_attempts_listed(es: Server, rx: Receiver) -> 
 
 def test_exhausted_attempts_fail_and_redeliver(es: Server, rx: Receiver) -> None:
     http = es.http
-    org = new_org(http)
+    org = mk_org(http)
     p = path()
     rx.behaviours[p] = lambda n: (500, {}) if n <= 5 else (200, {})
     sub = subscribe(http, org, rx.url(p), types=[PREFIX + "iam.group.created.v1"])
-    group(http, org)
+    mk_group(http, org)
     got = rx.wait(p, 5, timeout=30)  # the last of 5 attempts waits for 24 h * scale
     d = wait_until(lambda: (x := deliveries(http, sub["uid"])["deliveries"]) and x[0]["state"] == "STATE_FAILED" and x)
     assert d[0]["attemptCount"] == 5 and "nextAttemptTime" not in d[0]
@@ -402,32 +390,32 @@ def test_exhausted_attempts_fail_and_redeliver(es: Server, rx: Receiver) -> None
 
 def test_retry_after_is_honoured(es: Server, rx: Receiver) -> None:
     http = es.http
-    org = new_org(http)
+    org = mk_org(http)
     p = path()
     rx.behaviours[p] = fails_first(1, 429, {"retry-after": "1"})
     subscribe(http, org, rx.url(p), types=[PREFIX + "iam.group.created.v1"])
-    group(http, org)
+    mk_group(http, org)
     first, second = rx.wait(p, 2)
     assert second.at - first.at >= 0.9  # backoff alone would be milliseconds here
 
 
 def test_gone_disables_the_subscription(es: Server, rx: Receiver) -> None:
     http = es.http
-    org = new_org(http)
+    org = mk_org(http)
     p = path()
     rx.behaviours[p] = lambda n: (410, {}) if n == 1 else (200, {})
     sub = subscribe(http, org, rx.url(p), types=[PREFIX + "iam.group.created.v1"])
-    group(http, org)
+    mk_group(http, org)
     rx.wait(p, 1)
     wait_until(lambda: ok(http.get(f"/events/v2/subscriptions/{sub['uid']}")).get("disabled"))
     (d,) = deliveries(http, sub["uid"])["deliveries"]
     assert d["state"] == "STATE_DISABLED" and d["attempts"][0]["statusCode"] == 410
-    group(http, org)  # nothing is queued for a disabled subscription
+    mk_group(http, org)  # nothing is queued for a disabled subscription
     assert deliveries(http, sub["uid"])["totalCount"] == "1"
     r = http.post(f"/events/v2/subscriptions/{sub['uid']}:redeliver", json={"eventId": d["eventId"]})
     assert r.status_code == 400 and r.json()["code"] == 9
     ok(http.patch(f"/events/v2/subscriptions/{sub['uid']}", json={"disabled": False}))
-    g = group(http, org)
+    g = mk_group(http, org)["uid"]
     second = rx.wait(p, 2)[1]
     assert second.ce("subject") == g
     time.sleep(0.3)
@@ -436,11 +424,11 @@ def test_gone_disables_the_subscription(es: Server, rx: Receiver) -> None:
 
 def test_deliveries_list_conventions(es: Server, rx: Receiver) -> None:
     http = es.http
-    org = new_org(http)
+    org = mk_org(http)
     p = path()
     sub = subscribe(http, org, rx.url(p), types=[PREFIX + "iam.group.created.v1"])
     for _ in range(5):
-        group(http, org)
+        mk_group(http, org)
     rx.wait(p, 5)
     wait_until(lambda: deliveries(http, sub["uid"], state="STATE_DELIVERED")["totalCount"] == "5")
     page1 = deliveries(http, sub["uid"], page_size=2, order_by="created_at desc")
@@ -464,16 +452,16 @@ def test_deliveries_list_conventions(es: Server, rx: Receiver) -> None:
 
 def test_rolled_back_changes_emit_nothing(es: Server, rx: Receiver) -> None:
     http = es.http
-    org = new_org(http)
+    org = mk_org(http)
     p = path()
     sub = subscribe(http, org, rx.url(p))
-    g = group(http, org, "taken")
+    g = mk_group(http, org, "taken")["uid"]
     ok(http.post(f"/registry/v2/repos/{g}", json={"name": "r"}))
     assert http.post(f"/iam/v2/groups/{org}", json={"name": "taken"}).status_code == 409  # duplicate name
     assert http.delete(f"/iam/v2/groups/{g}").status_code == 400  # not empty: FAILED_PRECONDITION
     assert http.post(f"/registry/v2/repos/{g}", json={"name": "r"}).status_code == 409
     assert http.post(f"/registry/v2/tags/{g}/{'0' * 16}", json={"name": "t", "digest": DIGEST_A}).status_code == 404
-    marker = group(http, org)
+    marker = mk_group(http, org)["uid"]
     types = [d["eventType"].removeprefix(PREFIX) for d in deliveries(http, sub["uid"], page_size=50)["deliveries"]]
     assert sorted(types) == sorted(
         ["events.subscription.created.v1", "iam.group.created.v1", "platform.registry.repo.created.v1",
@@ -488,13 +476,13 @@ def test_ssrf_checked_again_at_delivery(tmp_path: Path, rx: Receiver, es: Server
     """A sink accepted earlier whose address is no longer allowed (here: the loopback permission is gone,
     as when DNS starts answering a private address) is refused at delivery, and nothing is sent."""
     s = start_events_server(es.backend, tmp_path)
-    org = new_org(s.http)
+    org = mk_org(s.http)
     p = path()
     sub = subscribe(s.http, org, rx.url(p), types=[PREFIX + "iam.group.created.v1"])
     stop_server(s, drop=False)
     s = start_events_server(es.backend, tmp_path, database_url=s.database_url, loopback=False)
     try:
-        group(s.http, org)
+        mk_group(s.http, org)
         d = wait_until(lambda: (x := deliveries(s.http, sub["uid"])["deliveries"]) and x[0].get("attempts") and x)
         attempt = d[0]["attempts"][0]
         assert attempt.get("statusCode", 0) == 0 and attempt["error"].startswith("refused:"), attempt
@@ -510,7 +498,7 @@ def test_over_grpc(es: Server, rx: Receiver, verifier: Verifier) -> None:
     from platform_api.gen.chainguard.platform.events.v2 import subscriptions_pb2_grpc as ev_grpc
     from platform_api.gen.chainguard.platform.iam.v2 import groups_pb2, groups_pb2_grpc
 
-    org = new_org(es.http)
+    org = mk_org(es.http)
     p = path()
     subs = ev_grpc.SubscriptionsServiceStub(es.channel)
     sub = subs.CreateSubscription(

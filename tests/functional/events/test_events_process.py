@@ -13,21 +13,14 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.helpers import BACKENDS, EVENT_ENV, Receiver, Server, ok, receiver, start_events_server, stop_server
+from tests.helpers import BACKENDS, EVENT_ENV, Receiver, Server, ok, start_events_server, stop_server
 
 PREFIX = "local.platform-api.api."
-
-
-@pytest.fixture(scope="module")
-def rx() -> Iterator[Receiver]:
-    with receiver() as r:
-        yield r
 
 
 def setup_org(s: Server, sink: str) -> tuple[str, dict[str, Any]]:

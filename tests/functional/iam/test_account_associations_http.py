@@ -81,13 +81,13 @@ def test_update_masks(http: httpx.Client, org: str) -> None:
     assert out["github"] == GITHUB and ok(http.get(f"{PATH}/{org}")) == out
     assert_error(http.patch(f"{PATH}/{org}", json={"amazon": {"account": "1"}}), 400, 3, field="amazon.account")
     assert_error(http.patch(f"{PATH}/{org}", params={"updateMask": "nope"}, json={}), 400, 3, field="update_mask")
-    team = mk_group(http, org)
+    team = mk_group(http, org)["uid"]
     assert_not_found(http.patch(f"{PATH}/{team}", json={"description": "x"}), team, "AccountAssociation")
 
 
 def test_list_paging_order_and_filters(http: httpx.Client, org: str) -> None:
-    team = mk_group(http, org)
-    sub = mk_group(http, team)
+    team = mk_group(http, org)["uid"]
+    sub = mk_group(http, team)["uid"]
     for g, name in ((org, "c"), (team, "a"), (sub, "b")):
         ok(http.post(f"{PATH}/{g}", json=assoc(name=name)))
     items, total = all_items(http, PATH, "accountAssociations", **{"uidp.descendants_of": org, "page_size": 1})
@@ -103,7 +103,7 @@ def test_list_paging_order_and_filters(http: httpx.Client, org: str) -> None:
 
 
 def test_deleted_with_their_group(http: httpx.Client, org: str) -> None:
-    team = mk_group(http, org)
+    team = mk_group(http, org)["uid"]
     ok(http.post(f"{PATH}/{team}", json=assoc()))
     ok(http.delete(f"/iam/v2/groups/{team}"))
     assert ok(http.get(PATH, params={"uidp.descendants_of": org})) == {"totalCount": "0", "skipped": 0}
@@ -117,7 +117,7 @@ def test_viewer_reads_but_cannot_write(server: Server, http: httpx.Client, org: 
         assert ok(c.get(PATH))["accountAssociations"] == [a]
         assert_denied(c.patch(f"{PATH}/{org}", json={"description": "x"}))
         assert_denied(c.delete(f"{PATH}/{org}"))
-        assert_denied(c.post(f"{PATH}/{mk_group(http, org)}", json=assoc()))
+        assert_denied(c.post(f"{PATH}/{mk_group(http, org)['uid']}", json=assoc()))
 
 
 def test_other_organization_sees_nothing(server: Server, http: httpx.Client, org: str) -> None:

@@ -20,20 +20,14 @@ from tests.helpers import (
     assert_error,
     assert_not_found,
     mk_group,
+    mk_idp,
     mk_org,
     mk_role,
     ok,
     run_db,
-    unique,
 )
 
 PATH = "/iam/v2/externalGroupRoleMappings"
-
-
-def mk_idp(http: httpx.Client, parent: str) -> str:
-    body = {"name": unique("sso"), "defaultRole": VIEWER,
-            "oidc": {"issuer": "https://idp.example.com", "clientId": "c", "pkceEnabled": True}}  # fmt: skip
-    return str(ok(http.post(f"/iam/v2/identityProviders/{parent}", json=body))["uid"])
 
 
 def mapping(group: str, role: str = VIEWER, scope: str = "") -> dict[str, Any]:
@@ -45,7 +39,7 @@ def mk_mapping(http: httpx.Client, idp: str, group: str, role: str = VIEWER, sco
 
 
 def test_create_get_list_delete(http: httpx.Client, org: str) -> None:
-    idp = mk_idp(http, org)
+    idp = mk_idp(http, org)["uid"]
     m = mk_mapping(http, idp, "Engineering", EDITOR)
     assert m["uid"].startswith(idp + "/") and len(m["uid"]) == len(idp) + 17
     assert (m["identityProviderUid"], m["externalGroupId"], m["roleUid"], m["scope"]) == (
@@ -64,13 +58,13 @@ def test_create_get_list_delete(http: httpx.Client, org: str) -> None:
 
 
 def test_scope_is_the_provider_group_or_below(http: httpx.Client, org: str) -> None:
-    team = mk_group(http, org)
-    sub = mk_group(http, team)
-    idp = mk_idp(http, team)
+    team = mk_group(http, org)["uid"]
+    sub = mk_group(http, team)["uid"]
+    idp = mk_idp(http, team)["uid"]
     assert mk_mapping(http, idp, "g", scope=team)["scope"] == team
     assert mk_mapping(http, idp, "g", scope=sub)["scope"] == sub
     assert_error(http.post(f"{PATH}/{idp}", json=mapping("g", scope=org)), 400, 3, field="scope")
-    assert_error(http.post(f"{PATH}/{idp}", json=mapping("g", scope=mk_group(http, org))), 400, 3, field="scope")
+    assert_error(http.post(f"{PATH}/{idp}", json=mapping("g", scope=mk_group(http, org)["uid"])), 400, 3, field="scope")
     missing = f"{team}/{'0' * 16}"
     assert_not_found(http.post(f"{PATH}/{idp}", json=mapping("g", scope=missing)), missing, "Group")
     # A custom role must be usable at the scope.
@@ -80,7 +74,7 @@ def test_scope_is_the_provider_group_or_below(http: httpx.Client, org: str) -> N
 
 
 def test_unique_and_validation(http: httpx.Client, org: str) -> None:
-    idp = mk_idp(http, org)
+    idp = mk_idp(http, org)["uid"]
     mk_mapping(http, idp, "Admins", OWNER)
     assert_error(http.post(f"{PATH}/{idp}", json=mapping("Admins", OWNER, org)), 409, 6)
     mk_mapping(http, idp, "Admins", EDITOR)  # another role: a different mapping
@@ -100,7 +94,7 @@ def test_unique_and_validation(http: httpx.Client, org: str) -> None:
 
 
 def test_list_filters_and_paging(http: httpx.Client, org: str) -> None:
-    a, b = mk_idp(http, org), mk_idp(http, mk_group(http, org))
+    a, b = mk_idp(http, org)["uid"], mk_idp(http, mk_group(http, org)["uid"])["uid"]
     made_a = [mk_mapping(http, a, f"group-{i}") for i in range(3)]
     made_b = [mk_mapping(http, b, "group-x")]
     items, total = all_items(http, PATH, "externalGroupRoleMappings", identity_provider_uid=a, page_size=2)
@@ -114,7 +108,7 @@ def test_list_filters_and_paging(http: httpx.Client, org: str) -> None:
 
 
 def test_batch_delete(http: httpx.Client, org: str) -> None:
-    idp, other = mk_idp(http, org), mk_idp(http, org)
+    idp, other = mk_idp(http, org)["uid"], mk_idp(http, org)["uid"]
     ms = [mk_mapping(http, idp, f"g{i}") for i in range(3)]
     foreign = mk_mapping(http, other, "g")
     gone = f"{idp}/{'0' * 16}"
@@ -134,7 +128,7 @@ def test_batch_delete(http: httpx.Client, org: str) -> None:
 
 
 def test_deleted_with_provider_and_protect_roles(server: Server, http: httpx.Client, org: str) -> None:
-    idp = mk_idp(http, org)
+    idp = mk_idp(http, org)["uid"]
     role = mk_role(http, org, "CAP_REPO_LIST")
     m = mk_mapping(http, idp, "g", role)
     assert_error(http.delete(f"/iam/v2/roles/{role}"), 400, 9)
@@ -144,20 +138,20 @@ def test_deleted_with_provider_and_protect_roles(server: Server, http: httpx.Cli
 
 
 def test_deleted_with_their_scope_group(http: httpx.Client, org: str) -> None:
-    idp = mk_idp(http, org)
-    team = mk_group(http, org)
+    idp = mk_idp(http, org)["uid"]
+    team = mk_group(http, org)["uid"]
     m = mk_mapping(http, idp, "g", scope=team)
     ok(http.delete(f"/iam/v2/groups/{team}"))
     assert_not_found(http.get(f"{PATH}/{m['uid']}"), m["uid"])
 
 
 def test_grants_for_login(server: Server, http: httpx.Client, org: str) -> None:
-    idp = mk_idp(http, org)
-    team = mk_group(http, org)
+    idp = mk_idp(http, org)["uid"]
+    team = mk_group(http, org)["uid"]
     mk_mapping(http, idp, "Admins", OWNER)
     mk_mapping(http, idp, "Devs", EDITOR, team)
     mk_mapping(http, idp, "Devs", VIEWER)
-    mk_mapping(http, mk_idp(http, org), "Devs", OWNER)  # another provider's mapping
+    mk_mapping(http, mk_idp(http, org)["uid"], "Devs", OWNER)  # another provider's mapping
 
     async def go(database: Any) -> tuple[Any, ...]:
         return (
@@ -176,7 +170,7 @@ def test_grants_for_login(server: Server, http: httpx.Client, org: str) -> None:
 
 
 def test_viewer_reads_but_cannot_write(server: Server, http: httpx.Client, org: str) -> None:
-    idp = mk_idp(http, org)
+    idp = mk_idp(http, org)["uid"]
     m = mk_mapping(http, idp, "g")
     _, token = server.identity_with_role(org, "viewer")
     with server.client(token) as c:
@@ -188,7 +182,7 @@ def test_viewer_reads_but_cannot_write(server: Server, http: httpx.Client, org: 
 
 
 def test_other_organization_sees_nothing(server: Server, http: httpx.Client, org: str) -> None:
-    idp = mk_idp(http, org)
+    idp = mk_idp(http, org)["uid"]
     m = mk_mapping(http, idp, "g")
     _, token = server.identity_with_role(mk_org(http), "owner")
     with server.client(token) as c:
@@ -200,8 +194,8 @@ def test_other_organization_sees_nothing(server: Server, http: httpx.Client, org
 
 
 def test_no_escalation(server: Server, http: httpx.Client, org: str) -> None:
-    team = mk_group(http, org)
-    idp = mk_idp(http, org)
+    team = mk_group(http, org)["uid"]
+    idp = mk_idp(http, org)["uid"]
     limited = mk_role(http, org, "CAP_IAM_IDENTITY_PROVIDERS_CREATE", "CAP_IAM_IDENTITY_PROVIDERS_LIST",
                       "CAP_IAM_ROLE_BINDINGS_CREATE", "CAP_REPO_LIST")  # fmt: skip
     small = mk_role(http, org, "CAP_REPO_LIST")

@@ -125,7 +125,7 @@ def test_validation(http: httpx.Client, org: str) -> None:
 
 
 def test_list_order_filter_paging(http: httpx.Client, org: str) -> None:
-    team = mk_group(http, org)
+    team = mk_group(http, org)["uid"]
     made = []
     for g in (org, team, org):
         made.append(mk_invite(http, g))
@@ -155,7 +155,7 @@ def test_role_in_use_and_role_hydration(http: httpx.Client, org: str) -> None:
 
 
 def test_deleted_with_their_group(server: Server, http: httpx.Client, org: str) -> None:
-    team = mk_group(http, org)
+    team = mk_group(http, org)["uid"]
     inv = mk_invite(http, team)
     ok(http.delete(f"/iam/v2/groups/{team}"))
     _, token = newcomer(server, org)
@@ -225,12 +225,12 @@ def test_email_binding(server: Server, http: httpx.Client, org: str) -> None:
 
 
 def test_confined_identity_cannot_join_elsewhere(server: Server, http: httpx.Client, org: str) -> None:
-    team = mk_group(http, org)
+    team = mk_group(http, org)["uid"]
     inv = mk_invite(http, team)
     # Confined to another organization, or to a sibling group: refused.
     _, foreign = newcomer(server, mk_org(http))
     assert_denied(redeem(server, foreign, inv["code"]))
-    _, sibling = newcomer(server, mk_group(http, org))
+    _, sibling = newcomer(server, mk_group(http, org)["uid"])
     assert_denied(redeem(server, sibling, inv["code"]))
     # Confined to an ancestor of the invite's group: fine.
     uid, above = newcomer(server, org)
@@ -283,7 +283,7 @@ def test_no_escalation(server: Server, http: httpx.Client, org: str) -> None:
 
 
 def test_listing_counts_only_visible(server: Server, http: httpx.Client, org: str) -> None:
-    team, other_team = mk_group(http, org), mk_group(http, org)
+    team, other_team = mk_group(http, org)["uid"], mk_group(http, org)["uid"]
     mk_invite(http, team)
     mk_invite(http, other_team)
     mk_invite(http, org)

@@ -10,15 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.helpers import detail, unique
-
-CODE_NAMES = {3: "INVALID_ARGUMENT", 5: "NOT_FOUND", 6: "ALREADY_EXISTS", 9: "FAILED_PRECONDITION"}
-
-
-def mk_group(http: httpx.Client, parent: str, name: str, **fields: Any) -> dict[str, Any]:
-    r = http.post(f"/iam/v2/groups/{parent}", json={"name": name, **fields})
-    assert r.status_code == 200, r.text
-    return dict(r.json())
+from tests.helpers import assert_error, detail, mk_group, mk_repo, unique
 
 
 def get_ok(http: httpx.Client, path: str, **params: Any) -> dict[str, Any]:
@@ -33,20 +25,6 @@ def list_groups(http: httpx.Client, **params: Any) -> dict[str, Any]:
 
 def uids(body: dict[str, Any]) -> set[str]:
     return {g["uid"] for g in body.get("groups", [])}
-
-
-def assert_error(r: httpx.Response, status: int, code: int, field: str | None = None) -> dict[str, Any]:
-    assert r.status_code == status, r.text
-    assert r.headers["content-type"].startswith("application/json"), r.headers
-    body = dict(r.json())
-    assert body["code"] == code and body["message"], body
-    info = body["details"][0]
-    assert info["@type"] == "type.googleapis.com/google.rpc.ErrorInfo", body
-    assert info["reason"] == CODE_NAMES[code] and info["domain"], body
-    if field is not None:
-        assert body["message"].startswith("Invalid argument"), body
-        assert [v["field"] for v in detail(body, "BadRequest")["fieldViolations"]] == [field], body
-    return body
 
 
 # ------------------------------------------------------------------------------------------------- CRUD
@@ -88,7 +66,7 @@ def test_create_group_under_missing_or_invalid_parent(http: httpx.Client, org: s
     assert_error(http.post("/iam/v2/groups/" + "0" * 40, json={"name": "team"}), 404, 5)
     assert_error(http.post("/iam/v2/groups/not-a-uid", json={"name": "team"}), 400, 3)
     # A repo is not a group.
-    repo = http.post(f"/registry/v2/repos/{org}", json={"name": "nginx"}).json()["uid"]
+    repo = mk_repo(http, org, "nginx")["uid"]
     assert_error(http.post(f"/iam/v2/groups/{repo}", json={"name": "team"}), 404, 5)
 
 
@@ -179,7 +157,7 @@ def test_delete_refused_while_group_has_a_sub_group(http: httpx.Client, org: str
 
 def test_delete_refused_while_group_has_a_repo(http: httpx.Client, org: str) -> None:
     team = mk_group(http, org, "team")
-    repo = http.post(f"/registry/v2/repos/{team['uid']}", json={"name": "nginx"}).json()["uid"]
+    repo = mk_repo(http, team["uid"], "nginx")["uid"]
     r = http.delete(f"/iam/v2/groups/{team['uid']}")
     _assert_not_empty(r)
     assert "repo" in r.json()["message"]

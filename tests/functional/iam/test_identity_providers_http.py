@@ -20,6 +20,7 @@ from tests.helpers import (
     assert_error,
     assert_not_found,
     mk_group,
+    mk_idp,
     mk_org,
     mk_role,
     never_shows,
@@ -39,10 +40,6 @@ def oidc(**over: Any) -> dict[str, Any]:
 
 def idp_body(role: str = VIEWER, **over: Any) -> dict[str, Any]:
     return {"name": unique("sso"), "description": "Okta", "defaultRole": role, "oidc": oidc(), **over}
-
-
-def mk_idp(http: httpx.Client, parent: str, **over: Any) -> dict[str, Any]:
-    return ok(http.post(f"{PATH}/{parent}", json=idp_body(**over)))
 
 
 # ------------------------------------------------------------------------------------------------- CRUD
@@ -85,11 +82,11 @@ def test_pkce_without_secret_and_google_issuer(http: httpx.Client, org: str) -> 
 
 
 def test_sub_group_and_custom_default_role(http: httpx.Client, org: str) -> None:
-    team = mk_group(http, org)
+    team = mk_group(http, org)["uid"]
     org_role = mk_role(http, org, "CAP_REPO_LIST")
     team_role = mk_role(http, team, "CAP_REPO_LIST")
-    assert mk_idp(http, team, role=org_role)["defaultRole"] == org_role  # an ancestor's custom role
-    assert mk_idp(http, team, role=team_role)["defaultRole"] == team_role
+    assert mk_idp(http, team, **idp_body(role=org_role))["defaultRole"] == org_role  # an ancestor's custom role
+    assert mk_idp(http, team, **idp_body(role=team_role))["defaultRole"] == team_role
     # A custom role of a sub-group is not usable at its parent, nor one of another organization.
     assert_not_found(http.post(f"{PATH}/{org}", json=idp_body(role=team_role)), team_role, "Role")
     other = mk_role(http, mk_org(http), "CAP_REPO_LIST")
@@ -99,9 +96,9 @@ def test_sub_group_and_custom_default_role(http: httpx.Client, org: str) -> None
 
 
 def test_duplicate_name_and_missing_parent(http: httpx.Client, org: str) -> None:
-    mk_idp(http, org, name="okta")
+    mk_idp(http, org, **idp_body(name="okta"))
     assert_error(http.post(f"{PATH}/{org}", json=idp_body(name="okta")), 409, 6)
-    mk_idp(http, mk_group(http, org), name="okta")  # another group: fine
+    mk_idp(http, mk_group(http, org)["uid"], **idp_body(name="okta"))  # another group: fine
     missing = f"{org}/{'0' * 16}"
     assert_not_found(http.post(f"{PATH}/{missing}", json=idp_body()), missing, "Group")
     assert_not_found(http.post(f"{PATH}/{'0' * 40}", json=idp_body()), "0" * 40)
@@ -136,7 +133,7 @@ def test_validation(http: httpx.Client, org: str) -> None:
 
 
 def test_update_masks(http: httpx.Client, org: str) -> None:
-    idp = mk_idp(http, org, name="okta")
+    idp = mk_idp(http, org, **idp_body(name="okta"))
     out = ok(http.patch(f"{PATH}/{idp['uid']}", json={"description": "new"}))
     assert (out["name"], out["description"], out["oidc"]) == ("okta", "new", idp["oidc"])
     assert out["updateTime"] > idp["updateTime"] and out["createTime"] == idp["createTime"]
@@ -195,7 +192,7 @@ def test_client_secret_is_write_only(server: Server, http: httpx.Client, org: st
 
 def test_correlation_rule_is_immutable(http: httpx.Client, org: str) -> None:
     rule = "CORRELATION_RULE_OID_EQUALS_EXTERNAL_ID"
-    idp = mk_idp(http, org, oidc=oidc(correlationRule=rule))
+    idp = mk_idp(http, org, **idp_body(oidc=oidc(correlationRule=rule)))
     uid = idp["uid"]
     # Restating it is a no-op; leaving it out of a replaced configuration keeps it.
     assert ok(http.patch(f"{PATH}/{uid}", json={"oidc": {"correlationRule": rule}})) == idp
@@ -209,14 +206,14 @@ def test_correlation_rule_is_immutable(http: httpx.Client, org: str) -> None:
         else:
             assert_error(r, 400, 3, field="oidc.correlation_rule")
     # Unspecified is the same rule as SUB_EQUALS_EXTERNAL_ID.
-    plain = mk_idp(http, org)
+    plain = mk_idp(http, org, **idp_body())
     out = ok(http.patch(f"{PATH}/{plain['uid']}",
                         json={"oidc": {"correlationRule": "CORRELATION_RULE_SUB_EQUALS_EXTERNAL_ID"}}))  # fmt: skip
     assert "correlationRule" not in out["oidc"]
 
 
 def test_update_default_role(server: Server, http: httpx.Client, org: str) -> None:
-    idp = mk_idp(http, org)
+    idp = mk_idp(http, org, **idp_body())
     out = ok(http.patch(f"{PATH}/{idp['uid']}", json={"defaultRole": EDITOR}))
     assert out["defaultRole"] == EDITOR
     assert_not_found(http.patch(f"{PATH}/{idp['uid']}", json={"defaultRole": "0" * 40}), "0" * 40, "Role")
@@ -234,8 +231,9 @@ def test_update_default_role(server: Server, http: httpx.Client, org: str) -> No
 
 
 def test_list_filters_paging_order(http: httpx.Client, org: str) -> None:
-    team = mk_group(http, org)
-    made = [mk_idp(http, org, name=n) for n in ("b-idp", "a-idp")] + [mk_idp(http, team, name="c-idp")]
+    team = mk_group(http, org)["uid"]
+    made = [mk_idp(http, org, **idp_body(name=n)) for n in ("b-idp", "a-idp")]
+    made.append(mk_idp(http, team, **idp_body(name="c-idp")))
     scope = {"uidp.descendants_of": org}
     items, total = all_items(http, PATH, "identityProviders", **scope, page_size=2)
     assert total == 3 and sorted(i["uid"] for i in items) == sorted(m["uid"] for m in made)
@@ -256,8 +254,8 @@ def test_list_filters_paging_order(http: httpx.Client, org: str) -> None:
 
 
 def test_group_with_provider_cannot_be_deleted(http: httpx.Client, org: str) -> None:
-    team = mk_group(http, org)
-    idp = mk_idp(http, team)
+    team = mk_group(http, org)["uid"]
+    idp = mk_idp(http, team, **idp_body())
     assert_error(http.delete(f"/iam/v2/groups/{team}"), 400, 9)
     ok(http.delete(f"{PATH}/{idp['uid']}"))
     ok(http.delete(f"/iam/v2/groups/{team}"))
@@ -267,7 +265,7 @@ def test_group_with_provider_cannot_be_deleted(http: httpx.Client, org: str) -> 
 
 
 def test_viewer_reads_but_cannot_write(server: Server, http: httpx.Client, org: str) -> None:
-    idp = mk_idp(http, org)
+    idp = mk_idp(http, org, **idp_body())
     _, token = server.identity_with_role(org, "viewer")
     with server.client(token) as c:
         assert ok(c.get(f"{PATH}/{idp['uid']}")) == idp
@@ -279,9 +277,9 @@ def test_viewer_reads_but_cannot_write(server: Server, http: httpx.Client, org: 
 
 
 def test_other_organization_sees_nothing(server: Server, http: httpx.Client, org: str) -> None:
-    idp = mk_idp(http, org)
+    idp = mk_idp(http, org, **idp_body())
     other = mk_org(http)
-    mk_idp(http, other)
+    mk_idp(http, other, **idp_body())
     _, token = server.identity_with_role(other, "owner")
     with server.client(token) as c:
         assert_not_found(c.get(f"{PATH}/{idp['uid']}"), idp["uid"], "IdentityProvider")

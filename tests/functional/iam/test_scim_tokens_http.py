@@ -12,16 +12,20 @@ from typing import Any
 import httpx
 
 from platform_api.iam import identity_providers
-from tests.helpers import VIEWER, Server, assert_denied, assert_error, assert_not_found, mk_org, never_shows, ok, run_db
+from tests.helpers import (
+    Server,
+    assert_denied,
+    assert_error,
+    assert_not_found,
+    mk_idp,
+    mk_org,
+    never_shows,
+    ok,
+    run_db,
+)
 
 PATH = "/iam/v2/identityProviders"
 TOKEN = re.compile(r"pascim_[0-9a-f]{64}")
-
-
-def mk_idp(http: httpx.Client, org: str) -> str:
-    body = {"name": "sso", "defaultRole": VIEWER,
-            "oidc": {"issuer": "https://idp.example.com", "clientId": "c", "pkceEnabled": True}}  # fmt: skip
-    return str(ok(http.post(f"{PATH}/{org}", json=body))["uid"])
 
 
 def epoch(ts: str) -> float:
@@ -44,7 +48,7 @@ def call(http: httpx.Client, idp: str, verb: str, **body: Any) -> httpx.Response
 
 
 def test_generate_and_get(server: Server, http: httpx.Client, org: str) -> None:
-    idp = mk_idp(http, org)
+    idp = mk_idp(http, org)["uid"]
     assert scim(http, idp)["credentialState"] == "CREDENTIAL_STATE_NOT_ISSUED"
     before = time.time()
     r = call(http, idp, "generateScimToken")
@@ -64,7 +68,7 @@ def test_generate_and_get(server: Server, http: httpx.Client, org: str) -> None:
 
 
 def test_expiry_options(http: httpx.Client, org: str) -> None:
-    idp = mk_idp(http, org)
+    idp = mk_idp(http, org)["uid"]
     soon = datetime.fromtimestamp(time.time() + 86400).astimezone().isoformat()
     for body, field in [
         ({"expireTime": soon, "neverExpires": True}, "expire_time"),
@@ -74,13 +78,13 @@ def test_expiry_options(http: httpx.Client, org: str) -> None:
         assert_error(call(http, idp, "generateScimToken", **body), 400, 3, field=field)
     out = ok(call(http, idp, "generateScimToken", expireTime=soon))
     assert abs(epoch(out["expireTime"]) - epoch(soon)) < 0.01
-    other = mk_idp(http, mk_org(http))
+    other = mk_idp(http, mk_org(http))["uid"]
     never = ok(call(http, other, "generateScimToken", neverExpires=True))
     assert "expireTime" not in never and "tokenExpireTime" not in scim(http, other)
 
 
 def test_regenerate_with_overlap(server: Server, http: httpx.Client, org: str) -> None:
-    idp = mk_idp(http, org)
+    idp = mk_idp(http, org)["uid"]
     assert_not_found(call(http, idp, "regenerateScimToken", etag="x"), idp)
     first = ok(call(http, idp, "generateScimToken"))
     assert_error(call(http, idp, "regenerateScimToken"), 400, 3, field="etag")
@@ -104,7 +108,7 @@ def test_regenerate_with_overlap(server: Server, http: httpx.Client, org: str) -
 
 
 def test_enable_needs_two_owners_and_tokens_authenticate(server: Server, http: httpx.Client, org: str) -> None:
-    idp = mk_idp(http, org)
+    idp = mk_idp(http, org)["uid"]
     assert_not_found(call(http, idp, "setScimEnabled", enabled=True, etag="x"), idp)
     gen = ok(call(http, idp, "generateScimToken"))
     assert_error(call(http, idp, "setScimEnabled", enabled=True), 400, 3, field="etag")
@@ -134,7 +138,7 @@ def test_enable_needs_two_owners_and_tokens_authenticate(server: Server, http: h
 
 
 def test_deleted_with_the_provider(server: Server, http: httpx.Client, org: str) -> None:
-    idp = mk_idp(http, org)
+    idp = mk_idp(http, org)["uid"]
     ok(call(http, idp, "generateScimToken"))
     ok(http.delete(f"{PATH}/{idp}"))
 
@@ -146,7 +150,7 @@ def test_deleted_with_the_provider(server: Server, http: httpx.Client, org: str)
 
 
 def test_authorization(server: Server, http: httpx.Client, org: str) -> None:
-    idp = mk_idp(http, org)
+    idp = mk_idp(http, org)["uid"]
     gen = ok(call(http, idp, "generateScimToken"))
     _, viewer = server.identity_with_role(org, "viewer")
     with server.client(viewer) as c:

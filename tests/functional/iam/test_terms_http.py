@@ -34,9 +34,9 @@ def test_accept_and_list(server: Server, http: httpx.Client, org: str) -> None:
 
 
 def test_ancestors_acceptances_are_included(server: Server, http: httpx.Client, org: str) -> None:
-    team = mk_group(http, org)
-    sub = mk_group(http, team)
-    sibling = mk_group(http, org)
+    team = mk_group(http, org)["uid"]
+    sub = mk_group(http, team)["uid"]
+    sibling = mk_group(http, org)["uid"]
     ok(http.post(f"{PATH}/{org}", json={"documentIds": ["tos.v1"]}))
     time.sleep(0.002)
     ok(http.post(f"{PATH}/{team}", json={"documentIds": ["dpa.v1", "tos.v1"]}))

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import secrets
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,22 +16,9 @@ import httpx
 import pytest
 
 from platform_api.gen.chainguard.platform.libraries.v2 import artifacts_pb2, artifacts_pb2_grpc
+from tests.helpers import imported, refused
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "libraries"
-
-
-def run_import(server: Any, ecosystem: str, path: Path) -> dict[str, Any]:
-    out: dict[str, Any] = json.loads(server.cli("import", "libraries", ecosystem, str(path)))
-    return out
-
-
-def failed_import(server: Any, ecosystem: str, path: Path) -> tuple[dict[str, Any], str]:
-    """An import that must be refused: its JSON error and its one-line message."""
-    cmd = [sys.executable, "-m", "platform_api.cli", "import", "libraries", ecosystem, str(path),
-           "--database", server.database_url]  # fmt: skip
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
-    assert r.returncode == 1, (r.stdout, r.stderr)
-    return json.loads(r.stdout)["error"], r.stderr.strip()
 
 
 def simple_page(name: str, files: list[tuple[str, int, str]], versions: list[str] | None = None) -> dict[str, Any]:
@@ -72,11 +57,11 @@ def list_all(http: httpx.Client, url: str, params: dict[str, Any], items: str) -
 
 
 def test_fixture_files_import_and_read(server: Any, http: httpx.Client) -> None:
-    assert run_import(server, "python", DATA / "python")["rejected"] == []
-    assert run_import(server, "java", DATA / "java")["rejected"] == []
+    assert imported(server, "libraries", "python", str(DATA / "python"))["rejected"] == []
+    assert imported(server, "libraries", "java", str(DATA / "java"))["rejected"] == []
     # Re-importing the same input changes nothing.
     for eco in ("python", "java"):
-        again = run_import(server, eco, DATA / eco)
+        again = imported(server, "libraries", eco, str(DATA / eco))
         assert again["created"] == again["updated"] == 0 and again["unchanged"] > 0, again
 
     r = http.get("/libraries/v2/artifacts", params={"ecosystems": "ECOSYSTEM_PYTHON", "query": "SampleProject"})
@@ -120,7 +105,7 @@ def test_query_paging_and_version_order(server: Any, http: httpx.Client, tmp_pat
         files = [("1.0", 100, "2021-01-01T00:00:00Z"), ("1.9", 200, "2022-01-01T00:00:00Z"),
                  ("1.10", 300 + i, "2023-01-01T00:00:00Z")]  # fmt: skip
         write(tmp_path / f"{name}.json", simple_page(name, files))
-    summary = run_import(server, "python", tmp_path)
+    summary = imported(server, "libraries", "python", str(tmp_path))
     assert summary == {"created": 7 * 4, "updated": 0, "unchanged": 0, "rejected": []}
 
     params = {"ecosystems": ["ECOSYSTEM_PYTHON", "ECOSYSTEM_JAVA"], "query": prefix.upper(), "pageSize": 3}
@@ -146,18 +131,21 @@ def test_query_paging_and_version_order(server: Any, http: httpx.Client, tmp_pat
 def test_reimport_changes_exactly_what_changed(server: Any, http: httpx.Client, tmp_path: Path) -> None:
     name = f"pa-{secrets.token_hex(4)}-change"
     path = write(tmp_path / "p.json", simple_page(name, [("1.0", 10, "2021-01-01T00:00:00Z")]))
-    assert run_import(server, "python", path)["created"] == 2
-    assert run_import(server, "python", path) == {"created": 0, "updated": 0, "unchanged": 2, "rejected": []}
+    assert imported(server, "libraries", "python", str(path))["created"] == 2
+    summary = imported(server, "libraries", "python", str(path))
+    assert summary == {"created": 0, "updated": 0, "unchanged": 2, "rejected": []}
     # A new version below the latest and nothing else: that version created, the artifact updated.
     write(path, simple_page(name, [("1.0", 10, "2021-01-01T00:00:00Z"), ("0.9", 5, "2020-01-01T00:00:00Z")]))
-    assert run_import(server, "python", path) == {"created": 1, "updated": 1, "unchanged": 1, "rejected": []}
+    summary = imported(server, "libraries", "python", str(path))
+    assert summary == {"created": 1, "updated": 1, "unchanged": 1, "rejected": []}
     (a,) = http.get("/libraries/v2/artifacts", params={"ecosystems": "ECOSYSTEM_PYTHON", "query": name}).json()[
         "artifacts"
     ]
     assert a["versionCount"] == 2 and a["latestVersion"] == "1.0" and a["createTime"] == "2020-01-01T00:00:00.000Z"
     # A changed size of one version: that version updated; the artifact's own fields did not change.
     write(path, simple_page(name, [("1.0", 11, "2021-01-01T00:00:00Z"), ("0.9", 5, "2020-01-01T00:00:00Z")]))
-    assert run_import(server, "python", path) == {"created": 0, "updated": 1, "unchanged": 2, "rejected": []}
+    summary = imported(server, "libraries", "python", str(path))
+    assert summary == {"created": 0, "updated": 1, "unchanged": 2, "rejected": []}
     vs = http.get(f"/libraries/v2/artifacts/python:{name}/versions").json()["artifactVersions"]
     assert [(v["version"], v["sizeBytes"]) for v in vs] == [("1.0", "11"), ("0.9", "5")]
 
@@ -166,14 +154,14 @@ def test_yanked_release_is_not_latest(server: Any, http: httpx.Client, tmp_path:
     name = f"pa-{secrets.token_hex(4)}-yank"
     page = simple_page(name, [("1.0", 1, "2021-01-01T00:00:00Z"), ("2.0", 2, "2022-01-01T00:00:00Z")])
     page["files"][1]["yanked"] = "broken build"
-    run_import(server, "python", write(tmp_path / "p.json", page))
+    imported(server, "libraries", "python", str(write(tmp_path / "p.json", page)))
     (a,) = http.get("/libraries/v2/artifacts", params={"ecosystems": "ECOSYSTEM_PYTHON", "query": name}).json()[
         "artifacts"
     ]
     assert (a["latestVersion"], a["versionCount"], a["updateTime"]) == ("1.0", 2, "2022-01-01T00:00:00.000Z")
     # Un-yanked by a later import: 2.0 becomes the latest.
     page["files"][1]["yanked"] = False
-    assert run_import(server, "python", write(tmp_path / "p.json", page))["updated"] == 2
+    assert imported(server, "libraries", "python", str(write(tmp_path / "p.json", page)))["updated"] == 2
     (a,) = http.get("/libraries/v2/artifacts", params={"ecosystems": "ECOSYSTEM_PYTHON", "query": name}).json()[
         "artifacts"
     ]
@@ -193,7 +181,7 @@ def test_artifact_count(server: Any, http: httpx.Client, tmp_path: Path) -> None
         pom = (f'<project xmlns="http://maven.apache.org/POM/4.0.0"><groupId>{group}</groupId>'
                f"<artifactId>{artifact}</artifactId><version>2.0</version></project>")  # fmt: skip
         write(tmp_path / artifact / "2.0" / f"{artifact}-2.0.pom", pom)
-    assert run_import(server, "java", tmp_path)["created"] == 4
+    assert imported(server, "libraries", "java", str(tmp_path))["created"] == 4
     after = counts()
     assert after["ECOSYSTEM_JAVA"] == before["ECOSYSTEM_JAVA"] + 2
     assert after["ECOSYSTEM_PYTHON"] >= before["ECOSYSTEM_PYTHON"]
@@ -212,7 +200,7 @@ def test_grpc(server: Any, tmp_path: Path) -> None:
         tmp_path / "p.json",
         simple_page(name, [("2.0", 10, "2021-01-01T00:00:00Z"), ("2.0rc1", 9, "2020-12-01T00:00:00Z")]),
     )
-    run_import(server, "python", tmp_path)
+    imported(server, "libraries", "python", str(tmp_path))
     stub = artifacts_pb2_grpc.ArtifactsServiceStub(server.channel)
     r = stub.ListArtifacts(artifacts_pb2.ListArtifactsRequest(ecosystems=[artifacts_pb2.ECOSYSTEM_PYTHON], query=name))
     assert r.total_count == 1
@@ -334,7 +322,7 @@ def test_bad_input_is_refused_and_changes_nothing(server: Any, http: httpx.Clien
             uid = f"java:org.{marker.replace('-', '')}:ok"
         target = folder / ("z-" + bad.name if bad.name != "maven-metadata.xml" else "z/maven-metadata.xml")
         write(target, bad.read_bytes().decode())
-        error, message = failed_import(server, eco, folder)
+        error, message = refused(server, "libraries", eco, str(folder))
         assert error["file"] == str(target), error
         assert error["place"].startswith(place), (error, place)
         assert problem in error["problem"], error
@@ -348,7 +336,7 @@ def test_symlink_out_of_the_directory_is_refused(server: Any, tmp_path: Path) ->
     folder = tmp_path / "in"
     folder.mkdir()
     (folder / "link.json").symlink_to(outside)
-    error, _ = failed_import(server, "python", folder)
+    error, _ = refused(server, "libraries", "python", str(folder))
     assert "outside" in error["problem"]
 
 
@@ -359,7 +347,7 @@ def test_a_version_of_many_large_files(server: Any, http: httpx.Client, tmp_path
     page = simple_page(name, [(f"2.{n}", 3 << 30, "2024-01-01T00:00:00Z") for n in range(3)])
     page["files"] = [f | {"filename": f["filename"].replace("-py3-", f"-{k}-py3-")}  # ten 3 GiB wheels each
                      for f in page["files"] for k in range(10)]  # fmt: skip
-    assert run_import(server, "python", write(tmp_path / "large.json", page))["rejected"] == []
+    assert imported(server, "libraries", "python", str(write(tmp_path / "large.json", page)))["rejected"] == []
     url = f"/libraries/v2/artifacts/python:{name}/versions"
     versions = list_all(http, url, {"orderBy": "size_bytes desc"}, "artifactVersions")
     assert [(v["version"], v["sizeBytes"]) for v in versions] == [(f"2.{n}", str(30 << 30)) for n in (2, 1, 0)]

@@ -16,25 +16,18 @@ import sys
 import tempfile
 import zipfile
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from tests.helpers import refusal_of
+
 REPO = "0123456789abcdef0123456789abcdef01234567/0123456789abcdef"
 DIGEST = "sha256:" + "a" * 64
 ADDRESS_SPACE = 3 << 30
 PEAK_MIB = 256  # an import's own start costs ~55 MiB
-
-
-@dataclass
-class Run:
-    code: int
-    out: str
-    err: str
-    peak_mib: float
 
 
 # The import runs as the grandchild of a small Python that caps its address space and reads its peak RSS
@@ -54,25 +47,23 @@ sys.exit(code if code >= 0 else 128 - code)
 """
 
 
-def run_import(server: Any, *args: str) -> Run:
-    """`platform-api import <args>` on the server's database, with its peak RSS."""
+def run_measured(server: Any, *args: str) -> tuple[subprocess.CompletedProcess[str], float]:
+    """`platform-api import <args>` on the server's database (as `tests.helpers.run_import`, under the capped
+    address space): the completed process and its peak RSS in MiB."""
     with tempfile.TemporaryDirectory() as tmp:
         peak = Path(tmp) / "peak"
         cmd = [sys.executable, "-c", MEASURED, str(peak), str(ADDRESS_SPACE), "import", *args,
                "--database", server.database_url]  # fmt: skip
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-        return Run(r.returncode, r.stdout, r.stderr, int(peak.read_text()) / 1024)
+        return r, int(peak.read_text()) / 1024
 
 
 def refused(server: Any, *args: str) -> tuple[dict[str, str], str]:
     """An import refused in one line, with a bounded peak RSS: its JSON error and the line."""
-    r = run_import(server, *args)
-    assert r.code == 1, r
-    lines = r.err.strip().splitlines()
-    assert len(lines) == 1, r.err
-    assert r.peak_mib < PEAK_MIB, r
-    error: dict[str, str] = json.loads(r.out)["error"]
-    return error, lines[0]
+    r, peak_mib = run_measured(server, *args)
+    error, line = refusal_of(r)
+    assert peak_mib < PEAK_MIB, (peak_mib, r)
+    return error, line
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
 """`/metrics`: Prometheus counters move with the right labels, over both transports, summed over worker
-processes (the server runs two), plus delivery outcomes, the outbox queue depth and the auth caches."""
+processes (the server runs two), plus delivery outcomes, the outbox queue depth and the auth caches. The
+exposition of one process alone: tests/unit/api/test_metrics.py."""
 
 from __future__ import annotations
 
@@ -10,45 +11,20 @@ from collections.abc import Iterator
 import grpc
 import httpx
 import pytest
-from prometheus_client.parser import text_string_to_metric_families
 
-from platform_api.api import metrics as metrics_endpoint
-from platform_api.core import metrics
 from platform_api.gen.chainguard.platform.iam.v2 import groups_pb2, groups_pb2_grpc
-from tests.helpers import BACKENDS, Receiver, Server, receiver, start_events_server, stop_server
+from tests.helpers import (
+    BACKENDS,
+    Receiver,
+    Samples,
+    Server,
+    metric,
+    parse_metrics,
+    start_events_server,
+    stop_server,
+)
 
-Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 GET_GROUP = "chainguard.platform.iam.v2.GroupsService/GetGroup"
-
-
-def parse(text: str) -> Samples:
-    return {
-        (s.name, frozenset(s.labels.items())): s.value
-        for family in text_string_to_metric_families(text)
-        for s in family.samples
-    }
-
-
-def value(samples: Samples, name: str, **labels: str) -> float:
-    return samples.get((name, frozenset(labels.items())), 0.0)
-
-
-def test_render_this_process_without_multiprocess_dir(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(metrics_endpoint.MULTIPROC_ENV, raising=False)
-    method = "test.v1.Service/Method" + secrets.token_hex(2)
-    for seconds in (0.003, 0.2, 0.005, 20.0):  # 0.005 is a bound: counted in le="0.005"
-        metrics.observe_rpc(method, "NOT_FOUND", seconds)
-    metrics.count(metrics.PRINCIPAL_HIT)
-    got = parse(metrics_endpoint.render(pending=4).decode())
-    labels = {"method": method, "code": "NOT_FOUND"}
-    assert value(got, "platform_api_rpc_requests_total", **labels) == 4
-    assert value(got, "platform_api_rpc_duration_seconds_count", **labels) == 4
-    assert value(got, "platform_api_rpc_duration_seconds_sum", **labels) == pytest.approx(20.208)
-    buckets = {"0.0025": 0, "0.005": 2, "0.25": 3, "10.0": 3, "+Inf": 4}
-    assert {le: value(got, "platform_api_rpc_duration_seconds_bucket", **labels, le=le) for le in buckets} == buckets
-    assert value(got, "platform_api_auth_cache_lookups_total", cache="principal", result="hit") >= 1
-    assert value(got, "platform_api_event_deliveries_pending") == 4
-    assert ("platform_api_event_deliveries_pending", frozenset()) not in parse(metrics_endpoint.render(None).decode())
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -60,17 +36,11 @@ def ms(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory)
     stop_server(s)
 
 
-@pytest.fixture(scope="module")
-def rx() -> Iterator[Receiver]:
-    with receiver() as r:
-        yield r
-
-
 def scrape(srv: Server) -> Samples:
     r = httpx.get(srv.base_url + "/metrics")  # no token needed
     assert r.status_code == 200, r.text
     assert r.headers["content-type"].startswith("text/plain")
-    return parse(r.text)
+    return parse_metrics(r.text)
 
 
 def wait_for(srv: Server, predicate: object, timeout: float = 20.0) -> Samples:
@@ -115,8 +85,8 @@ def test_rpc_counts_by_method_and_code_over_both_transports(ms: Server) -> None:
 
     def deltas(s: Samples) -> list[float]:
         return [
-            value(s, name, method=GET_GROUP, code=code, **extra)
-            - value(before, name, method=GET_GROUP, code=code, **extra)
+            metric(s, name, method=GET_GROUP, code=code, **extra)
+            - metric(before, name, method=GET_GROUP, code=code, **extra)
             for name, code, extra, _ in expected
         ]
 
@@ -124,8 +94,8 @@ def test_rpc_counts_by_method_and_code_over_both_transports(ms: Server) -> None:
     after = wait_for(ms, lambda s: deltas(s) == [n for *_, n in expected])
     # The same token again and again: the principal cache answers.
     hits = "platform_api_auth_cache_lookups_total"
-    assert value(after, hits, cache="principal", result="hit") > value(before, hits, cache="principal", result="hit")
-    assert value(after, "platform_api_auth_cache_lookups_total", cache="grants", result="miss") >= 1
+    assert metric(after, hits, cache="principal", result="hit") > metric(before, hits, cache="principal", result="hit")
+    assert metric(after, "platform_api_auth_cache_lookups_total", cache="grants", result="miss") >= 1
     # Only bounded labels: no uid ever appears in the exposition.
     assert all(org not in str(labels) for _, labels in after)
 
@@ -146,9 +116,9 @@ def test_delivery_outcomes_and_queue_depth(ms: Server, rx: Receiver) -> None:
     def moved(s: Samples) -> bool:
         def d(outcome: str) -> float:
             name = "platform_api_event_deliveries_total"
-            return value(s, name, outcome=outcome) - value(before, name, outcome=outcome)
+            return metric(s, name, outcome=outcome) - metric(before, name, outcome=outcome)
 
         return d("delivered") >= 1 and d("retry") >= 1
 
     after = wait_for(ms, moved)
-    assert value(after, "platform_api_event_deliveries_pending") >= 1
+    assert metric(after, "platform_api_event_deliveries_pending") >= 1

@@ -27,7 +27,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from platform_api.gen.chainguard.platform.iam.v2 import groups_pb2, groups_pb2_grpc
 from platform_api.gen.chainguard.platform.oidc import oidc_pb2, oidc_pb2_grpc
-from tests.helpers import Upstream, free_port
+from tests.helpers import Upstream, free_port, wait_ready
 
 SNIFF_TIMEOUT = 1.0
 TIMEOUT = 15
@@ -56,21 +56,7 @@ def start(tmp: Path, *extra: str, env: dict[str, str] | None = None) -> Front:
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
     f = Front(port, proc, log_path, database_url)
-    deadline = time.monotonic() + 30
-    while True:
-        if proc.poll() is not None:
-            raise RuntimeError(f"server exited: {log_path.read_text()}")
-        try:
-            if httpx.get(f.url + "/readyz", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        if time.monotonic() > deadline:
-            proc.kill()
-            raise RuntimeError(f"server did not become ready: {log_path.read_text()}")
-        time.sleep(0.1)
-    with grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
-        grpc.channel_ready_future(ch).result(timeout=15)
+    wait_ready(proc, f.url, f"127.0.0.1:{port}", log_path)
     return f
 
 
@@ -351,49 +337,6 @@ def test_clean_shutdown(tmp_path: Path) -> None:
         if marker in cmdline and parent in cmdline:
             left.append(proc.name)
     assert left == []
-
-
-def test_back_pressure_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
-    """api/front.py alone: a backend writing 20 MB to a client that does not read for a second makes the
-    front stop reading the backend (pause/resume), and every byte arrives."""
-    from platform_api.api import front as fr
-
-    calls = {"pause": 0, "resume": 0}
-    pause, resume = fr._Pipe.pause_writing, fr._Pipe.resume_writing
-
-    def counted_pause(self: fr._Pipe) -> None:
-        calls["pause"] += 1
-        pause(self)
-
-    def counted_resume(self: fr._Pipe) -> None:
-        calls["resume"] += 1
-        resume(self)
-
-    monkeypatch.setattr(fr._Pipe, "pause_writing", counted_pause)
-    monkeypatch.setattr(fr._Pipe, "resume_writing", counted_resume)
-    payload = os.urandom(1 << 20) * 20
-
-    async def go() -> bytes:
-        async def backend(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
-            await r.readuntil(b"\r\n\r\n")
-            w.write(payload)
-            await w.drain()
-            w.close()
-
-        upstream = await asyncio.start_server(backend, "127.0.0.1", 0)
-        f = fr.Front(fr.Backend("127.0.0.1", upstream.sockets[0].getsockname()[1]), None, sniff_timeout=5)
-        public = await asyncio.get_running_loop().create_server(f.protocol, "127.0.0.1", 0)
-        r, w = await asyncio.open_connection(*public.sockets[0].getsockname()[:2])
-        w.write(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-        await asyncio.sleep(1)
-        data = await asyncio.wait_for(r.read(), TIMEOUT)
-        w.close()
-        public.close()
-        upstream.close()
-        return data
-
-    assert asyncio.run(go()) == payload
-    assert calls["pause"] >= 1 and calls["resume"] >= 1
 
 
 def test_token_exchanged_over_grpc_at_the_public_url_works_there_for_grpc_and_http(

@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 
-from tests.helpers import Server
+from tests.helpers import Server, mk_group, mk_repo
 
 
 def _parallel(server: Server, calls: list[tuple[str, str, dict[str, object] | None]]) -> list[httpx.Response]:
@@ -28,7 +28,7 @@ def test_same_repo_name_created_concurrently_exists_once(server: Server, org: st
 
 
 def test_same_tag_upserted_concurrently_is_one_tag(server: Server, org: str) -> None:
-    repo = server.http.post(f"/registry/v2/repos/{org}", json={"name": "r"}).json()["uid"]
+    repo = mk_repo(server.http, org, "r")["uid"]
     digests = [f"sha256:{i:064x}" for i in range(8)]
     results = _parallel(
         server, [("POST", f"/registry/v2/tags/{repo}", {"name": "latest", "digest": d}) for d in digests]
@@ -40,7 +40,7 @@ def test_same_tag_upserted_concurrently_is_one_tag(server: Server, org: str) -> 
 
 
 def test_group_delete_racing_creates_leaves_no_orphans(server: Server, org: str) -> None:
-    group = server.http.post(f"/iam/v2/groups/{org}", json={"name": "team"}).json()["uid"]
+    group = mk_group(server.http, org, "team")["uid"]
     calls: list[tuple[str, str, dict[str, object] | None]] = [
         ("POST", f"/registry/v2/repos/{group}", {"name": f"repo{i}"}) for i in range(6)
     ]

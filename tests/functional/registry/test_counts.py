@@ -7,6 +7,8 @@ from typing import Any
 
 import httpx
 
+from tests.helpers import mk_group, mk_repo
+
 DIGEST = "sha256:" + "ab" * 32
 
 
@@ -24,12 +26,12 @@ def _listed(http: httpx.Client, path: str, **params: Any) -> tuple[int, int]:
 
 
 def test_counts_follow_creates_and_deletes(http: httpx.Client, org: str) -> None:
-    team = http.post(f"/iam/v2/groups/{org}", json={"name": "team"}).json()["uid"]
-    sub = http.post(f"/iam/v2/groups/{team}", json={"name": "sub"}).json()["uid"]
+    team = mk_group(http, org, "team")["uid"]
+    sub = mk_group(http, team, "sub")["uid"]
     repos = {}
     for parent, names in ((org, ["a", "b"]), (team, ["c"]), (sub, ["d", "e", "f"])):
         for n in names:
-            repos[n] = http.post(f"/registry/v2/repos/{parent}", json={"name": n}).json()["uid"]
+            repos[n] = mk_repo(http, parent, n)["uid"]
     for tag in ["latest", "1.0", "sha256-abc", "1.0-20260101", "1.0-r2"]:
         assert http.post(f"/registry/v2/tags/{repos['d']}", json={"name": tag, "digest": DIGEST}).status_code == 200
 

@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 
 from platform_api.store import db
+from tests.helpers import imported, mk_repo
 
 MANIFEST = "application/vnd.oci.image.manifest.v1+json"
 CONFIG = "application/vnd.oci.image.config.v1+json"
@@ -51,18 +52,18 @@ def _tag_events(server: Any, subject: str) -> list[tuple[str, str]]:
 
 
 def test_tag_events(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
-    repo = http.post(f"/registry/v2/repos/{org}", json={"name": "ev-" + secrets.token_hex(4)}).json()["uid"]
+    repo = mk_repo(http, org, "ev-" + secrets.token_hex(4))["uid"]
     first = _layout(tmp_path / "one", "stable")
-    server.cli("import", "oci", repo, str(tmp_path / "one"))
+    imported(server, "oci", repo, str(tmp_path / "one"))
     tags = http.get("/registry/v2/tags", params={"uidp.childrenOf": repo}).json()["tags"]
     (tag,) = tags
     assert (tag["name"], tag["digest"]) == ("stable", first)
     events = _tag_events(server, tag["uid"])
     assert len(events) == 1 and events[0][0].endswith(".api.platform.registry.tag.created.v1")
     assert json.loads(events[0][1])["body"]["digest"] == first
-    server.cli("import", "oci", repo, str(tmp_path / "one"))  # unchanged: no event
+    imported(server, "oci", repo, str(tmp_path / "one"))  # unchanged: no event
     assert len(_tag_events(server, tag["uid"])) == 1
     second = _layout(tmp_path / "two", "stable")  # the tag moves
-    server.cli("import", "oci", repo, str(tmp_path / "two"))
+    imported(server, "oci", repo, str(tmp_path / "two"))
     events = _tag_events(server, tag["uid"])
     assert len(events) == 2 and json.loads(events[1][1])["body"]["digest"] == second

@@ -13,8 +13,7 @@ import httpx
 
 from platform_api.gen.chainguard.platform.registry.v2 import images_pb2, images_pb2_grpc
 from tests.functional.registry.oci_layouts import OCI_INDEX, OCI_MANIFEST, nested_layout
-from tests.functional.registry.test_images_oci import arches, imported, make_repo, refused, size
-from tests.helpers import TIMEOUT, run_db
+from tests.helpers import TIMEOUT, image_architectures, image_size, imported, mk_repo, refused, run_db
 
 
 def blob(root: Path, desc: dict[str, Any]) -> str:
@@ -24,15 +23,16 @@ def blob(root: Path, desc: dict[str, Any]) -> str:
 
 def answers(http: httpx.Client, repo: str, top: str, d: dict[str, Any]) -> None:
     """What GetArchitectures and GetSize say of the nested index `top`."""
-    r = arches(http, repo, top)
+    r = image_architectures(http, repo, top)
     assert r.status_code == 200 and r.json() == {"architectures": ["amd64", "arm64"]}, r.text
-    assert size(http, repo, top).json() == {"size": str(d["amd64"]["expected_size"]), "architecture": "amd64"}
-    assert size(http, repo, top, "arm64").json() == {"size": str(d["arm64"]["expected_size"]), "architecture": "arm64"}
-    assert size(http, repo, top, "s390x").status_code == 404
+    for arch, asked in (("amd64", ""), ("arm64", "arm64")):  # amd64 when none is asked for
+        want = {"size": str(d[arch]["expected_size"]), "architecture": arch}
+        assert image_size(http, repo, top, asked).json() == want
+    assert image_size(http, repo, top, "s390x").status_code == 404
 
 
 def test_the_issues_fan_out(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
-    repo = make_repo(http, org)
+    repo = mk_repo(http, org)["uid"]
     d = nested_layout(tmp_path / "l", width=150, depth=3)
     summary = imported(server, "oci", repo, str(tmp_path / "l"))
     assert summary["manifests"] == {"created": 2, "updated": 0, "unchanged": 0}
@@ -50,18 +50,18 @@ def test_the_issues_fan_out(server: Any, http: httpx.Client, org: str, tmp_path:
 
 
 def test_indexes_imported_apart_in_any_order(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
-    repo = make_repo(http, org)
+    repo = mk_repo(http, org)["uid"]
     root = tmp_path / "l"
     d = nested_layout(root, width=3, depth=3)
     outer, middle, inner = (i["digest"] for i in d["indexes"])
     imported(server, "oci", repo, blob(root, d["indexes"][0]))
-    assert arches(http, repo, outer).json() == {}  # nothing below it known yet
+    assert image_architectures(http, repo, outer).json() == {}  # nothing below it known yet
     imported(server, "oci", repo, blob(root, d["indexes"][2]))
-    assert arches(http, repo, outer).json() == {}  # the middle one is still missing
+    assert image_architectures(http, repo, outer).json() == {}  # the middle one is still missing
     # The middle index flattens at import (the inner one is recorded); the outer one is walked on read.
     imported(server, "oci", repo, blob(root, d["indexes"][1]))
-    assert arches(http, repo, outer).json() == {"architectures": ["amd64", "arm64"]}
-    r = size(http, repo, outer)
+    assert image_architectures(http, repo, outer).json() == {"architectures": ["amd64", "arm64"]}
+    r = image_size(http, repo, outer)
     assert r.status_code == 404 and "amd64 manifest" in r.text  # the platform manifests are not imported yet
     for arch in ("amd64", "arm64"):
         imported(server, "oci", repo, blob(root, d[arch]))
@@ -86,7 +86,7 @@ def stored_platforms(server: Any, repo: str) -> dict[str, Any]:
 def test_rows_recorded_before_flattening(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
     """The upgrade path: index rows without flattened entries (as the release before wrote them) are
     resolved on read, lazily; importing them again stores the flattening."""
-    repo = make_repo(http, org)
+    repo = mk_repo(http, org)["uid"]
     d = nested_layout(tmp_path / "l", width=20, depth=3)
     imported(server, "oci", repo, str(tmp_path / "l"))
 
@@ -107,7 +107,7 @@ def test_rows_recorded_before_flattening(server: Any, http: httpx.Client, org: s
 
 
 def test_flattening_caps_refuse_the_import(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
-    repo = make_repo(http, org)
+    repo = mk_repo(http, org)["uid"]
     halves = []
     for half in range(2):  # two indexes of 600 distinct (not imported) manifests each: accepted alone
         entries = [{"mediaType": OCI_MANIFEST, "digest": "sha256:" + hashlib.sha256(b"%d-%d" % (half, n)).hexdigest(),
@@ -120,7 +120,7 @@ def test_flattening_caps_refuse_the_import(server: Any, http: httpx.Client, org:
         halves.append({"mediaType": OCI_INDEX, "digest": digest, "size": len(data)})
     both = tmp_path / "both.json"
     both.write_text(json.dumps({"schemaVersion": 2, "mediaType": OCI_INDEX, "manifests": halves}))
-    err = refused(server, "oci", repo, str(both))
+    _, err = refused(server, "oci", repo, str(both))
     assert "flatten to more than 1000 entries" in err and str(both) in err, err
     digest = "sha256:" + hashlib.sha256(both.read_bytes()).hexdigest()
-    assert arches(http, repo, digest).status_code == 404
+    assert image_architectures(http, repo, digest).status_code == 404

@@ -8,8 +8,6 @@ import hashlib
 import json
 import os
 import secrets
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +24,7 @@ from tests.functional.registry.oci_layouts import (
     manifest,
     put_json,
 )
+from tests.helpers import image_architectures, image_size, imported, mk_repo, refused
 
 
 def layout(
@@ -50,45 +49,14 @@ def layout(
     return {"index": index, **platform}
 
 
-def make_repo(http: httpx.Client, org: str) -> str:
-    r = http.post(f"/registry/v2/repos/{org}", json={"name": "img-" + secrets.token_hex(4)})
-    assert r.status_code == 200, r.text
-    return str(r.json()["uid"])
-
-
-def run_import(server: Any, *args: str) -> subprocess.CompletedProcess[str]:
-    cmd = [sys.executable, "-m", "platform_api.cli", "import", *args, "--database", server.database_url]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-
-
-def imported(server: Any, *args: str) -> dict[str, Any]:
-    out: dict[str, Any] = json.loads(server.cli("import", *args))
-    return out
-
-
-def refused(server: Any, *args: str) -> str:
-    r = run_import(server, *args)
-    assert r.returncode == 1, (r.stdout, r.stderr)
-    return r.stderr
-
-
 def tags_of(http: httpx.Client, repo: str) -> dict[str, str]:
     r = http.get("/registry/v2/tags", params={"uidp.childrenOf": repo, "pageSize": 100})
     assert r.status_code == 200, r.text
     return {t["name"]: t["digest"] for t in r.json().get("tags", [])}
 
 
-def arches(http: httpx.Client, repo: str, digest: str) -> httpx.Response:
-    return http.get(f"/registry/v2/repos/{repo}/digests/{digest}/architectures")
-
-
-def size(http: httpx.Client, repo: str, digest: str, arch: str = "") -> httpx.Response:
-    params = {"architecture": arch} if arch else {}
-    return http.get(f"/registry/v2/repos/{repo}/digests/{digest}/size", params=params)
-
-
 def test_layout_import_and_queries(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
-    repo = make_repo(http, org)
+    repo = mk_repo(http, org)["uid"]
     d = layout(tmp_path / "l1")
     summary = imported(server, "oci", repo, str(tmp_path / "l1"))
     assert summary["manifests"] == {"created": 3, "updated": 0, "unchanged": 0}
@@ -98,23 +66,23 @@ def test_layout_import_and_queries(server: Any, http: httpx.Client, org: str, tm
     assert tags_of(http, repo) == {"latest": d["index"]["digest"]}
 
     idx = d["index"]["digest"]
-    r = arches(http, repo, idx)
+    r = image_architectures(http, repo, idx)
     assert r.status_code == 200 and r.json() == {"architectures": ["amd64", "arm64"]}, r.text
-    r = size(http, repo, idx)
+    r = image_size(http, repo, idx)
     assert r.json() == {"size": str(d["amd64"]["expected_size"]), "architecture": "amd64"}, r.text
-    r = size(http, repo, idx, "arm64")
+    r = image_size(http, repo, idx, "arm64")
     assert r.json() == {"size": str(d["arm64"]["expected_size"]), "architecture": "arm64"}
     # A platform manifest: its one architecture, its own size.
-    assert arches(http, repo, d["arm64"]["digest"]).json() == {"architectures": ["arm64"]}
-    assert size(http, repo, d["arm64"]["digest"]).json()["architecture"] == "arm64"
-    assert size(http, repo, d["arm64"]["digest"], "amd64").status_code == 404
-    assert size(http, repo, idx, "s390x").status_code == 404
+    assert image_architectures(http, repo, d["arm64"]["digest"]).json() == {"architectures": ["arm64"]}
+    assert image_size(http, repo, d["arm64"]["digest"]).json()["architecture"] == "arm64"
+    assert image_size(http, repo, d["arm64"]["digest"], "amd64").status_code == 404
+    assert image_size(http, repo, idx, "s390x").status_code == 404
     missing = "sha256:" + "0" * 64
-    r = arches(http, repo, missing)
+    r = image_architectures(http, repo, missing)
     assert r.status_code == 404 and r.json()["code"] == 5, r.text
-    assert arches(http, repo, "sha256:nothex").status_code == 400
+    assert image_architectures(http, repo, "sha256:nothex").status_code == 400
     # Another repo does not see this repo's images.
-    assert arches(http, make_repo(http, org), idx).status_code == 404
+    assert image_architectures(http, mk_repo(http, org)["uid"], idx).status_code == 404
 
     # Idempotent: the same layout again changes nothing.
     again = imported(server, "oci", repo, str(tmp_path / "l1"))
@@ -133,7 +101,7 @@ def test_layout_import_and_queries(server: Any, http: httpx.Client, org: str, tm
 
 
 def test_tags_move_and_platform_tags(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
-    repo = make_repo(http, org)
+    repo = mk_repo(http, org)["uid"]
     first = layout(tmp_path / "a", {"latest": "index", "1.0": "index"})
     imported(server, "oci", repo, str(tmp_path / "a"))
     second = layout(tmp_path / "b", {"latest": "index", "1.0": "index", "amd64-only": "amd64"})
@@ -141,11 +109,11 @@ def test_tags_move_and_platform_tags(server: Any, http: httpx.Client, org: str, 
     assert summary["tags"] == {"created": 1, "updated": 2, "unchanged": 0}
     assert tags_of(http, repo) == {"latest": second["index"]["digest"], "1.0": second["index"]["digest"],
                                    "amd64-only": second["amd64"]["digest"]}  # fmt: skip
-    assert arches(http, repo, first["index"]["digest"]).status_code == 200  # the old index is still known
+    assert image_architectures(http, repo, first["index"]["digest"]).status_code == 200  # the old index is still known
 
 
 def test_single_documents(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
-    repo = make_repo(http, org)
+    repo = mk_repo(http, org)["uid"]
     config = {
         "mediaType": "application/vnd.docker.container.image.v1+json",
         "digest": "sha256:" + "a" * 64,
@@ -162,8 +130,8 @@ def test_single_documents(server: Any, http: httpx.Client, org: str, tmp_path: P
     digest = "sha256:" + hashlib.sha256(data).hexdigest()
     summary = imported(server, "oci", repo, str(tmp_path / "m.json"))
     assert summary["manifests"]["created"] == 1
-    assert size(http, repo, digest).json() == {"size": "6000"}
-    assert arches(http, repo, digest).json() == {}  # platform unknown without the config blob
+    assert image_size(http, repo, digest).json() == {"size": "6000"}
+    assert image_architectures(http, repo, digest).json() == {}  # platform unknown without the config blob
     # An index alone: its architectures from its descriptors; sizes only for manifests imported.
     riscv = {"os": "linux", "architecture": "riscv64"}
     entries = [
@@ -179,9 +147,9 @@ def test_single_documents(server: Any, http: httpx.Client, org: str, tmp_path: P
     (tmp_path / "i.json").write_text(json.dumps(index))
     idx = "sha256:" + hashlib.sha256((tmp_path / "i.json").read_bytes()).hexdigest()
     imported(server, "oci", repo, str(tmp_path / "i.json"))
-    assert arches(http, repo, idx).json() == {"architectures": ["riscv64", "amd64"]}
-    assert size(http, repo, idx, "riscv64").json() == {"size": "6000", "architecture": "riscv64"}
-    r = size(http, repo, idx)
+    assert image_architectures(http, repo, idx).json() == {"architectures": ["riscv64", "amd64"]}
+    assert image_size(http, repo, idx, "riscv64").json() == {"size": "6000", "architecture": "riscv64"}
+    r = image_size(http, repo, idx)
     assert r.status_code == 404 and "amd64 manifest" in r.text
 
 
@@ -196,7 +164,7 @@ BAD_CASES = ["digest", "size", "sha512", "media", "symlink", "version", "truncat
 
 @pytest.mark.parametrize("case", BAD_CASES)
 def test_bad_layouts_change_nothing(case: str, server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
-    repo = make_repo(http, org)
+    repo = mk_repo(http, org)["uid"]
     root = tmp_path / "bad"
     d = layout(root, {"latest": "index", "good": "amd64"})
     index_path = root / "index.json"
@@ -240,41 +208,45 @@ def test_bad_layouts_change_nothing(case: str, server: Any, http: httpx.Client, 
         want = "is not a sha256 digest"
     if case not in ("truncated", "version"):
         index_path.write_text(json.dumps(top))
-    err = refused(server, "oci", repo, str(root))
+    _, err = refused(server, "oci", repo, str(root))
     assert want in err, err
     assert str(root) in err
     assert tags_of(http, repo) == {}
-    assert arches(http, repo, d["amd64"]["digest"]).status_code == 404
+    assert image_architectures(http, repo, d["amd64"]["digest"]).status_code == 404
 
 
 def test_bad_repo_and_paths(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
     layout(tmp_path / "l")
-    assert "no such repo" in refused(server, "oci", org + "/0123456789abcdef", str(tmp_path / "l"))
-    repo = make_repo(http, org)
-    assert "no such file or directory" in refused(server, "oci", repo, str(tmp_path / "nope"))
+    _, line = refused(server, "oci", org + "/0123456789abcdef", str(tmp_path / "l"))
+    assert "no such repo" in line
+    repo = mk_repo(http, org)["uid"]
+    _, line = refused(server, "oci", repo, str(tmp_path / "nope"))
+    assert "no such file or directory" in line
     (tmp_path / "big.json").write_bytes(b" " * (5 << 20))
-    assert "over the limit" in refused(server, "oci", repo, str(tmp_path / "big.json"))
+    _, line = refused(server, "oci", repo, str(tmp_path / "big.json"))
+    assert "over the limit" in line
     (tmp_path / "other.json").write_text('{"schemaVersion": 2, "mediaType": "text/plain"}')
-    assert "not an image manifest or index" in refused(server, "oci", repo, str(tmp_path / "other.json"))
+    _, line = refused(server, "oci", repo, str(tmp_path / "other.json"))
+    assert "not an image manifest or index" in line
 
 
 def test_authorization(server: Any, http: httpx.Client, anon: httpx.Client, org: str, tmp_path: Path) -> None:
-    repo = make_repo(http, org)
+    repo = mk_repo(http, org)["uid"]
     d = layout(tmp_path / "l")
     imported(server, "oci", repo, str(tmp_path / "l"))
     idx = d["index"]["digest"]
-    assert arches(anon, repo, idx).status_code == 401
+    assert image_architectures(anon, repo, idx).status_code == 401
     role = http.post(
         f"/iam/v2/roles/{org}", json={"name": "r-" + secrets.token_hex(4), "capabilities": ["CAP_REPO_LIST"]}
     )
     assert role.status_code == 200, role.text
     _, token = server.identity_with_role(org, role.json()["uid"])
     with server.client(token) as c:
-        assert arches(c, repo, idx).status_code == 403
-        assert size(c, repo, idx).status_code == 403
+        assert image_architectures(c, repo, idx).status_code == 403
+        assert image_size(c, repo, idx).status_code == 403
     _, token = server.identity_with_role(org, "registry.pull")
     with server.client(token) as c:
-        assert arches(c, repo, idx).json() == {"architectures": ["amd64", "arm64"]}
+        assert image_architectures(c, repo, idx).json() == {"architectures": ["amd64", "arm64"]}
     with server.grpc_channel(token) as ch:
         got = images_pb2_grpc.ImagesServiceStub(ch).GetSize(images_pb2.GetSizeRequest(repo_uid=repo, digest=idx))
         assert got.architecture == "amd64"

@@ -10,22 +10,15 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.helpers import detail
+from tests.helpers import assert_error, detail, mk_group, mk_repo
 
 # The tutorial's data set, created in a non-alphabetical order so that name order, creation order and
 # uid order (random) differ.
 TUTORIAL = ["redis", "apko", "nginx", "static", "go", "python", "busybox", "ruby", "jdk", "postgres", "node", "php"]
 DIGEST_A = "sha256:" + "a" * 64
 DIGEST_B = "sha256:" + "b" * 64
-CODE_NAMES = {3: "INVALID_ARGUMENT", 5: "NOT_FOUND", 6: "ALREADY_EXISTS", 9: "FAILED_PRECONDITION"}
 
 # ---------------------------------------------------------------------------------------------- helpers
-
-
-def mk_repo(http: httpx.Client, parent: str, name: str, **fields: Any) -> dict[str, Any]:
-    r = http.post(f"/registry/v2/repos/{parent}", json={"name": name, **fields})
-    assert r.status_code == 200, r.text
-    return dict(r.json())
 
 
 def mk_tag(http: httpx.Client, repo: str, name: str, digest: str = DIGEST_A, **fields: Any) -> dict[str, Any]:
@@ -51,24 +44,6 @@ def list_tags(http: httpx.Client, repo: str, **params: Any) -> dict[str, Any]:
 
 def names(body: dict[str, Any], key: str = "repos") -> list[str]:
     return [item["name"] for item in body.get(key, [])]
-
-
-def assert_error(r: httpx.Response, status: int, code: int, field: str | None = None) -> dict[str, Any]:
-    """A structured error: JSON {code, message, details[0] = ErrorInfo{reason=<code name>, domain}}."""
-    assert r.status_code == status, r.text
-    assert r.headers["content-type"].startswith("application/json"), r.headers
-    body = dict(r.json())
-    assert body["code"] == code, body
-    assert isinstance(body["message"], str) and body["message"], body
-    info = body["details"][0]
-    assert info["@type"] == "type.googleapis.com/google.rpc.ErrorInfo", body
-    assert info["reason"] == CODE_NAMES[code] and info["domain"], body
-    if field is not None:
-        violations = detail(body, "BadRequest")["fieldViolations"]
-        assert [v["field"] for v in violations] == [field], body
-        assert all(v["description"] for v in violations)
-        assert body["message"].startswith("Invalid argument"), body
-    return body
 
 
 def tutorial(http: httpx.Client, org: str) -> dict[str, dict[str, Any]]:
@@ -339,7 +314,7 @@ def test_duplicate_repo_name(http: httpx.Client, org: str) -> None:
     body = assert_error(http.post(f"/registry/v2/repos/{org}", json={"name": "nginx"}), 409, 6)
     assert body["message"].startswith("Already exists")
     # The same name in another group is fine.
-    sub = http.post(f"/iam/v2/groups/{org}", json={"name": "team"}).json()["uid"]
+    sub = mk_group(http, org, "team")["uid"]
     second = mk_repo(http, sub, "nginx")
     assert second["uid"] != first["uid"]
     listed = list_repos(http, org, name="nginx")

@@ -7,8 +7,6 @@ import asyncio
 import hashlib
 import json
 import secrets
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,15 +15,14 @@ import pytest
 
 from platform_api.registry import sboms
 from platform_api.store import db
+from tests.helpers import imported, mk_repo, refused
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "sbom"
 
 
 def make_image(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> tuple[str, str]:
     """A repo holding one imported manifest: (repo uid, digest)."""
-    r = http.post(f"/registry/v2/repos/{org}", json={"name": "sbom-" + secrets.token_hex(4)})
-    assert r.status_code == 200, r.text
-    repo = r.json()["uid"]
+    repo = mk_repo(http, org)["uid"]
     layer = {"mediaType": "application/vnd.oci.image.layer.v1.tar+gzip", "digest": "sha256:" + "b" * 64, "size": 7}
     config = {"mediaType": "application/vnd.oci.image.config.v1+json", "digest": "sha256:" + "a" * 64, "size": 3}
     doc = {"schemaVersion": 2, "mediaType": "application/vnd.oci.image.manifest.v1+json", "config": config,
@@ -33,7 +30,7 @@ def make_image(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> tup
     data = json.dumps(doc).encode()
     path = tmp_path / f"manifest-{secrets.token_hex(4)}.json"
     path.write_bytes(data)
-    server.cli("import", "oci", repo, str(path))
+    imported(server, "oci", repo, str(path))
     return repo, "sha256:" + hashlib.sha256(data).hexdigest()
 
 
@@ -48,24 +45,19 @@ def packages(server: Any, repo: str, digests: list[str]) -> list[tuple[str, str,
     return [tuple(p) for p in asyncio.run(go())]  # type: ignore[misc]
 
 
-def run_import(server: Any, *args: str) -> subprocess.CompletedProcess[str]:
-    cmd = [sys.executable, "-m", "platform_api.cli", "import", *args, "--database", server.database_url]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-
-
 def test_spdx_and_cyclonedx(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
     repo, digest = make_image(server, http, org, tmp_path)
-    summary = json.loads(server.cli("import", "sbom", repo, digest, str(DATA / "spdx-2.3.json")))
+    summary = imported(server, "sbom", repo, digest, str(DATA / "spdx-2.3.json"))
     assert summary["sbom"]["created"] == 1 and summary["packages"] == {"created": 3, "removed": 0, "unchanged": 0}
     assert packages(server, repo, [digest]) == [
         ("glibc", "2.40-r1", "pkg:apk/wolfi/glibc@2.40-r1?arch=x86_64"),
         ("openssl", "3.3.2-r0", "pkg:apk/wolfi/openssl@3.3.2-r0?arch=x86_64"),
         ("readme-without-version", "", ""),
     ]
-    again = json.loads(server.cli("import", "sbom", repo, digest, str(DATA / "spdx-2.3.json")))
+    again = imported(server, "sbom", repo, digest, str(DATA / "spdx-2.3.json"))
     assert again["sbom"]["unchanged"] == 1 and (again["created"], again["unchanged"]) == (0, 3)
     # Another SBOM for the same image replaces it, writing the difference only.
-    changed = json.loads(server.cli("import", "sbom", repo, digest, str(DATA / "cyclonedx-1.5.json")))
+    changed = imported(server, "sbom", repo, digest, str(DATA / "cyclonedx-1.5.json"))
     assert changed["sbom"]["updated"] == 1
     assert changed["packages"] == {"created": 3, "removed": 2, "unchanged": 1}
     assert [p[0] for p in packages(server, repo, [digest])] == ["openssl", "python", "requests", "urllib3"]
@@ -102,25 +94,23 @@ BAD = {
 @pytest.mark.parametrize("case", sorted(BAD))
 def test_bad_sboms_change_nothing(case: str, server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
     repo, digest = make_image(server, http, org, tmp_path)
-    server.cli("import", "sbom", repo, digest, str(DATA / "spdx-2.3.json"))
+    imported(server, "sbom", repo, digest, str(DATA / "spdx-2.3.json"))
     before = packages(server, repo, [digest])
     text, want = BAD[case]
     path = tmp_path / f"{case}.json"
     path.write_text(text)
-    r = run_import(server, "sbom", repo, digest, str(path))
-    assert r.returncode == 1, r.stdout
-    assert want in r.stderr and str(path) in r.stderr, r.stderr
-    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    _, line = refused(server, "sbom", repo, digest, str(path))
+    assert want in line and str(path) in line, line
     assert packages(server, repo, [digest]) == before
 
 
 def test_unknown_image_or_repo(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
     repo, digest = make_image(server, http, org, tmp_path)
     other = "sha256:" + "1" * 64
-    r = run_import(server, "sbom", repo, other, str(DATA / "spdx-2.3.json"))
-    assert r.returncode == 1 and "not known in repo" in r.stderr, r.stderr
-    r = run_import(server, "sbom", repo, "sha256:XYZ", str(DATA / "spdx-2.3.json"))
-    assert r.returncode == 1 and "is not sha256" in r.stderr, r.stderr
-    r = run_import(server, "sbom", org + "/0123456789abcdef", digest, str(DATA / "spdx-2.3.json"))
-    assert r.returncode == 1 and "no such repo" in r.stderr, r.stderr
+    _, line = refused(server, "sbom", repo, other, str(DATA / "spdx-2.3.json"))
+    assert "not known in repo" in line, line
+    _, line = refused(server, "sbom", repo, "sha256:XYZ", str(DATA / "spdx-2.3.json"))
+    assert "is not sha256" in line, line
+    _, line = refused(server, "sbom", org + "/0123456789abcdef", digest, str(DATA / "spdx-2.3.json"))
+    assert "no such repo" in line, line
     assert packages(server, repo, [other, digest]) == []

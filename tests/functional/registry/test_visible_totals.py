@@ -3,12 +3,11 @@ it must equal what paging returns, for a caller with several roots, nested group
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 import httpx
 
-from tests.helpers import BUILTIN_ROLE_UIDS
+from tests.helpers import BUILTIN_ROLE_UIDS, mk_group, mk_repo
 
 
 def _all(client: httpx.Client, path: str, key: str) -> tuple[int, list[str]]:
@@ -29,12 +28,11 @@ def _all(client: httpx.Client, path: str, key: str) -> tuple[int, list[str]]:
 def test_totals_match_the_rows_over_several_roots(server: Any, http: httpx.Client, org: str) -> None:
     # Two sibling groups the caller views (two roots, the roots' own group rows visible), one nested group
     # inside the first, and rows the caller must not count: the organization's own and a third group's.
-    a, b, c = (http.post(f"/iam/v2/groups/{org}", json={"name": n}).json()["uid"] for n in ("a", "b", "c"))
-    nested = http.post(f"/iam/v2/groups/{a}", json={"name": "nested"}).json()["uid"]
+    a, b, c = (mk_group(http, org, n)["uid"] for n in ("a", "b", "c"))
+    nested = mk_group(http, a, "nested")["uid"]
     for parent, n in ((org, 2), (a, 3), (nested, 4), (b, 5), (c, 6)):
         for _ in range(n):
-            r = http.post(f"/registry/v2/repos/{parent}", json={"name": "r-" + secrets.token_hex(4)})
-            assert r.status_code == 200, r.text
+            mk_repo(http, parent)
     ident, token = server.identity_with_role(a, "viewer", home=org)
     r = http.post(f"/iam/v2/roleBindings/{b}", json={"identityUid": ident, "roleUid": BUILTIN_ROLE_UIDS["viewer"]})
     assert r.status_code == 200, r.text

@@ -4,10 +4,7 @@ are idempotent; bad input is refused with file, place and problem, leaving the d
 
 from __future__ import annotations
 
-import json
 import secrets
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +13,7 @@ import httpx
 import pytest
 
 from platform_api.gen.chainguard.platform.advisory.v2 import advisory_pb2, advisory_pb2_grpc
+from tests.helpers import imported, refused
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "advisories"
 
@@ -30,21 +28,6 @@ def write_docs(tmp: Path, suffix: str) -> dict[str, str]:
         (tmp / f"{package}.advisories.yaml").write_text(f.read_text().replace(f"name: {base}\n", f"name: {package}\n"))
         names[base] = package
     return names
-
-
-def run_import(server: Any, path: Path, group: str, *extra: str) -> dict[str, Any]:
-    out = server.cli("import", "advisories", str(path), "--group", group, *extra)
-    result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
-    return result
-
-
-def failing_import(server: Any, path: Path, group: str) -> tuple[int, str, dict[str, Any]]:
-    r = subprocess.run(
-        [sys.executable, "-m", "platform_api.cli", "import", "advisories", str(path), "--group", group,
-         "--database", server.database_url],
-        capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
-    return r.returncode, r.stderr, json.loads(r.stdout.strip().splitlines()[-1]) if r.stdout.strip() else {}
 
 
 def advisories(http: httpx.Client, org: str, **params: Any) -> dict[str, Any]:
@@ -67,7 +50,7 @@ def test_import_creates_advisories_and_documents(server: Any, http: httpx.Client
     crane = names["crane"]
     (tmp_path / "docs" / ".github" / "workflows").mkdir(parents=True)
     (tmp_path / "docs" / ".github" / "workflows" / "ci.yaml").write_text("name: ci\non: push\n")  # skipped
-    summary = run_import(server, tmp_path / "docs", org)
+    summary = imported(server, "advisories", str(tmp_path / "docs"), "--group", org)
     assert summary == {"created": 5, "updated": 0, "unchanged": 0, "rejected": []}
 
     body = advisories(http, org)
@@ -122,9 +105,10 @@ def test_import_creates_advisories_and_documents(server: Any, http: httpx.Client
 def test_reimport_is_idempotent_and_changes_update_exactly(server: Any, http: httpx.Client, org: str,
                                                            tmp_path: Path) -> None:  # fmt: skip
     names = write_docs(tmp_path, secrets.token_hex(3))
-    run_import(server, tmp_path, org)
+    imported(server, "advisories", str(tmp_path), "--group", org)
     before = {a["uid"]: a for a in advisories(http, org)["advisories"]}
-    assert run_import(server, tmp_path, org) == {"created": 0, "updated": 0, "unchanged": 5, "rejected": []}
+    summary = imported(server, "advisories", str(tmp_path), "--group", org)
+    assert summary == {"created": 0, "updated": 0, "unchanged": 5, "rejected": []}
     assert {a["uid"]: a for a in advisories(http, org)["advisories"]} == before
 
     # One new event on one advisory, one new advisory: exactly those change; uids stay.
@@ -140,7 +124,8 @@ def test_reimport_is_idempotent_and_changes_update_exactly(server: Any, http: ht
         "      - timestamp: 2023-10-01T00:00:00Z\n        type: detection\n        data:\n          type: manual\n"
     )
     path.write_text(text)
-    assert run_import(server, tmp_path, org) == {"created": 1, "updated": 1, "unchanged": 4, "rejected": []}
+    summary = imported(server, "advisories", str(tmp_path), "--group", org)
+    assert summary == {"created": 1, "updated": 1, "unchanged": 4, "rejected": []}
     after = {a["uid"]: a for a in advisories(http, org)["advisories"]}
     assert set(before) < set(after)
     changed = [u for u in before if before[u] != after[u]]
@@ -185,12 +170,11 @@ def test_bad_document_aborts_everything(server: Any, http: httpx.Client, org: st
                                         text: str, place: str, problem: str) -> None:  # fmt: skip
     names = write_docs(tmp_path, secrets.token_hex(3))
     (tmp_path / "zzz-bad.advisories.yaml").write_text(text)
-    code, stderr, out = failing_import(server, tmp_path, org)
-    assert code == 1, stderr
-    assert out["error"]["file"].endswith("zzz-bad.advisories.yaml")
-    assert out["error"]["place"] == place, out
-    assert problem in out["error"]["problem"], out
-    assert "zzz-bad.advisories.yaml" in stderr and problem in stderr
+    error, line = refused(server, "advisories", str(tmp_path), "--group", org)
+    assert error["file"].endswith("zzz-bad.advisories.yaml")
+    assert error["place"] == place, error
+    assert problem in error["problem"], error
+    assert "zzz-bad.advisories.yaml" in line and problem in line
     # Nothing was written: neither the good documents' advisories nor their feed documents.
     assert advisories(http, org)["totalCount"] == "0"
     assert documents(http, id=names["crane"]) == []
@@ -199,26 +183,26 @@ def test_bad_document_aborts_everything(server: Any, http: httpx.Client, org: st
 def test_bad_group_and_duplicate_packages(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
     write_docs(tmp_path, secrets.token_hex(3))
     missing = org[:-4] + ("0000" if not org.endswith("0000") else "1111")
-    code, _, out = failing_import(server, tmp_path, missing)
-    assert code == 1 and out["error"]["place"] == "--group" and "no group" in out["error"]["problem"]
-    code, _, out = failing_import(server, tmp_path, "not-a-uid")
-    assert code == 1 and out["error"]["place"] == "--group"
+    error, _ = refused(server, "advisories", str(tmp_path), "--group", missing)
+    assert error["place"] == "--group" and "no group" in error["problem"]
+    error, _ = refused(server, "advisories", str(tmp_path), "--group", "not-a-uid")
+    assert error["place"] == "--group"
     first = sorted(tmp_path.glob("*.yaml"))[0]
     (tmp_path / "copy.yaml").write_text(first.read_text())
-    code, _, out = failing_import(server, tmp_path, org)
-    assert code == 1 and "also documented in" in out["error"]["problem"]
+    error, _ = refused(server, "advisories", str(tmp_path), "--group", org)
+    assert "also documented in" in error["problem"]
     assert advisories(http, org)["totalCount"] == "0"
 
 
 def test_oversized_document_is_refused(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
     (tmp_path / "big.yaml").write_bytes(b"schema-version: 2\n" + b"#" * (9 << 20) + b"\n")
-    code, _, out = failing_import(server, tmp_path, org)
-    assert code == 1 and "over the limit" in out["error"]["problem"]
+    error, _ = refused(server, "advisories", str(tmp_path), "--group", org)
+    assert "over the limit" in error["problem"]
 
 
 def test_documents_grpc_and_argument_errors(server: Any, anon: httpx.Client, org: str, tmp_path: Path) -> None:
     names = write_docs(tmp_path, secrets.token_hex(3))
-    run_import(server, tmp_path, org, "--namespace", "chainguard")
+    imported(server, "advisories", str(tmp_path), "--group", org, "--namespace", "chainguard")
     stub = advisory_pb2_grpc.SecurityAdvisoryServiceStub(server.grpc_channel(None))
     resp = stub.ListDocuments(advisory_pb2.ListDocumentsRequest(id=names["busybox"]))
     assert [d.id for d in resp.documents] == [names["busybox"]]

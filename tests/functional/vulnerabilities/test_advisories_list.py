@@ -3,7 +3,6 @@ paging, visibility and authorization, over advisories imported from tests/data/a
 
 from __future__ import annotations
 
-import json
 import secrets
 from pathlib import Path
 from typing import Any
@@ -14,11 +13,12 @@ import pytest
 
 from platform_api.gen.chainguard.platform.common import uidp_pb2
 from platform_api.gen.chainguard.platform.vulnerabilities.v2 import advisories_pb2, advisories_pb2_grpc
+from tests.helpers import imported
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "advisories"
 
 
-def imported(server: Any, org: str, tmp: Path) -> dict[str, str]:
+def import_fixtures(server: Any, org: str, tmp: Path) -> dict[str, str]:
     """The fixture documents imported into `org` under unique package names: {fixture name: package}."""
     suffix = secrets.token_hex(3)
     names = {}
@@ -26,8 +26,7 @@ def imported(server: Any, org: str, tmp: Path) -> dict[str, str]:
         base = f.name.split(".")[0]
         names[base] = f"{base}-{suffix}"
         (tmp / f"{base}.yaml").write_text(f.read_text().replace(f"name: {base}\n", f"name: {names[base]}\n"))
-    out = server.cli("import", "advisories", str(tmp), "--group", org)
-    assert json.loads(out.strip().splitlines()[-1])["created"] == 5
+    assert imported(server, "advisories", str(tmp), "--group", org)["created"] == 5
     return names
 
 
@@ -42,7 +41,7 @@ BUSYBOX = ["CGA-qqq2-3456-789c", "CGA-wwx2-3456-789c"]
 
 
 def test_every_filter(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
-    names = imported(server, org, tmp_path)
+    names = import_fixtures(server, org, tmp_path)
     crane, busybox = names["crane"], names["busybox"]
     everything = sorted(CRANE + BUSYBOX)
 
@@ -86,7 +85,7 @@ def test_every_filter(server: Any, http: httpx.Client, org: str, tmp_path: Path)
 
 
 def test_paging_ordering_and_errors(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
-    imported(server, org, tmp_path)
+    import_fixtures(server, org, tmp_path)
     seen: list[str] = []
     token = ""
     while True:
@@ -118,7 +117,7 @@ def test_paging_ordering_and_errors(server: Any, http: httpx.Client, org: str, t
 
 
 def test_grpc(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
-    names = imported(server, org, tmp_path)
+    names = import_fixtures(server, org, tmp_path)
     stub = advisories_pb2_grpc.AdvisoriesServiceStub(server.channel)
     resp = stub.ListAdvisories(advisories_pb2.ListAdvisoriesRequest(
         uidp=uidp_pb2.UIDPFilter(descendants_of=org), artifact_names=[names["crane"]], page_size=2))  # fmt: skip
@@ -148,7 +147,7 @@ def test_grpc(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None
 
 def test_authorization_and_visibility(server: Any, http: httpx.Client, anon: httpx.Client, org: str,
                                       tmp_path: Path) -> None:  # fmt: skip
-    imported(server, org, tmp_path)
+    import_fixtures(server, org, tmp_path)
     uid = http.get("/vulnerabilities/v2/advisories", params={"uidp.descendants_of": org}).json()["advisories"][0]["uid"]
     assert anon.get("/vulnerabilities/v2/advisories").status_code == 401
     assert anon.get(f"/vulnerabilities/v2/advisories/{uid}").status_code == 401

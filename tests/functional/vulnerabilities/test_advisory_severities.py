@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 
 from platform_api.gen.chainguard.platform.vulnerabilities.v2 import advisories_pb2, advisories_pb2_grpc
+from tests.helpers import imported
 
 ALPHABET = "23456789cfghjmpqrvwx"
 V31 = "CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H"
@@ -34,7 +35,7 @@ def test_severities_from_osv_by_alias(server: Any, http: httpx.Client, org: str,
         "id": ghsa, "modified": "2031-01-02T00:00:00Z", "aliases": [cve],
         "severity": [{"type": "CVSS_V3", "score": V31}, {"type": "CVSS_V4", "score": V40}],
     }))  # fmt: skip
-    server.cli("import", "osv", str(osv))
+    imported(server, "osv", str(osv))
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / f"{package}.advisories.yaml").write_text(
@@ -45,7 +46,7 @@ def test_severities_from_osv_by_alias(server: Any, http: httpx.Client, org: str,
             for i, alias in ((cga, cve), (plain, other))
         )
     )
-    server.cli("import", "advisories", str(docs), "--group", org)
+    imported(server, "advisories", str(docs), "--group", org)
 
     r = http.get("/vulnerabilities/v2/advisories", params={"uidp.descendants_of": org, "artifact_names": package})
     assert r.status_code == 200, r.text

@@ -5,10 +5,7 @@ is refused at import. (That the filter reads only those advisories: tests/unit/a
 
 from __future__ import annotations
 
-import json
 import secrets
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +15,7 @@ import pytest
 
 from platform_api.advisory.documents import MAX_ANSWER, MAX_DOCUMENTS
 from platform_api.gen.chainguard.platform.advisory.v2 import advisory_pb2, advisory_pb2_grpc
-from tests.helpers import TIMEOUT, error_info, rpc_error
+from tests.helpers import TIMEOUT, error_info, imported, refused, rpc_error
 
 ALPHABET = "23456789cfghjmpqrvwx"
 
@@ -44,12 +41,6 @@ def write_doc(folder: Path, package: str, *advisories: str) -> Path:
     return path
 
 
-def import_docs(server: Any, folder: Path, group: str) -> subprocess.CompletedProcess[str]:
-    cmd = [sys.executable, "-m", "platform_api.cli", "import", "advisories", str(folder), "--group", group,
-           "--database", server.database_url]  # fmt: skip
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-
-
 def tag() -> str:
     return secrets.token_hex(3)
 
@@ -64,8 +55,7 @@ def test_cves_answer_each_matching_advisory_once(server: Any, anon: httpx.Client
     # The first advisory aliases two of the CVEs asked for: it is answered once.
     write_doc(tmp_path, f"feed-a-{t}", advisory(base + 1, [c1, c2]), advisory(base + 2, [c4]), advisory(base + 3, [c3]))
     write_doc(tmp_path, f"feed-b-{t}", advisory(base + 4, [c1]))
-    r = import_docs(server, tmp_path, org)
-    assert r.returncode == 0, r.stderr
+    imported(server, "advisories", str(tmp_path), "--group", org)
     got = anon.get("/advisory/v2/documents", params={"cves": [c1, c2, c4]}).json()["documents"]
     assert [(d["id"], [a["id"] for a in d["advisories"]]) for d in got] == [
         (f"feed-a-{t}", [cga(base + 1), cga(base + 2)]), (f"feed-b-{t}", [cga(base + 4)]),
@@ -91,8 +81,7 @@ def test_an_answer_over_the_byte_budget_is_refused(server: Any, anon: httpx.Clie
     shared = cve(base)
     for k in range(2):
         write_doc(tmp_path, f"feed-big-{k}-{t}", advisory(base + k, [shared], notes=28, note_size=60_000))
-    r = import_docs(server, tmp_path, org)
-    assert r.returncode == 0, r.stderr
+    imported(server, "advisories", str(tmp_path), "--group", org)
     resp = anon.get("/advisory/v2/documents", params={"cves": [shared]})
     assert resp.status_code == 413, resp.status_code
     body = resp.json()
@@ -112,10 +101,8 @@ def test_a_document_too_large_to_answer_is_refused_at_import(server: Any, anon: 
                                                              tmp_path: Path) -> None:  # fmt: skip
     t = tag()
     path = write_doc(tmp_path, f"feed-huge-{t}", advisory(secrets.randbelow(10**6), [], notes=55, note_size=60_000))
-    r = import_docs(server, tmp_path, org)
-    assert r.returncode == 1, r.stdout
-    line = r.stderr.strip()
-    assert "\n" not in line and str(path) in line and f"over the limit of {MAX_ANSWER}" in line, line
+    _, line = refused(server, "advisories", str(tmp_path), "--group", org)
+    assert str(path) in line and f"over the limit of {MAX_ANSWER}" in line, line
     assert anon.get("/advisory/v2/documents", params={"id": f"feed-huge-{t}"}).json() == {}
 
 
@@ -125,8 +112,7 @@ def test_at_most_500_documents(server: Any, anon: httpx.Client, org: str, tmp_pa
     shared = cve(base)
     for k in range(MAX_DOCUMENTS + 1):
         write_doc(tmp_path, f"feed-many-{t}-{k:03d}", advisory(base + k, [shared, cve(base + 1 + k)]))
-    r = import_docs(server, tmp_path, org)
-    assert r.returncode == 0, r.stderr
+    summary = imported(server, "advisories", str(tmp_path), "--group", org)
     if transport == "http":
         docs = anon.get("/advisory/v2/documents", params={"cves": [shared]}).json()["documents"]
         ids = [d["id"] for d in docs]
@@ -136,5 +122,4 @@ def test_at_most_500_documents(server: Any, anon: httpx.Client, org: str, tmp_pa
         resp = stub.ListDocuments(advisory_pb2.ListDocumentsRequest(cves=[shared]), timeout=TIMEOUT)
         ids = [d.id for d in resp.documents]
     assert ids == [f"feed-many-{t}-{k:03d}" for k in range(MAX_DOCUMENTS)]
-    summary = json.loads(r.stdout.strip().splitlines()[-1])
     assert summary["created"] == MAX_DOCUMENTS + 1

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +18,7 @@ from platform_api.gen.records.advisory_v2 import ListDocumentsRequest
 from platform_api.service.context import Context
 from platform_api.service.runtime import Runtime
 from platform_api.store import db as store
-from tests.helpers import scratch_database
+from tests.helpers import cli, scratch_database
 
 DOCUMENTS, PER_DOCUMENT = 30, 40
 ALPHABET = "23456789cfghjmpqrvwx"
@@ -44,13 +42,6 @@ def feed(folder: Path) -> None:
                 f"        data: {{fixed-version: 1.{n}.0-r0}}\n"
             )
         (folder / f"pkg-{d:03d}.advisories.yaml").write_text(text)
-
-
-def cli(url: str, *args: str) -> str:
-    r = subprocess.run([sys.executable, "-m", "platform_api.cli", *args, "--database", url],
-                       capture_output=True, text=True, timeout=300)  # fmt: skip
-    assert r.returncode == 0, r.stderr
-    return r.stdout
 
 
 class Counting:

@@ -1,10 +1,14 @@
 """The front's connection limits (api/front.py) and the descriptor budget (api/fd_budget.py), in-process:
-what the per-client cap counts, the cap at accept, the idle sweep, and each listener's share of a limit."""
+what the per-client cap counts, the cap at accept, the idle sweep, each listener's share of a limit, and
+back pressure from a client that does not read."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 from typing import Any
+
+import pytest
 
 from platform_api.api import fd_budget
 from platform_api.api import front as fr
@@ -158,3 +162,44 @@ def test_sweep_closes_only_what_carried_no_byte_for_the_timeout() -> None:
     closed = asyncio.run(go())
     assert closed == {"quiet": "close", "client_talks": "", "backend_talks": "", "stalled_reader": "abort",
                       "undecided": ""}  # fmt: skip
+
+
+def test_back_pressure_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """api/front.py alone: a backend writing 20 MB to a client that does not read for a second makes the
+    front stop reading the backend (pause/resume), and every byte arrives."""
+    calls = {"pause": 0, "resume": 0}
+    pause, resume = fr._Pipe.pause_writing, fr._Pipe.resume_writing
+
+    def counted_pause(self: fr._Pipe) -> None:
+        calls["pause"] += 1
+        pause(self)
+
+    def counted_resume(self: fr._Pipe) -> None:
+        calls["resume"] += 1
+        resume(self)
+
+    monkeypatch.setattr(fr._Pipe, "pause_writing", counted_pause)
+    monkeypatch.setattr(fr._Pipe, "resume_writing", counted_resume)
+    payload = os.urandom(1 << 20) * 20
+
+    async def go() -> bytes:
+        async def backend(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+            await r.readuntil(b"\r\n\r\n")
+            w.write(payload)
+            await w.drain()
+            w.close()
+
+        upstream = await asyncio.start_server(backend, "127.0.0.1", 0)
+        f = fr.Front(fr.Backend("127.0.0.1", upstream.sockets[0].getsockname()[1]), None, sniff_timeout=5)
+        public = await asyncio.get_running_loop().create_server(f.protocol, "127.0.0.1", 0)
+        r, w = await asyncio.open_connection(*public.sockets[0].getsockname()[:2])
+        w.write(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        await asyncio.sleep(1)
+        data = await asyncio.wait_for(r.read(), TIMEOUT)
+        w.close()
+        public.close()
+        upstream.close()
+        return data
+
+    assert asyncio.run(go()) == payload
+    assert calls["pause"] >= 1 and calls["resume"] >= 1

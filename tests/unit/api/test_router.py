@@ -62,3 +62,34 @@ def test_routes_resolve_most_specific_first() -> None:
     assert m.params == {"repo_uid": uid, "digest": "sha256:" + "c" * 64}
     m = router.match("GET", f"/registry/v2/repos/{uid}")
     assert m is not None and m.route.method.name == "GetRepo" and m.params == {"uid": uid}
+
+
+CHILD = "a" * 40 + "/" + "b" * 16
+
+
+class TestRouter:
+    router = Router(list(schema.methods().values()))
+
+    def route(self, verb: str, path: str) -> tuple[str, dict[str, str]] | None:
+        m = self.router.match(verb, path)
+        return None if m is None else (m.route.method.name, m.params)
+
+    def test_greedy_uid_with_slashes(self) -> None:
+        assert self.route("GET", f"/registry/v2/repos/{CHILD}") == ("GetRepo", {"uid": CHILD})
+        assert self.route("PATCH", f"/registry/v2/repos/{CHILD}") == ("UpdateRepo", {"repo.uid": CHILD})
+
+    def test_suffix_routes_win_over_greedy(self) -> None:
+        assert self.route("GET", f"/registry/v2/repos/{CHILD}/readme") == ("GetRepoReadme", {"uid": CHILD})
+        d = "sha256:" + "0" * 64
+        assert self.route("GET", f"/registry/v2/repos/{CHILD}/digests/{d}/size") == (
+            "GetSize",
+            {"repo_uid": CHILD, "digest": d},
+        )
+
+    def test_exact_and_empty_parent(self) -> None:
+        assert self.route("GET", "/registry/v2/repos") == ("ListRepos", {})
+        assert self.route("POST", "/iam/v2/groups/") == ("CreateGroup", {"parent": ""})
+
+    def test_no_route(self) -> None:
+        assert self.route("GET", "/registry/v2/nothing") is None
+        assert self.router.allowed(f"/registry/v2/repos/{CHILD}") == ["DELETE", "GET", "PATCH", "POST"]

@@ -1,4 +1,4 @@
-"""Unit tests of the pure shared rules: uid paths, page tokens, order_by, field masks, routing, time."""
+"""Unit tests of the pure shared rules of `core`: uid paths, page tokens, field masks, time, the LRU."""
 
 from __future__ import annotations
 
@@ -6,11 +6,9 @@ import base64
 
 import pytest
 
-from platform_api.api import schema
-from platform_api.api.router import Router
 from platform_api.core import clock, errors, fieldmask, pagetoken, uidp
+from platform_api.core.lru import LRU
 from platform_api.gen.records.registry_v2 import Repo
-from platform_api.service import listing
 
 ORG = "a" * 40
 CHILD = ORG + "/" + "b" * 16
@@ -77,34 +75,6 @@ class TestPageToken:
         assert pagetoken.decode(self.key, token, "q1", now=issued + pagetoken.LIFETIME_SECONDS + 1) is None
 
 
-class TestListing:
-    table = listing.Table("repos")
-
-    def test_page_size(self) -> None:
-        assert listing.page_size(0) == 50
-        assert listing.page_size(7) == 7
-        assert listing.page_size(201) == 200
-        with pytest.raises(errors.ApiError):
-            listing.page_size(-1)
-
-    def test_order_by(self) -> None:
-        assert listing.parse_order("", self.table) == [("uid", False)]
-        assert listing.parse_order("name", self.table) == [("name", False), ("uid", False)]
-        assert listing.parse_order("name desc", self.table) == [("name", True), ("uid", True)]
-        assert listing.parse_order("created_at DESC, name", self.table) == [
-            ("create_time", True),
-            ("name", False),
-            ("uid", False),
-        ]
-        assert listing.parse_order("uid desc", self.table) == [("uid", True)]
-
-    @pytest.mark.parametrize("bad", ["createTime", "name sideways", "name desc extra", "name, name", ","])
-    def test_bad_order_by(self, bad: str) -> None:
-        with pytest.raises(errors.ApiError) as e:
-            listing.parse_order(bad, self.table)
-        assert e.value.code == errors.INVALID_ARGUMENT
-
-
 class TestFieldMask:
     current = Repo(uid=CHILD, name="nginx", description="old", aliases=["a:1"], create_time="t")
     patch = Repo(uid="ignored", name="renamed", description="new", create_time="x")
@@ -131,34 +101,6 @@ class TestFieldMask:
         assert e.value.code == errors.INVALID_ARGUMENT
 
 
-class TestRouter:
-    router = Router(list(schema.methods().values()))
-
-    def route(self, verb: str, path: str) -> tuple[str, dict[str, str]] | None:
-        m = self.router.match(verb, path)
-        return None if m is None else (m.route.method.name, m.params)
-
-    def test_greedy_uid_with_slashes(self) -> None:
-        assert self.route("GET", f"/registry/v2/repos/{CHILD}") == ("GetRepo", {"uid": CHILD})
-        assert self.route("PATCH", f"/registry/v2/repos/{CHILD}") == ("UpdateRepo", {"repo.uid": CHILD})
-
-    def test_suffix_routes_win_over_greedy(self) -> None:
-        assert self.route("GET", f"/registry/v2/repos/{CHILD}/readme") == ("GetRepoReadme", {"uid": CHILD})
-        d = "sha256:" + "0" * 64
-        assert self.route("GET", f"/registry/v2/repos/{CHILD}/digests/{d}/size") == (
-            "GetSize",
-            {"repo_uid": CHILD, "digest": d},
-        )
-
-    def test_exact_and_empty_parent(self) -> None:
-        assert self.route("GET", "/registry/v2/repos") == ("ListRepos", {})
-        assert self.route("POST", "/iam/v2/groups/") == ("CreateGroup", {"parent": ""})
-
-    def test_no_route(self) -> None:
-        assert self.route("GET", "/registry/v2/nothing") is None
-        assert self.router.allowed(f"/registry/v2/repos/{CHILD}") == ["DELETE", "GET", "PATCH", "POST"]
-
-
 def test_clock_format_and_parse() -> None:
     assert clock.format_ns(1_769_604_861_189_000_000) == "2026-01-28T12:54:21.189Z"
     assert clock.parse("2026-01-28T13:54:21.1891+01:00") == "2026-01-28T12:54:21.189Z"
@@ -166,3 +108,30 @@ def test_clock_format_and_parse() -> None:
     for bad in ["2026-01-28", "yesterday", "2026-01-28T12:54:21"]:
         with pytest.raises(ValueError):
             clock.parse(bad)
+
+
+def test_clock_pads_years_and_sorts_as_text() -> None:
+    assert clock.parse("0642-01-17T00:00:00Z") == "0642-01-17T00:00:00.000Z"
+    assert clock.parse("0001-01-01T00:00:00.5+00:00") == "0001-01-01T00:00:00.500Z"
+    assert clock.format_ns(-50_000_000_000 * 10**9) == "0385-07-25T07:06:40.000Z"
+    assert clock.from_epoch(clock.to_epoch("0642-01-17T00:00:00.000Z")) == "0642-01-17T00:00:00.000Z"
+    texts = ["2026-01-01T00:00:00Z", "0642-01-17T00:00:00Z", "9999-12-31T23:59:59Z", "0999-12-31T23:59:59Z"]
+    normalized = [clock.parse(t) for t in texts]
+    assert sorted(normalized) == [normalized[1], normalized[3], normalized[0], normalized[2]]
+
+
+@pytest.mark.parametrize(
+    "text", ["9999-12-31T23:59:59-05:00", "0001-01-01T00:00:00+01:00", "10000-01-01T00:00:00Z", "0000-01-01T00:00:00Z"]
+)
+def test_clock_refuses_years_outside_1_to_9999(text: str) -> None:
+    with pytest.raises(ValueError):
+        clock.parse(text)
+
+
+def test_lru_forgets_the_least_recently_used() -> None:
+    c: LRU[str, int] = LRU(2)
+    c.put("a", 1)
+    c.put("b", 2)
+    assert c.get("a") == 1
+    c.put("c", 3)
+    assert len(c) == 2 and c.get("b") is None and c.get("a") == 1 and c.get("c") == 3

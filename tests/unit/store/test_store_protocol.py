@@ -4,7 +4,6 @@ locks, and the storage errors (and their mapping to API errors in `service.stora
 from __future__ import annotations
 
 import asyncio
-import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -16,7 +15,7 @@ from platform_api.core import errors
 from platform_api.service import storage
 from platform_api.store import Conflict, NotFound, rows
 from platform_api.store import db as store
-from tests.helpers import BACKENDS, PG_ADMIN, pg_execute
+from tests.helpers import scratch_database
 
 SCHEMA = (
     "CREATE TABLE t (uid TEXT PRIMARY KEY, name TEXT UNIQUE, body TEXT NOT NULL DEFAULT '{}',"
@@ -26,18 +25,8 @@ SCHEMA = (
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
-    backend = request.param
-    if backend not in BACKENDS:
-        pytest.skip(f"{backend} not selected")
-    if backend == "sqlite":
-        yield f"sqlite:///{tmp_path / 'store.db'}"
-        return
-    name = "pa_store_" + secrets.token_hex(6)
-    pg_execute(f"CREATE DATABASE {name}")
-    try:
-        yield PG_ADMIN.rsplit("/", 1)[0] + "/" + name
-    finally:
-        pg_execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    with scratch_database(request.param, tmp_path) as url:
+        yield url
 
 
 @asynccontextmanager
