@@ -20,6 +20,8 @@ from tests.helpers import (
     assert_error,
     detail,
     mk_group,
+    mk_idp,
+    mk_repo,
     mk_role,
     ok,
     receiver,
@@ -46,22 +48,16 @@ def _identity(http: httpx.Client, group: str) -> str:
     return str(ok(http.post(f"/iam/v2/identities/{group}", json=body))["uid"])
 
 
-def _idp(http: httpx.Client, group: str) -> str:
-    oidc = {"issuer": "https://idp.example.com", "clientId": "c", "clientSecret": "s"}
-    body = {"name": "sso", "oidc": oidc, "defaultRole": VIEWER}
-    return str(ok(http.post(f"/iam/v2/identityProviders/{group}", json=body))["uid"])
-
-
 CHILDREN: dict[str, Callable[[httpx.Client, str, Receiver], tuple[str, str]]] = {
     # kind -> make one under the group: (its path for DELETE, the word the refusal names)
-    "groups": lambda http, g, rx: ("/iam/v2/groups/" + str(mk_group(http, g)), "groups"),
+    "groups": lambda http, g, rx: ("/iam/v2/groups/" + mk_group(http, g)["uid"], "groups"),
     "identities": lambda http, g, rx: ("/iam/v2/identities/" + _identity(http, g), "identities"),
     "roles": lambda http, g, rx: ("/iam/v2/roles/" + mk_role(http, g, "CAP_REPO_LIST"), "roles"),
-    "identity providers": lambda http, g, rx: ("/iam/v2/identityProviders/" + _idp(http, g), "identity providers"),
-    "repos": lambda http, g, rx: (
-        "/registry/v2/repos/" + ok(http.post(f"/registry/v2/repos/{g}", json={"name": "nginx"}))["uid"],
-        "repos",
+    "identity providers": lambda http, g, rx: (
+        "/iam/v2/identityProviders/" + mk_idp(http, g)["uid"],
+        "identity providers",
     ),
+    "repos": lambda http, g, rx: ("/registry/v2/repos/" + mk_repo(http, g, "nginx")["uid"], "repos"),
     "subscriptions": lambda http, g, rx: (
         "/events/v2/subscriptions/"
         + ok(http.post(f"/events/v2/subscriptions/{g}", json={"sink": rx.url("/hook")}))["uid"],
@@ -80,7 +76,7 @@ def test_the_app_collects_every_kind() -> None:
 @pytest.mark.parametrize("kind", list(CHILDREN))
 def test_a_child_of_any_kind_keeps_the_group(srv: Server, rx: Receiver, kind: str) -> None:
     http = srv.http
-    group = str(mk_group(http, srv.owner_org))
+    group = mk_group(http, srv.owner_org)["uid"]
     path, word = CHILDREN[kind](http, group, rx)
     r = http.delete(f"/iam/v2/groups/{group}")
     body = assert_error(r, 400, 9)
@@ -92,7 +88,7 @@ def test_a_child_of_any_kind_keeps_the_group(srv: Server, rx: Receiver, kind: st
 
 def test_what_belongs_to_the_group_goes_with_it(srv: Server) -> None:
     http = srv.http
-    group = str(mk_group(http, srv.owner_org))
+    group = mk_group(http, srv.owner_org)["uid"]
     who = _identity(http, srv.owner_org)
     binding = ok(http.post(f"/iam/v2/roleBindings/{group}", json={"identityUid": who, "roleUid": VIEWER}))["uid"]
     invite = ok(http.post(f"/iam/v2/groupInvites/{group}", json={"roleUid": VIEWER, "ttl": "3600s"}))["uid"]

@@ -8,6 +8,7 @@ against a real database: test_authz_freshness.py.)"""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Collection
 from typing import Any
 
 import pytest
@@ -130,35 +131,37 @@ def test_clip(group: str, home: str, applies_at: str | None) -> None:
     assert authz._clip(group, home) == applies_at
 
 
-def fake_source(monkeypatch: pytest.MonkeyPatch, bindings: dict[str, list[tuple[str, str]]],
-                roles: dict[str, str]) -> None:  # fmt: skip
+def fake_source(bindings: dict[str, list[tuple[str, str]]], roles: dict[str, str]) -> authz.GrantSource:
+    """A grant source over `bindings` (identity -> (group, role uid)) and `roles` (role uid -> capability names)."""
+
     async def exists(_: Any, identity: str) -> bool:
         return identity in bindings
 
     async def bound(_: Any, identity: str) -> list[tuple[str, str]]:
         return bindings[identity]
 
-    async def role(_: Any, uid: str) -> str | None:
-        return roles.get(uid)
+    async def role_names(_: Any, uids: Collection[str]) -> dict[str, str]:
+        return {uid: roles[uid] for uid in uids if uid in roles}
 
-    monkeypatch.setattr(authz, "SOURCE", authz.GrantSource(exists, bound, role))
+    return authz.GrantSource(exists, bound, role_names)
 
 
-def test_load_grants_clips_each_binding_to_the_identitys_home(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_grants_of_clips_each_binding_to_the_identitys_home() -> None:
     confined = TEAM + "/" + "9" * 16  # an identity that lives in TEAM
     names = "CAP_REPO_LIST,CAP_REPO_CREATE"
-    fake_source(monkeypatch, {confined: [(ORG, "CAP_REPO_LIST"), (SUB, names), (SIBLING, names), (TEAM, "nope")],
-                              OTHER: [(ORG, "repo.delete"), (ORG, "CAP_REPO_LIST")]}, {})  # fmt: skip
-    got = asyncio.run(authz.load_grants(None, confined))
+    got = authz.grants_of(confined, [(ORG, "CAP_REPO_LIST"), (SUB, names), (SIBLING, names), (TEAM, "nope")])
     assert got == {TEAM: LIST, SUB: LIST | CREATE}  # ORG's from TEAM down; SIBLING's nowhere; unknown names: none
-    assert asyncio.run(authz.load_grants(None, OTHER)) == {ORG: DELETE | LIST}  # friendly names, merged
+    assert authz.grants_of(OTHER, [(ORG, "repo.delete"), (ORG, "CAP_REPO_LIST")]) == {ORG: DELETE | LIST}
 
 
-def test_the_authorizer_builds_the_principal_of_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_authorizer_builds_the_principal_of_a_token() -> None:
     confined = TEAM + "/" + "9" * 16
-    role = "c" * 40
-    fake_source(monkeypatch, {confined: [(TEAM, "CAP_REPO_LIST")]}, {role: "CAP_REPO_CREATE,CAP_REPO_DELETE"})
-    a = Authorizer(db=None)
+    role, listing_role = "c" * 40, "d" * 40
+    source = fake_source(
+        {confined: [(TEAM, listing_role)]},
+        {role: "CAP_REPO_CREATE,CAP_REPO_DELETE", listing_role: "CAP_REPO_LIST"},
+    )
+    a = Authorizer(None, source)  # type: ignore[arg-type]
 
     async def principal(**claims: Any) -> Principal:
         return await a.principal(AccessClaims(subject=claims.pop("subject", confined), expires=0, **claims))
