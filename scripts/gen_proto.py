@@ -25,8 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PROTO = ROOT / "proto"
 DEFAULT_OUT = ROOT / "src" / "platform_api" / "gen"
 # The generated top-level package would be `platform`, which shadows the standard library module of
-# that name, so imports are rewritten to live under our package.
-_IMPORT_RE = re.compile(r"^(from|import) (platformapi|chainguard)\b", re.M)
+# that name, so imports are rewritten to live under our package (`grpc.reflection`, the v1 reflection
+# protocol, too: `grpc` itself is grpcio).
+_IMPORT_RE = re.compile(r"^(from|import) (platformapi|chainguard|grpc\.reflection)\b", re.M)
 _PKG = "platform_api.gen."
 # Spec 9.3: the v2beta1 packages are the v2 contract under another version segment (same messages, same
 # numbers, paths /<domain>/v2beta1/...). They are derived here, never edited by hand.

@@ -190,6 +190,13 @@ class Generator:
                 body.append("\n    def __post_init__(self) -> None:")
                 body += [f"        if self.{a} == 0:\n            self.{a} = _ZERO" for a in floats]
             body.append("")
+        # One module per package (v1's unversioned chainguard.platform.iam is `iam`, v2's `iam_v2`): nested names
+        # flatten with `_`, so two types could meet on one name, or a type on a module it imports.
+        defined = [class_name(full, pkg) for full, (pkg, _) in [*self.enums.items(), *self.messages.items()]
+                   if pkg == package]  # fmt: skip
+        clashes = {n for n in defined if defined.count(n) > 1} | (set(defined) & imports)
+        if clashes:
+            raise SystemExit(f"{package}: record names clash: {sorted(clashes)}")
         src = [HEADER.format(source=package)]
         src += [f"from platform_api.gen.records import {mod}" for mod in sorted(imports)]
         if uses_zero:

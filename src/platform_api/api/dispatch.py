@@ -47,19 +47,27 @@ async def call(method: MethodInfo, request: Any, ctx: Context) -> bytes:
 
 async def _call(method: MethodInfo, request: Any, ctx: Context) -> Any:
     ctx.info = method
+    impl = ctx.rt.handlers.get(method.impl)
     if method.auth_disabled:
         # Before any work: a method anyone may call is limited per client address (the token exchange's
         # methods, which need no token of ours either, also have their own, stricter limit).
         ctx.rt.part(AnonymousLimit).check(ctx.peer)
     else:
         ctx.principal = await ctx.rt.part(Access).authenticate(ctx.authorization)
+        if impl is None:
+            # A method of the contract that is not served answers so to any authenticated caller, whatever
+            # the scope: a product-only call is not a missing capability.
+            raise _unimplemented(method)
         if method.unscoped:
             ctx.required = method.required
         else:
             field = method.scope_field
             scope = scope_of(request, field)
             check_scope(ctx.principal, method.required, scope, field, method.scope_resource)
-    impl = ctx.rt.handlers.get(method.impl)
     if impl is None:
-        raise errors.unimplemented(f"{method.service.rsplit('.', 1)[-1]}.{method.name}")
+        raise _unimplemented(method)
     return await impl(request, ctx)
+
+
+def _unimplemented(method: MethodInfo) -> errors.ApiError:
+    return errors.unimplemented(method.full_name)

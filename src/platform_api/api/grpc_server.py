@@ -2,7 +2,9 @@
 
 Requests are converted to the same canonical JSON form as HTTP requests (MessageToDict, then the same
 normalization) and handed to the same dispatch; records come back as protobuf messages. Errors carry
-google.rpc.Status details in the `grpc-status-details-bin` trailer, put there by grpcio-status.
+google.rpc.Status details in the `grpc-status-details-bin` trailer, put there by grpcio-status: a method no
+service here has (a product-only service, a typo) answers UNIMPLEMENTED the same way, not with grpcio's
+bare "Method not found!". Server reflection answers as v1 and v1alpha.
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ from google.protobuf.message import DecodeError, Message
 from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
+from grpc_reflection.v1alpha import reflection_pb2 as reflection_v1alpha
 from grpc_status import rpc_status
 
-from platform_api.api import caps, dispatch, fd_budget, transcode
+from platform_api.api import caps, dispatch, fd_budget, schema, transcode
 from platform_api.core import errors
+from platform_api.gen.grpc.reflection.v1 import reflection_pb2 as reflection_v1
 from platform_api.service.context import Context, peer_host
 from platform_api.service.methods import MethodInfo
 from platform_api.service.runtime import Runtime
@@ -120,6 +124,47 @@ def _handler(rt: Runtime, m: MethodInfo) -> Any:
     )
 
 
+# grpc.reflection.v1 (what grpcurl and newer clients ask first) has v1alpha's messages field for field under
+# another package (proto/grpc/reflection/v1): its bytes are read and written with the v1alpha classes, so
+# grpcio-reflection's v1alpha servicer answers both.
+REFLECTION_V1 = reflection_v1.DESCRIPTOR.services_by_name["ServerReflection"].full_name
+# An unknown method's path is quoted in the error at most this long (the status must stay well below the
+# 8 KiB a client reads of trailers).
+_MAX_QUOTED = 200
+
+
+def _reflection_v1(servicer: reflection.aio.ReflectionServicer) -> grpc.GenericRpcHandler:
+    handler = grpc.stream_stream_rpc_method_handler(
+        servicer.ServerReflectionInfo,
+        request_deserializer=reflection_v1alpha.ServerReflectionRequest.FromString,
+        response_serializer=reflection_v1alpha.ServerReflectionResponse.SerializeToString,
+    )
+    return grpc.method_handlers_generic_handler(REFLECTION_V1, {"ServerReflectionInfo": handler})
+
+
+class UnknownMethods(grpc.GenericRpcHandler):  # type: ignore[misc]  # grpc ships no type hints
+    """Added last, so it sees only the methods no other handler took: answers UNIMPLEMENTED with
+    google.rpc.Status and ErrorInfo (domain from the path's API area), whatever the call's streaming kind,
+    before reading the request."""
+
+    def __init__(self, error_domain_base: str) -> None:
+        self.base = error_domain_base
+
+    def service(self, handler_call_details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler:
+        method = handler_call_details.method
+        path = method.decode("utf-8", "replace") if isinstance(method, bytes) else str(method)
+        parts = path.lstrip("/").split(".")
+        area = parts[2] if len(parts) > 3 and parts[2] in schema.areas() else "api"
+        quoted = path if len(path) <= _MAX_QUOTED else path[:_MAX_QUOTED] + "..."
+        error = errors.ApiError(errors.UNIMPLEMENTED, f"Unimplemented: {quoted} is not a method of this server")
+        status = rpc_status.to_status(status_proto(error, f"{area}.{self.base}"))
+
+        async def answer(request_iterator: Any, context: grpc.aio.ServicerContext) -> None:
+            await context.abort_with_status(status)
+
+        return grpc.stream_stream_rpc_method_handler(answer)
+
+
 async def start(rt: Runtime, services: dict[str, list[MethodInfo]], port: int, host: str = "[::]") -> Any:
     settings = rt.settings
     server = grpc.aio.server(
@@ -142,8 +187,10 @@ async def start(rt: Runtime, services: dict[str, list[MethodInfo]], port: int, h
         server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, handlers),))
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    names = [*services, health.SERVICE_NAME, reflection.SERVICE_NAME]
+    names = [*services, health.SERVICE_NAME, reflection.SERVICE_NAME, REFLECTION_V1]
     reflection.enable_server_reflection(names, server)
+    server.add_generic_rpc_handlers((_reflection_v1(reflection.aio.ReflectionServicer(names)),))
+    server.add_generic_rpc_handlers((UnknownMethods(settings.error_domain_base),))
     bound = server.add_insecure_port(f"{host}:{port}")
     await server.start()
     for service in [*services, ""]:

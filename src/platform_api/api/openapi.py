@@ -245,7 +245,7 @@ def _request_body(m: MethodInfo, rule: HttpRule, path_fields: set[str], schemas:
         text = "The request message (JSON or proto field names); fields bound to the path are taken from the path."
     else:
         f = transcode.fields_of(m.input)[rule.body]
-        schema = schemas.single(f)
+        schema = schemas.field(f)  # an object, or the array or value of a list or scalar field
         text = f"Request field `{rule.body}` (JSON or proto field names); fields bound to the path are taken from it."
     if m.mask_from_body:
         text += " Without `update_mask`, the keys present in the body are the mask."
@@ -282,10 +282,26 @@ def _token_route(m: MethodInfo, rule: HttpRule, op: dict[str, Any]) -> None:
     )
 
 
-def _operation(called: MethodInfo, rule: HttpRule, schemas: _Schemas, m: MethodInfo) -> dict[str, Any]:
+def short_names(methods: list[MethodInfo]) -> dict[str, str]:
+    """Each service's name in operation ids and tags: its own (`GroupsService`, v1 `Groups`), unless a service
+    of another version has it too (`PingService` of v1 and v2): then the unversioned v1 one is `PingServiceV1`."""
+    services = {m.service for m in methods if m.impl == m.full_name}
+    names: dict[str, list[str]] = {}
+    for service in services:
+        names.setdefault(service.rsplit(".", 1)[-1], []).append(service)
+    out = {}
+    for name, same in names.items():
+        for service in same:
+            version = service.rsplit(".", 2)[-2]
+            versioned = version[:1] == "v" and version[1:2].isdigit()
+            out[service] = name if len(same) == 1 or versioned else name + "V1"
+    return out
+
+
+def _operation(called: MethodInfo, rule: HttpRule, schemas: _Schemas, m: MethodInfo, short: str) -> dict[str, Any]:
     """`called` is the RPC the path reaches; `m` the one whose messages describe it: the same, except for a
-    v2beta1 alias, whose request and response are documented as the v2 method's (one schema each)."""
-    short = m.service.rsplit(".", 1)[-1]
+    v2beta1 alias, whose request and response are documented as the v2 method's (one schema each); `short`
+    names `m`'s service (short_names)."""
     suffix = "" if called is m else "_" + called.service.split(".")[-2]
     if called.rules.index(rule) > 0:  # an additional binding (GET /sts/exchange): operation ids are unique
         suffix += "_" + rule.verb.lower()
@@ -378,16 +394,18 @@ def document(methods: list[MethodInfo], server_url: str) -> dict[str, Any]:
     paths: dict[str, dict[str, Any]] = {}
     tags: dict[str, str] = {}
     by_name = {m.full_name: m for m in methods}
+    shorts = short_names(methods)
     for m in methods:
         if m.impl == m.full_name:
-            tags[m.service.rsplit(".", 1)[-1]] = m.service
+            tags[shorts[m.service]] = m.service
         for rule in m.rules:
             key, verb = path_key(rule.template), rule.verb.lower()
             item = paths.setdefault(key, {})
             if verb in item:
                 other = item[verb]["operationId"]
                 raise ValueError(f"{rule.verb} {rule.template} ({m.full_name}) collides with {other} at {key}")
-            item[verb] = _operation(m, rule, schemas, by_name.get(m.impl, m))
+            described = by_name.get(m.impl, m)
+            item[verb] = _operation(m, rule, schemas, described, shorts[described.service])
     status, responses = _error_components()
     components: dict[str, Any] = {
         "schemas": {STATUS: status, **dict(sorted(schemas.components.items()))},

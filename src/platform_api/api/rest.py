@@ -78,17 +78,23 @@ class RestApp:
         method, rule = match.route.method, match.route.rule
         data: dict[str, Any] = {}
         body_obj: Any = None
-        if rule.body:
+        body_field = transcode.fields_of(method.input)[rule.body] if rule.body not in ("", "*") else None
+        if body_field is not None and (body_field.repeated or body_field.message is None):
+            # The body is a list or scalar field's JSON value (v1 CreateBatch's role_bindings: an array).
+            raw = await bodies.read(scope, receive, bodies.MAX_JSON)
+            data = transcode.normalize(
+                method.input, {body_field.proto: bodies.decode_json(raw) if raw.strip() else None}
+            )
+        elif rule.body:
             raw = await bodies.read(scope, receive, bodies.MAX_JSON)
             body_obj = bodies.decode_json(raw) if raw.strip() else {}
             if not isinstance(body_obj, dict):
                 raise errors.invalid_argument("body", "the request body must be a JSON object")
-            if rule.body == "*":
+            if body_field is None:
                 data = transcode.normalize(method.input, body_obj)
             else:
-                f = transcode.fields_of(method.input)[rule.body]
-                assert f.message is not None
-                data[f.json] = transcode.normalize(f.message, body_obj)
+                assert body_field.message is not None
+                data[body_field.json] = transcode.normalize(body_field.message, body_obj)
         qs = scope.get("query_string")
         if qs and rule.body != "*":
             fields = transcode.fields_of(method.input)

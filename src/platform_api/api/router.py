@@ -120,7 +120,7 @@ class Route:
     method: MethodInfo
     rule: HttpRule
     template: Template
-    specificity: tuple[int, int]
+    specificity: tuple[int, int, int]
     # Literal text after the last variable: a cheap test before matching.
     tail: str = ""
 
@@ -138,15 +138,17 @@ def _prefix(path: str) -> str:
     return head.split(":", 1)[0]
 
 
-def specificity(template: Template) -> tuple[int, int]:
+def specificity(template: Template) -> tuple[int, int, int]:
     """Sort key among the routes of one prefix: routes ending in a greedy variable last; the more literal
-    segments (or a :verb) after the last variable, the earlier."""
+    segments (or a :verb) after the last variable, the earlier; then the longer literal text before it
+    (`/iam/v1/rolebindings/batch/{parent=**}` before `/iam/v1/rolebindings/{parent=**}`)."""
     tail = template.trail[-1][1] if template.trail and template.trail[-1][0] is None else ""
     if template.greedy is None:
         tail = template.lead[-1][1] if template.lead[-1][0] is None else ""
     greedy_end = template.greedy is not None and not template.trail
     literal_after = tail.count("/") + (1 if ":" in tail else 0) + (1 if tail else 0)
-    return (1 if greedy_end else 0, -literal_after)
+    lead = sum(len(text) for name, text in template.lead if name is None)
+    return (1 if greedy_end else 0, -literal_after, -lead)
 
 
 class Router:

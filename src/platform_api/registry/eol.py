@@ -70,8 +70,8 @@ def parse(file: Path) -> dict[str, tuple[PackageVersion, bool]]:
         if not isinstance(latest, str | int | float) or isinstance(latest, bool):
             raise BadInput(file, f"{place}.latest", "must be a version string")
         version = PackageVersion(
-            version=cycle, exists=True, release_date=release, latest_version=str(latest)[:128],
-            eol_date=eol if isinstance(eol, str) else "",
+            version=cycle, exists=True, releaseDate=release, latestVersion=str(latest)[:128],
+            eolDate=eol if isinstance(eol, str) else "",
             lts=lts is True or (isinstance(lts, str) and lts <= datetime.date.today().isoformat()),
         )  # fmt: skip
         out[cycle] = (version, eol is True)
@@ -144,7 +144,7 @@ async def eol_tags(conn: Conn, tag_bodies: list[str]) -> list[EolTag]:
         package = next(iter(mine.values()))[0] if mine else ""
         cycle = _cycle_of(t.name, mine)
         _, version, ended = mine[cycle] if cycle is not None else ("", PackageVersion(exists=False), False)
-        ended = ended or bool(version.eol_date and version.eol_date <= today)
+        ended = ended or bool(version.eolDate and version.eolDate <= today)
         status = "TAG_INACTIVE" if ended or t.deprecated else "TAG_ACTIVE"
         out.append(EolTag(id=t.uid, name=t.name, main_package_name=package, tag_status=status,  # type: ignore[arg-type]
                           main_package_version=version))  # fmt: skip

@@ -1,6 +1,10 @@
-"""The three v1 calls with no v2 counterpart (spec 9.7, reference 13.2), in their v1 shapes:
-GetVulnReport (the latest imported report on a digest), ListVulnCountReports (per repo, tag and day)
-and ListEolTags (the tags of repos with end-of-life data from `import eol`)."""
+"""The three v1 calls with no v2 counterpart (spec 9.7, reference 13.2), on the v1 contract's messages
+(proto/chainguard/platform/registry/v1, tenant/v1): Registry.GetVulnReport (the latest imported report on a
+digest), Vulnerabilities.ListVulnCountReports (per repo, tag and day) and Registry.ListEolTags (the tags of
+repos with end-of-life data from `import eol`).
+
+Vulnerabilities.ListCumulativeVulnCountReports is declared but not served (UNIMPLEMENTED): the reference
+gives its shapes only, not what it accumulates, and a guess would hand clients plausible wrong numbers."""
 
 from __future__ import annotations
 
@@ -10,8 +14,8 @@ from platform_api.core import errors, validate
 from platform_api.gen.records.registry import (
     EolTagFilter,
     EolTagList,
+    VulnCount,
     VulnCountReport,
-    VulnCountReport_VulnCount,
     VulnCountReportFilter,
     VulnCountReportList,
     VulnReportRequest,
@@ -22,6 +26,7 @@ from platform_api.service import listing
 from platform_api.service.context import Context, rpc
 
 SERVICE = "chainguard.platform.registry.Registry."
+VULNERABILITIES = "chainguard.platform.registry.Vulnerabilities."
 RESOURCE = "chainguard.platform.tenant.VulnReport"
 # The counts' id lists per severity, as VulnCountReport names them.
 _LISTS = {"LOW": "low_cve_ids", "MEDIUM": "med_cve_ids", "HIGH": "high_cve_ids", "CRITICAL": "crit_cve_ids",
@@ -47,12 +52,12 @@ def _report(c: vulnreports.Counted) -> VulnCountReport:
         every.update(ids)
         setattr(out, _LISTS[severity], list(ids))
         if ids:
-            out.vuln_counts.append(VulnCountReport_VulnCount(severity=severity, count=str(len(ids))))  # type: ignore[arg-type]
+            out.vuln_counts.append(VulnCount(severity=severity, count=len(ids)))  # type: ignore[arg-type]
     out.cve_ids = sorted(every)
     return out
 
 
-@rpc(SERVICE + "ListVulnCountReports")
+@rpc(VULNERABILITIES + "ListVulnCountReports")
 async def list_vuln_count_reports(req: VulnCountReportFilter, ctx: Context) -> VulnCountReportList:
     """Days are inclusive by date: `from`/`to` count by the UTC day they fall on."""
     since, until = (req.from_ or "")[:10], (req.to or "")[:10]

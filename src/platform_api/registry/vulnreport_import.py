@@ -15,13 +15,13 @@ from typing import Any
 from platform_api.core import validate
 from platform_api.core.patterns import Pattern
 from platform_api.gen.records.tenant import (
-    CVSS,
     Fix,
     Package2,
-    RelatedVulnerability,
     Scanner,
     VulnerabilityMatch,
     VulnerabilityRecord,
+    VulnerabilityRecord_Cvss,
+    VulnerabilityRecord_RelatedVulnerability,
     VulnReport,
 )
 from platform_api.registry import images, vulnreports
@@ -98,7 +98,7 @@ class Reader:
             raise BadInput(self.file, place, f"unknown severity {name[:40]!r}")
         return SEVERITIES[name]
 
-    def cvss(self, value: Any, place: str) -> list[CVSS]:
+    def cvss(self, value: Any, place: str) -> list[VulnerabilityRecord_Cvss]:
         out = []
         for i, c in enumerate(self.items(value, place)):
             c = self.obj(c, f"{place}[{i}]", required=True)
@@ -106,7 +106,8 @@ class Reader:
             # CVSS base scores run from 0 to 10 (NaN and Infinity never get here: load_json refuses them).
             if isinstance(score, bool) or not isinstance(score, int | float) or not 0 <= score <= 10:
                 raise BadInput(self.file, f"{place}[{i}].metrics.baseScore", "must be a number from 0 to 10")
-            out.append(CVSS(score=float(score), version=self.text(c.get("version"), f"{place}[{i}].version")))
+            version = self.text(c.get("version"), f"{place}[{i}].version")
+            out.append(VulnerabilityRecord_Cvss(score=vulnreports.cvss_score(score), version=version))
         return out
 
     def licenses(self, value: Any, place: str) -> str:
@@ -131,7 +132,7 @@ class Reader:
             here = f"{place}.relatedVulnerabilities[{i}]"
             r = self.obj(r, here, required=True)
             rid, source = self.text(r.get("id"), f"{here}.id"), self.text(r.get("namespace"), f"{here}.namespace")
-            related.append(RelatedVulnerability(id=rid, source=source))
+            related.append(VulnerabilityRecord_RelatedVulnerability(id=rid, source=source))
         cves = [r.id for r in related if r.id.startswith("CVE-")]
         record = VulnerabilityRecord(
             id=vid, description=self.text(v.get("description"), f"{place}.vulnerability.description"),

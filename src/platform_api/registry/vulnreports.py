@@ -45,17 +45,26 @@ async def latest(conn: Conn, repo: str, digest: str) -> VulnReport | None:
     return report
 
 
+def cvss_score(score: float) -> str:
+    """A CVSS base score as the v1 contract carries it (a string): one decimal, as CVSS defines base scores."""
+    return f"{score:.1f}"
+
+
 def _decode(body: str) -> VulnReport:
-    """A stored report. One imported before NaN and Infinity were refused holds the null msgspec wrote for
-    such a CVSS score, which a float field cannot read: read as no score."""
+    """A stored report. Reports imported before the v1 contract's messages hold CVSS scores as numbers (read
+    as the contract's strings), and those imported before NaN and Infinity were refused the null msgspec
+    wrote for such a score (read as no score)."""
     try:
         return rows.decode(VulnReport, body)
     except msgspec.ValidationError:
         doc = json.loads(body)
         for match in doc.get("vulnerabilityMatches", []):
             for cvss in (match.get("vulnerability") or {}).get("cvss", []):
-                if cvss.get("score", 0) is None:
+                score = cvss.get("score", "")
+                if score is None:
                     del cvss["score"]
+                elif isinstance(score, int | float):
+                    cvss["score"] = cvss_score(score)
         return msgspec.convert(doc, VulnReport)
 
 

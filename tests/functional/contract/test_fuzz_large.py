@@ -122,7 +122,8 @@ def _many(fd: FieldDescriptor, n: int, *, deep: bool, inside: Any = None, at: in
             return inside
         if inner is None:
             value = fd.message_type.fields_by_name["value"] if _is_map(fd) else fd
-            return "v" if _is_map(fd) else _scalar(value, i)
+            # A map's string values are one word; other values (v1 Group.resource_limits: int32) their kind's.
+            return "v" if _is_map(fd) and value.type == FD.TYPE_STRING else _scalar(value, i)
         return _full(inner) if deep else {}
 
     if _is_map(fd):

@@ -1,4 +1,4 @@
-"""Our compiled descriptors speak the published wire contract (../shared/reference/wire-v2.md).
+"""Our compiled descriptors speak the published wire contracts (../shared/reference/wire-v2.md and wire-v1.md).
 
 Clients generated from the vendor's protos send exactly its method paths and field numbers, so any
 difference in a name, number, type, label, JSON name, oneof, enum value or HTTP rule breaks them. The only
@@ -8,6 +8,11 @@ differences allowed are listed here, each with its reason:
 - the methods, messages and enums below that we do not serve;
 - our own methods and services, listed below.
 The v2beta1 packages must be the v2 ones under another name (spec 9.3).
+
+The v1 contract (packages chainguard.platform.iam, .registry, .tenant, .events, .ping, .libraries, .advisory
+and chainguard.platform.vulnerabilities.v1) is declared whole: every service, method, message, field and enum,
+with the contract's method options (capabilities, events). Declared is not served: the methods without an
+implementation answer UNIMPLEMENTED (tests/functional/contract/test_v1_unimplemented.py).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from platform_api.gen.platformapi import annotations_pb2 as ours
 from tests.helpers import wire_facts
 
 FACTS = wire_facts.parse()
+FACTS_V1 = wire_facts.parse(wire_facts.WIRE_V1)
 EXTENSION_FROM = 1000
 
 # Contract methods we do not serve (gRPC answers UNIMPLEMENTED, HTTP 404), and why.
@@ -70,8 +76,13 @@ EXTENSION_METHODS = {
 }
 EXTENSION_SERVICES = {
     "chainguard.platform.events.v2.DeliveriesService",
-    # The three v1 calls with no v2 counterpart (spec 9.7, reference 13.2), in their v1 shapes.
-    "chainguard.platform.registry.Registry",
+}
+# v1 methods whose events option differs from the contract's event type, and why.
+V1_EVENT_DEVIATIONS = {
+    # Product-only (README "Wire contract"): never served, so they emit nothing; the events machinery has no
+    # group rule for the vendor's library entitlements.
+    "chainguard.platform.libraries.Entitlements.Create": "",
+    "chainguard.platform.libraries.Entitlements.Delete": "",
 }
 # Capabilities we require differently from the contract, and why.
 CAPABILITY_DEVIATIONS = {
@@ -185,18 +196,26 @@ def _served(kind: str, name: str, problems: list[str]) -> Descriptor | EnumDescr
     return desc
 
 
-def test_every_contract_message_is_served_or_listed_as_omitted() -> None:
+def _messages_problems(facts: wire_facts.Facts) -> list[str]:
     problems: list[str] = []
-    for name, fact in FACTS.messages.items():
+    for name, fact in facts.messages.items():
         desc = _served("message", name, problems)
         if isinstance(desc, Descriptor):
             problems += _message_problems(name, fact, desc)
-    assert problems == []
+    return problems
 
 
-def test_every_contract_enum_has_the_same_values() -> None:
+def test_every_contract_message_is_served_or_listed_as_omitted() -> None:
+    assert _messages_problems(FACTS) == []
+
+
+def test_every_v1_contract_message_is_declared_with_its_numbers_types_and_json_names() -> None:
+    assert _messages_problems(FACTS_V1) == []
+
+
+def _enums_problems(facts: wire_facts.Facts) -> list[str]:
     problems: list[str] = []
-    for name, values in FACTS.enums.items():
+    for name, values in facts.enums.items():
         desc = _served("enum", name, problems)
         if not isinstance(desc, EnumDescriptor):
             continue
@@ -205,7 +224,15 @@ def test_every_contract_enum_has_the_same_values() -> None:
             missing = {k: v for k, v in values.items() if ours_.get(k) != v}
             extra = {k: v for k, v in ours_.items() if values.get(k) != v}
             problems.append(f"enum {name}: contract-only {missing}, ours-only {extra}")
-    assert problems == []
+    return problems
+
+
+def test_every_contract_enum_has_the_same_values() -> None:
+    assert _enums_problems(FACTS) == []
+
+
+def test_every_v1_contract_enum_has_the_same_values() -> None:
+    assert _enums_problems(FACTS_V1) == []
 
 
 def _service(name: str) -> ServiceDescriptor | None:
@@ -227,9 +254,9 @@ def _http(method: object) -> list[tuple[str, str, str]]:
     return sorted(out)
 
 
-def test_every_contract_method_has_its_path_types_http_rules_and_capabilities() -> None:
+def _methods_problems(facts: wire_facts.Facts) -> list[str]:
     problems: list[str] = []
-    for service_name, methods in FACTS.services.items():
+    for service_name, methods in facts.services.items():
         service = _service(service_name)
         if service is None:
             problems.append(f"service {service_name} is missing")
@@ -263,6 +290,30 @@ def test_every_contract_method_has_its_path_types_http_rules_and_capabilities() 
             full = f"{service_name}.{name}"
             if name not in methods and full not in EXTENSION_METHODS:
                 problems.append(f"{full} is ours but not listed as an extension")
+    return problems
+
+
+def test_every_contract_method_has_its_path_types_http_rules_and_capabilities() -> None:
+    assert _methods_problems(FACTS) == []
+
+
+def test_every_v1_contract_method_has_its_path_types_http_rules_and_capabilities() -> None:
+    assert _methods_problems(FACTS_V1) == []
+
+
+def test_every_v1_method_declares_the_contracts_event() -> None:
+    """The events option holds the contract's type without the operator's prefix (`dev.chainguard.api.`)."""
+    problems: list[str] = []
+    for service_name, methods in FACTS_V1.services.items():
+        service = _service(service_name)
+        assert service is not None, service_name
+        for m in service.methods:
+            full = f"{service_name}.{m.name}"
+            opts = m.GetOptions()
+            got = opts.Extensions[ours.events].type if opts.HasExtension(ours.events) else ""
+            want = methods[m.name].event_type.removeprefix("dev.chainguard.api.")
+            if got != V1_EVENT_DEVIATIONS.get(full, want):
+                problems.append(f"{full}: event type {got!r}, contract {want!r}")
     assert problems == []
 
 
@@ -281,8 +332,8 @@ def _our_services() -> list[ServiceDescriptor]:
 
 
 def test_no_service_of_ours_outside_the_contract_unless_listed() -> None:
-    v2 = [s.full_name for s in _our_services() if not s.full_name.split(".")[-2].endswith("v2beta1")]
-    assert sorted(set(v2) - set(FACTS.services)) == sorted(EXTENSION_SERVICES)
+    ours_ = [s.full_name for s in _our_services() if not s.full_name.split(".")[-2].endswith("v2beta1")]
+    assert sorted(set(ours_) - set(FACTS.services) - set(FACTS_V1.services)) == sorted(EXTENSION_SERVICES)
 
 
 def test_the_capability_enum_is_the_contracts() -> None:
@@ -306,5 +357,8 @@ def test_v2beta1_is_v2_under_another_name(service: ServiceDescriptor) -> None:
 
 
 @pytest.mark.skipif(not wire_facts.SHARED.exists(), reason="no ../shared/reference beside this clone")
-def test_the_kept_copy_is_the_reference() -> None:
-    assert wire_facts.WIRE.read_text() == wire_facts.SHARED.read_text()
+@pytest.mark.parametrize(
+    ("kept", "shared"), [(wire_facts.WIRE, wire_facts.SHARED), (wire_facts.WIRE_V1, wire_facts.SHARED_V1)]
+)
+def test_the_kept_copy_is_the_reference(kept: object, shared: object) -> None:
+    assert kept.read_text() == shared.read_text()  # type: ignore[attr-defined]

@@ -1,6 +1,7 @@
 """`platform-api import eol` (endoflife.date cycles for a repo's main package) and the v1 ListEolTags over
 both transports: cycles joined to tags by name, status from the EOL date, paging by token, filters,
-idempotent re-import, bad input, visibility."""
+idempotent re-import, bad input, visibility. The EolTag is the contract's (fields 7, 9, 12, 13, 14), so a client
+generated from the vendor's v1 protos decodes every field."""
 
 from __future__ import annotations
 
@@ -107,7 +108,14 @@ def test_eol_tags(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> 
         got = registry_pb2_grpc.RegistryStub(ch).ListEolTags(
             registry_pb2.EolTagFilter(uidp={"children_of": repo}, name="3.13.0")
         )
-        assert [(i.name, i.main_package_version.latest_version) for i in got.items] == [("3.13.0", "3.13.1")]
+        assert [(i.name, i.main_package_name, i.main_package_version.latestVersion) for i in got.items] == [
+            ("3.13.0", "python", "3.13.1")]  # fmt: skip
+        inactive = registry_pb2_grpc.RegistryStub(ch).ListEolTags(
+            registry_pb2.EolTagFilter(uidp={"children_of": repo}, name="2.7")
+        )
+        [tag] = inactive.items
+        assert (tag.tag_status, tag.grace_status) == (registry_pb2.TAG_INACTIVE, registry_pb2.GRACE_NOT_ELIGIBLE)
+        assert (tag.main_package_version.version, tag.main_package_version.lts) == ("2.7", True)
 
 
 BAD = {

@@ -1,6 +1,7 @@
 """`platform-api import vulnreport` (Grype JSON) and the v1 calls with no v2 counterpart, over both
-transports: GetVulnReport, ListVulnCountReports, bad reports change nothing;
-authorization as the v1 contract says."""
+transports, on the v1 contract's messages (a client generated from the vendor's v1 protos decodes them):
+Registry.GetVulnReport, Vulnerabilities.ListVulnCountReports, bad reports change nothing; authorization as
+the v1 contract says."""
 
 from __future__ import annotations
 
@@ -18,8 +19,13 @@ import grpc
 import httpx
 import pytest
 
-from platform_api.gen.chainguard.platform.registry.v1 import registry_pb2, registry_pb2_grpc
-from tests.helpers import run_db
+from platform_api.gen.chainguard.platform.registry.v1 import (
+    registry_pb2,
+    registry_pb2_grpc,
+    vulnerabilities_pb2,
+    vulnerabilities_pb2_grpc,
+)
+from tests.helpers import error_info, rpc_error, run_db
 
 REPORT = Path(__file__).resolve().parents[2] / "data" / "grype" / "report.json"
 OCI_MANIFEST = "application/vnd.oci.image.manifest.v1+json"
@@ -92,7 +98,7 @@ def test_vulnreport_get_and_counts(server: Any, http: httpx.Client, org: str, tm
     first, second, third = body["vulnerabilityMatches"]
     assert first["vulnerability"] == {
         "id": "CVE-2024-0001", "description": "A buffer overflow in the example parser.", "severity": "CRITICAL",
-        "source": "wolfi:distro:wolfi:rolling", "cvss": [{"score": 9.8, "version": "3.1"}],
+        "source": "wolfi:distro:wolfi:rolling", "cvss": [{"score": "9.8", "version": "3.1"}],
         "relatedUrls": ["https://nvd.nist.gov/vuln/detail/CVE-2024-0001"], "displayId": "CVE-2024-0001",
     }  # fmt: skip
     assert first["pkg"] == {"id": "6f3e2a1b9c8d7e6f", "name": "openssl", "version": "3.3.2-r0",
@@ -107,8 +113,9 @@ def test_vulnreport_get_and_counts(server: Any, http: httpx.Client, org: str, tm
     assert [(i["repo"], i["tag"], i["date"]) for i in items] == [
         (name, "1.0", "2026-01-02T00:00:00Z"), (name, "latest", "2026-01-02T00:00:00Z")]  # fmt: skip
     one = items[0]
-    assert one["vulnCounts"] == [{"severity": "MEDIUM", "count": "1"}, {"severity": "CRITICAL", "count": "1"},
-                                 {"severity": "NEGLIGIBLE", "count": "1"}]  # fmt: skip
+    # The contract's VulnCount.count is an int32: a JSON number.
+    assert one["vulnCounts"] == [{"severity": "MEDIUM", "count": 1}, {"severity": "CRITICAL", "count": 1},
+                                 {"severity": "NEGLIGIBLE", "count": 1}]  # fmt: skip
     assert one["cveIds"] == ["CVE-2024-0001", "CVE-2024-0002", "CVE-2024-0003"]
     assert (one["critCveIds"], one["medCveIds"], one["negligibleCveIds"]) == (
         ["CVE-2024-0001"],
@@ -133,8 +140,17 @@ def test_vulnreport_get_and_counts(server: Any, http: httpx.Client, org: str, tm
         got = stub.GetVulnReport(registry_pb2.VulnReportRequest(repo_id=repo, digest=digest))
         assert got.scanner.name == "grype" and len(got.vulnerability_matches) == 3
         assert got.raw_vuln_report.startswith(b"{")
-        listed = stub.ListVulnCountReports(registry_pb2.VulnCountReportFilter(repo=name, tag="1.0"))
+        assert [(c.score, c.version) for c in got.vulnerability_matches[0].vulnerability.cvss] == [("9.8", "3.1")]
+        # ListVulnCountReports is the Vulnerabilities service's, as in the contract.
+        vulns = vulnerabilities_pb2_grpc.VulnerabilitiesStub(ch)
+        listed = vulns.ListVulnCountReports(vulnerabilities_pb2.VulnCountReportFilter(repo=name, tag="1.0"))
         assert [i.tag for i in listed.items] == ["1.0", "1.0"]
+        # The day's later scan (no critical) is the one counted.
+        severity = vulnerabilities_pb2.Vulnerability
+        assert [(c.severity, c.count) for c in listed.items[0].vuln_counts] == [
+            (severity.MEDIUM, 1), (severity.NEGLIGIBLE, 1)]  # fmt: skip
+        err, st = rpc_error(vulns.ListCumulativeVulnCountReports, vulnerabilities_pb2.VulnCountReportFilter(repo=name))
+        assert err.code() == grpc.StatusCode.UNIMPLEMENTED and error_info(st).reason == "UNIMPLEMENTED"
         with pytest.raises(grpc.RpcError) as e:
             stub.GetVulnReport(registry_pb2.VulnReportRequest(repo_id=repo, digest="sha256:" + "0" * 64))
         assert e.value.code() == grpc.StatusCode.NOT_FOUND
@@ -221,9 +237,9 @@ def test_a_stored_non_finite_score_is_read_as_none(server: Any, http: httpx.Clie
 
     async def as_stored_before(database: Any) -> None:
         body = await database.fetchval("SELECT body FROM vuln_reports WHERE repo = $1", repo)
-        assert '"score":9.8' in body
+        assert '"score":"9.8"' in body
         await database.execute("UPDATE vuln_reports SET body = $2 WHERE repo = $1", repo,
-                               body.replace('"score":9.8', '"score":null'))  # fmt: skip
+                               body.replace('"score":"9.8"', '"score":null'))  # fmt: skip
 
     run_db(server, as_stored_before)
     r = http.get(f"/registry/v1/repos/{repo}/digests/{digest}/vulnreport")
@@ -232,7 +248,30 @@ def test_a_stored_non_finite_score_is_read_as_none(server: Any, http: httpx.Clie
     with server.grpc_channel(server.token) as ch:
         got = registry_pb2_grpc.RegistryStub(ch).GetVulnReport(registry_pb2.VulnReportRequest(repo_id=repo,
                                                                                             digest=digest))  # fmt: skip
-        assert got.vulnerability_matches[0].vulnerability.cvss[0].score == 0
+        assert got.vulnerability_matches[0].vulnerability.cvss[0].score == ""
+
+
+def test_a_score_stored_as_a_number_is_read_as_the_contracts_string(
+    server: Any, http: httpx.Client, org: str, tmp_path: Path
+) -> None:
+    """Reports imported before the v1 contract's messages hold CVSS scores as numbers: GetVulnReport answers
+    them as the contract's strings, over both transports."""
+    repo, _, digest = image(server, http, org, tmp_path, ("latest",))
+    server.cli("import", "vulnreport", repo, digest, str(REPORT))
+
+    async def as_stored_before(database: Any) -> None:
+        body = await database.fetchval("SELECT body FROM vuln_reports WHERE repo = $1", repo)
+        await database.execute("UPDATE vuln_reports SET body = $2 WHERE repo = $1", repo,
+                               body.replace('"score":"9.8"', '"score":9.8'))  # fmt: skip
+
+    run_db(server, as_stored_before)
+    r = http.get(f"/registry/v1/repos/{repo}/digests/{digest}/vulnreport")
+    assert r.status_code == 200, r.text
+    assert r.json()["vulnerabilityMatches"][0]["vulnerability"]["cvss"] == [{"score": "9.8", "version": "3.1"}]
+    with server.grpc_channel(server.token) as ch:
+        got = registry_pb2_grpc.RegistryStub(ch).GetVulnReport(registry_pb2.VulnReportRequest(repo_id=repo,
+                                                                                            digest=digest))  # fmt: skip
+        assert got.vulnerability_matches[0].vulnerability.cvss[0].score == "9.8"
 
 
 def test_unknown_image(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ import pytest
 from platform_api.api import openapi, schema
 from platform_api.api.router import Router
 from platform_api.service import methods
+from tests.helpers import wire_facts
 
 VERBS = {"get", "post", "put", "patch", "delete"}
 
@@ -61,10 +62,18 @@ def test_header(doc: dict[str, Any]) -> None:
 def test_every_rule_is_an_operation(doc: dict[str, Any]) -> None:
     ops = {(path, verb): op for path, verb, op in _operations(doc)}
     # The reference's 78 domain bindings plus the events additions (UpdateSubscription, RedeliverEvent,
-    # GetDelivery, ListDeliveries), each under v2 and v2beta1, and the 4 of the token exchange and registration.
-    assert len(ops) == 82 * 2 + 4 + 3  # v2 and v2beta1, the token routes, the three v1-only calls
+    # GetDelivery, ListDeliveries), each under v2 and v2beta1, the 4 of the token exchange and registration,
+    # and the v1 contract's (all its methods but GroupInvites.CreateWithGroup, which has no HTTP rule).
+    v1 = wire_facts.parse(wire_facts.WIRE_V1)
+    v1_rules = sum(len(m.http) for methods_ in v1.services.values() for m in methods_.values())
+    assert v1_rules == 104
+    assert len(ops) == 82 * 2 + 4 + v1_rules
+    shorts = openapi.short_names(list(schema.methods().values()))
+    assert shorts["chainguard.platform.ping.PingService"] == "PingServiceV1"  # v2's is PingService
+    assert shorts["chainguard.platform.iam.Groups"] == "Groups"
     for m in schema.methods().values():
         short = m.service.rsplit(".", 1)[-1]
+        short += "V1" if m.service == "chainguard.platform.ping.PingService" else ""
         suffix = "_v2beta1" if m.impl != m.full_name else ""
         for i, r in enumerate(m.rules):
             op = ops[(openapi.path_key(r.template), r.verb.lower())]
@@ -170,9 +179,12 @@ def test_security(doc: dict[str, Any]) -> None:
     assert ping["security"] == []
     assert "x-required-capabilities" not in ping
     methods = {m.full_name: m for m in schema.methods().values()}
+    shorts = openapi.short_names(list(methods.values()))
     by_id = {op["operationId"]: op for _, _, op in _operations(doc)}
     for m in methods.values():
-        op = by_id[f"{m.service.rsplit('.', 1)[-1]}_{m.name}"]
+        if not m.rules:  # v1 GroupInvites.CreateWithGroup: gRPC only
+            continue
+        op = by_id[f"{shorts[methods[m.impl].service]}_{m.name}"]
         if m.auth_disabled:
             assert op["security"] == []
         else:
@@ -200,8 +212,9 @@ def test_colliding_rules_are_rejected() -> None:
 def test_paths_route_to_their_operation(doc: dict[str, Any]) -> None:
     """Filling each documented path with valid values reaches that operation's RPC in the router."""
     router = Router(list(schema.methods().values()))
+    shorts = openapi.short_names(list(schema.methods().values()))
     by_id = {
-        f"{m.service.rsplit('.', 1)[-1]}_{m.name}{'_v2beta1' if m.impl != m.full_name else ''}"
+        f"{shorts[schema.methods()[m.impl].service]}_{m.name}{'_v2beta1' if m.impl != m.full_name else ''}"
         + (f"_{r.verb.lower()}" if i else ""): m.full_name
         for m in schema.methods().values()
         for i, r in enumerate(m.rules)

@@ -3,33 +3,45 @@
 
 from platform_api.gen.records import _base
 from platform_api.gen.records import capabilities
+from platform_api.gen.records import advisory
 from platform_api.gen.records import advisory_v2
 from platform_api.gen.records import auth
 from platform_api.gen.records import common
+from platform_api.gen.records import events
 from platform_api.gen.records import events_v2
+from platform_api.gen.records import iam
 from platform_api.gen.records import iam_v2
+from platform_api.gen.records import libraries
 from platform_api.gen.records import libraries_v2
 from platform_api.gen.records import oidc
+from platform_api.gen.records import ping
 from platform_api.gen.records import ping_v2
 from platform_api.gen.records import registry
 from platform_api.gen.records import registry_v2
 from platform_api.gen.records import tenant
+from platform_api.gen.records import vulnerabilities_v1
 from platform_api.gen.records import vulnerabilities_v2
 from platform_api.gen.records import annotations
 
 RECORDS = {**_base.RECORDS}
 RECORDS.update(capabilities.RECORDS)
+RECORDS.update(advisory.RECORDS)
 RECORDS.update(advisory_v2.RECORDS)
 RECORDS.update(auth.RECORDS)
 RECORDS.update(common.RECORDS)
+RECORDS.update(events.RECORDS)
 RECORDS.update(events_v2.RECORDS)
+RECORDS.update(iam.RECORDS)
 RECORDS.update(iam_v2.RECORDS)
+RECORDS.update(libraries.RECORDS)
 RECORDS.update(libraries_v2.RECORDS)
 RECORDS.update(oidc.RECORDS)
+RECORDS.update(ping.RECORDS)
 RECORDS.update(ping_v2.RECORDS)
 RECORDS.update(registry.RECORDS)
 RECORDS.update(registry_v2.RECORDS)
 RECORDS.update(tenant.RECORDS)
+RECORDS.update(vulnerabilities_v1.RECORDS)
 RECORDS.update(vulnerabilities_v2.RECORDS)
 RECORDS.update(annotations.RECORDS)
 RECORDS.update({k.replace('chainguard.platform.advisory.v2.', 'chainguard.platform.advisory.v2beta1.', 1): v for k, v in advisory_v2.RECORDS.items()})

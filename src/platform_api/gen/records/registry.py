@@ -12,18 +12,251 @@ from msgspec import UNSET, UnsetType, field
 from platform_api.gen.records._base import Empty, Record
 
 from platform_api.gen.records import common
+from platform_api.gen.records import tenant
 
-EolTag_TagStatus = Literal['TAG_ACTIVE', 'TAG_IN_GRACE', 'TAG_INACTIVE']
-
-
-EolTag_GraceStatus = Literal['GRACE_NOT_ELIGIBLE', 'GRACE_ELIGIBLE', 'GRACE_ACTIVE', 'GRACE_BROKEN', 'GRACE_EXPIRED']
+CatalogTier = Literal['UNKNOWN', 'APPLICATION', 'BASE', 'FIPS', 'AI', 'DEVTOOLS', 'COMMERCIAL']
 
 
-VulnCountReport_Severity = Literal['UNKNOWN', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL', 'NEGLIGIBLE']
+EolTagStatus = Literal['TAG_ACTIVE', 'TAG_IN_GRACE', 'TAG_INACTIVE']
 
 
-class VulnReportRequest(Record, rename={'repo_id': 'repoId'}):
+EolGracePeriodStatus = Literal['GRACE_NOT_ELIGIBLE', 'GRACE_ELIGIBLE', 'GRACE_ACTIVE', 'GRACE_BROKEN', 'GRACE_EXPIRED']
+
+
+ChartImageRequirement = Literal['REQUIREMENT_UNSPECIFIED', 'REQUIREMENT_REQUIRED', 'REQUIREMENT_OPTIONAL']
+
+
+BuildReport_Result = Literal['Unknown', 'Success', 'Failure']
+
+
+SyncStatus_Status = Literal['UNKNOWN', 'QUEUED', 'IN_PROGRESS', 'FAILED']
+
+
+Scanner_Name = Literal['UNKNOWN', 'GRYPE', 'TRIVY']
+
+
+Vulnerability_Severity = Literal['UNKNOWN', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL', 'NEGLIGIBLE']
+
+
+Vulnerability_Fix_State = Literal['UNKNOWN', 'FIXED', 'NOT_FIXED', 'WONT_FIX']
+
+
+class ResolveConfigRequest(Record, rename={'repo_uidp': 'repoUidp'}):
+    config: ApkoConfig | None = None
+    repo_uidp: str = ""
+
+
+class ApkoConfig(Record, rename={'work_dir': 'workDir', 'stop_signal': 'stopSignal', 'vcs_url': 'vcsUrl'}):
+    contents: ApkoConfig_Contents | None = None
+    environment: dict[str, str] = field(default_factory=dict)
+    accounts: ApkoConfig_Accounts | None = None
+    entrypoint: ApkoConfig_Entrypoint | None = None
+    cmd: str = ""
+    work_dir: str = ""
+    annotations: dict[str, str] = field(default_factory=dict)
+    paths: list[ApkoConfig_PathMutation] = field(default_factory=list)
+    archs: list[str] = field(default_factory=list)
+    volumes: list[str] = field(default_factory=list)
+    include: str = ""
+    stop_signal: str = ""
+    vcs_url: str = ""
+    layering: ApkoConfig_Layering | None = None
+    certificates: ApkoConfig_Certificates | None = None
+
+
+class ApkoConfig_Contents(Record, rename={'build_repositories': 'buildRepositories', 'runtime_repositories': 'runtimeRepositories'}):
+    repositories: list[str] = field(default_factory=list)
+    build_repositories: list[str] = field(default_factory=list)
+    runtime_repositories: list[str] = field(default_factory=list)
+    keyring: list[str] = field(default_factory=list)
+    packages: list[str] = field(default_factory=list)
+
+
+class ApkoConfig_Accounts(Record, rename={'run_as': 'runAs'}):
+    groups: list[ApkoConfig_Accounts_Group] = field(default_factory=list)
+    users: list[ApkoConfig_Accounts_User] = field(default_factory=list)
+    run_as: str = ""
+
+
+class ApkoConfig_Accounts_Group(Record, rename={'group_name': 'groupName'}):
+    gid: int = 0
+    group_name: str = ""
+    members: list[str] = field(default_factory=list)
+
+
+class ApkoConfig_Accounts_User(Record, rename={'user_name': 'userName', 'group_name': 'groupName', 'home_dir': 'homeDir'}):
+    uid: int = 0
+    user_name: str = ""
+    gid: int | UnsetType = UNSET
+    group_name: str = ""
+    shell: str = ""
+    home_dir: str = ""
+
+
+class ApkoConfig_Entrypoint(Record, rename={'shell_fragment': 'shellFragment'}):
+    type: str = ""
+    command: str = ""
+    shell_fragment: str = ""
+    services: dict[str, str] = field(default_factory=dict)
+
+
+class ApkoConfig_PathMutation(Record):
+    path: str = ""
+    type: str = ""
+    uid: int | UnsetType = UNSET
+    gid: int | UnsetType = UNSET
+    permissions: int = 0
+    source: str = ""
+    recursive: bool = False
+
+
+class ApkoConfig_Layering(Record):
+    strategy: str = ""
+    budget: str = "0"
+
+
+class ApkoConfig_Certificates(Record):
+    additional: list[ApkoConfig_Certificates_AdditionalEntry] = field(default_factory=list)
+    providers: list[str] = field(default_factory=list)
+
+
+class ApkoConfig_Certificates_AdditionalEntry(Record):
+    name: str = ""
+    content: str = ""
+
+
+class BuildImageRequest(Record, rename={'repo_uidp': 'repoUidp', 'media_type': 'mediaType'}):
+    config: ApkoConfig | None = None
+    repo_uidp: str = ""
+    media_type: str = ""
+
+
+class BuildImageResponse(Record, rename={'build_date_epoch': 'buildDateEpoch', 'user_error': 'userError', 'build_report_id': 'buildReportId'}):
+    digest: str = ""
+    build_date_epoch: str | None = None
+    user_error: str = ""
+    build_report_id: str = ""
+
+
+class Repo(Record, rename={'catalog_tier': 'catalogTier', 'custom_overlay': 'customOverlay', 'create_time': 'createTime', 'active_tags': 'activeTags'}):
+    id: str = ""
+    name: str = ""
+    catalog_tier: CatalogTier = 'UNKNOWN'
+    bundles: list[str] = field(default_factory=list)
+    readme: str = ""
+    sync_config: SyncConfig | None = None
+    custom_overlay: CustomOverlay | None = None
+    aliases: list[str] = field(default_factory=list)
+    create_time: str | None = None
+    active_tags: list[str] = field(default_factory=list)
+    description: str = ""
+
+
+class SyncConfig(Record, rename={'unique_tags': 'uniqueTags', 'sync_apks': 'syncApks', 'apko_overlay': 'apkoOverlay', 'grace_period': 'gracePeriod'}):
+    source: str = ""
+    unique_tags: bool = False
+    expiration: str | None = None
+    google: str = ""
+    amazon: str = ""
+    azure: str = ""
+    sync_apks: bool = False
+    apko_overlay: str = ""
+    grace_period: bool = False
+
+
+class CustomOverlay(Record):
+    contents: ImageContents | None = None
+    environment: dict[str, str] = field(default_factory=dict)
+    annotations: dict[str, str] = field(default_factory=dict)
+    accounts: ApkoConfig_Accounts | None = None
+    certificates: CustomOverlay_Certificates | None = None
+
+
+class CustomOverlay_Certificates(Record):
+    additional: list[CustomOverlay_Certificates_AdditionalEntry] = field(default_factory=list)
+    providers: list[str] = field(default_factory=list)
+
+
+class CustomOverlay_Certificates_AdditionalEntry(Record):
+    name: str = ""
+    content: str = ""
+
+
+class ImageContents(Record, rename={'runtime_repositories': 'runtimeRepositories', 'runtime_keyring': 'runtimeKeyring'}):
+    packages: list[str] = field(default_factory=list)
+    runtime_repositories: list[str] = field(default_factory=list)
+    runtime_keyring: list[ImageContents_RuntimeKeyringEntry] = field(default_factory=list)
+
+
+class ImageContents_RuntimeKeyringEntry(Record):
+    name: str = ""
+    content: str = ""
+
+
+class CreateRepoRequest(Record, rename={'parent_id': 'parentId', 'prevent_existing': 'preventExisting'}):
+    parent_id: str = ""
+    repo: Repo | None = None
+    prevent_existing: bool = False
+
+
+class GetRepoCountBySourceRequest(Record):
+    id: str = ""
+
+
+class RepoCount(Record):
+    count: str = "0"
+
+
+class DeleteRepoRequest(Record):
+    id: str = ""
+
+
+class RepoList(Record):
+    items: list[Repo] = field(default_factory=list)
+
+
+class RepoFilter(Record):
+    uidp: common.UIDPFilter | None = None
+    name: str = ""
+    id: str = ""
+
+
+class CreateTagRequest(Record, rename={'repo_id': 'repoId'}):
     repo_id: str = ""
+    tag: Tag | None = None
+
+
+class DeleteTagRequest(Record):
+    id: str = ""
+
+
+class Tag(Record, rename={'last_updated': 'lastUpdated'}):
+    id: str = ""
+    name: str = ""
+    digest: str = ""
+    last_updated: str | None = None
+    deprecated: bool = False
+    bundles: list[str] = field(default_factory=list)
+
+
+class EolTag(Record, rename={'main_package_name': 'mainPackageName', 'tag_status': 'tagStatus', 'main_package_version': 'mainPackageVersion', 'grace_status': 'graceStatus', 'grace_period_expiry_date': 'gracePeriodExpiryDate'}):
+    id: str = ""
+    name: str = ""
+    main_package_name: str = ""
+    tag_status: EolTagStatus = 'TAG_ACTIVE'
+    main_package_version: PackageVersion | None = None
+    grace_status: EolGracePeriodStatus = 'GRACE_NOT_ELIGIBLE'
+    grace_period_expiry_date: str | None = None
+
+
+class TagFilter(Record, rename={'updated_since': 'updatedSince', 'exclude_referrers': 'excludeReferrers', 'exclude_dates': 'excludeDates', 'exclude_epochs': 'excludeEpochs'}):
+    uidp: common.UIDPFilter | None = None
+    name: str = ""
+    updated_since: str | None = None
+    exclude_referrers: bool = False
+    exclude_dates: bool = False
+    exclude_epochs: bool = False
+    id: str = ""
     digest: str = ""
 
 
@@ -36,37 +269,402 @@ class EolTagFilter(Record, rename={'page_token': 'pageToken', 'page_size': 'page
     exclude_epochs: bool = False
 
 
+class TagList(Record):
+    items: list[Tag] = field(default_factory=list)
+
+
+class RepoTagsSummary(Record, rename={'tag_count': 'tagCount', 'last_updated': 'lastUpdated', 'latest_tag': 'latestTag', 'latest_version': 'latestVersion'}):
+    id: str = ""
+    tag_count: str = "0"
+    last_updated: str | None = None
+    latest_tag: Tag | None = None
+    latest_version: str = ""
+
+
+class GetRepoTagsSummaryRequest(Record, rename={'repo_id': 'repoId', 'exclude_referrers': 'excludeReferrers', 'exclude_dates': 'excludeDates', 'exclude_epochs': 'excludeEpochs'}):
+    repo_id: str = ""
+    exclude_referrers: bool = False
+    exclude_dates: bool = False
+    exclude_epochs: bool = False
+
+
 class EolTagList(Record, rename={'next_page_token': 'nextPageToken'}):
     items: list[EolTag] = field(default_factory=list)
     next_page_token: str = ""
 
 
-class EolTag(Record, rename={'main_package_name': 'mainPackageName', 'tag_status': 'tagStatus', 'main_package_version': 'mainPackageVersion', 'grace_status': 'graceStatus', 'grace_period_expiry_date': 'gracePeriodExpiryDate'}):
-    id: str = ""
+class TagHistoryFilter(Record, rename={'parent_id': 'parentId'}):
+    parent_id: str = ""
+    start: str | None = None
+    end: str | None = None
+
+
+class TagHistoryList(Record):
+    items: list[TagHistory] = field(default_factory=list)
+
+
+class TagHistory(Record, rename={'update_timestamp': 'updateTimestamp'}):
+    update_timestamp: str | None = None
+    digest: str = ""
+
+
+class DiffImageResponse(Record):
+    packages: PackagesDiff | None = None
+    vulnerabilities: VulnerabilitiesDiff | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+class SbomRequest(Record, rename={'repo_id': 'repoId'}):
+    repo_id: str = ""
+    digest: str = ""
+    arch: str = ""
+
+
+class PackageVersionMetadataRequest(Record):
+    package: str = ""
+
+
+class Archs(Record):
+    archs: list[str] = field(default_factory=list)
+
+
+class ArchFilter(Record):
+    arch: str = ""
+
+
+class Size(Record):
+    size: str = "0"
+    arch: str = ""
+
+
+class ImageConfig(Record, rename={'exposed_ports': 'exposedPorts', 'working_dir': 'workingDir', 'stop_signal': 'stopSignal'}):
+    user: str = ""
+    exposed_ports: dict[str, ImageConfig_ExposedPort] = field(default_factory=dict)
+    env: list[str] = field(default_factory=list)
+    entrypoint: list[str] = field(default_factory=list)
+    cmd: list[str] = field(default_factory=list)
+    volumes: dict[str, ImageConfig_Volume] = field(default_factory=dict)
+    working_dir: str = ""
+    labels: dict[str, str] = field(default_factory=dict)
+    stop_signal: str = ""
+
+
+class ImageConfig_ExposedPort(Record):
+    pass
+
+
+class ImageConfig_Volume(Record):
+    pass
+
+
+class PackagesDiff(Record):
+    added: list[PackageReference] = field(default_factory=list)
+    removed: list[PackageReference] = field(default_factory=list)
+    changed: list[PackagesDiff_ChangedPackageReference] = field(default_factory=list)
+
+
+class PackagesDiff_ChangedPackageReference(Record):
     name: str = ""
-    main_package_name: str = ""
-    tag_status: EolTag_TagStatus = 'TAG_ACTIVE'
-    main_package_version: PackageVersion | None = None
-    grace_status: EolTag_GraceStatus = 'GRACE_NOT_ELIGIBLE'
-    grace_period_expiry_date: str | None = None
+    current: VersionReference | None = None
+    previous: VersionReference | None = None
 
 
-class PackageVersion(Record, rename={'eol_date': 'eolDate', 'legacy_lts': 'legacyLts', 'release_date': 'releaseDate', 'eol_broken': 'eolBroken', 'latest_version': 'latestVersion', 'version_source': 'versionSource'}):
-    eol_date: str = ""
+class VersionReference(Record):
+    version: str = ""
+    reference: str = ""
+
+
+class PackageReference(Record):
+    name: str = ""
+    version: str = ""
+    reference: str = ""
+
+
+class VulnerabilitiesDiff(Record):
+    added: list[VulnerabilityReference] = field(default_factory=list)
+    removed: list[VulnerabilityReference] = field(default_factory=list)
+    metadata: list[ScannerMetadata] = field(default_factory=list)
+
+
+class ScannerMetadata(Record, rename={'vulnerability_db_last_build_time': 'vulnerabilityDbLastBuildTime', 'vulnerability_db_schema_version': 'vulnerabilityDbSchemaVersion'}):
+    digest: str = ""
+    scanner: tenant.Scanner | None = None
+    vulnerability_db_last_build_time: str | None = None
+    vulnerability_db_schema_version: str = ""
+
+
+class VulnerabilityReference(Record):
+    id: str = ""
+    reference: str = ""
+    severity: str = ""
+
+
+class ArchRequest(Record, rename={'repo_id': 'repoId'}):
+    repo_id: str = ""
+    digest: str = ""
+
+
+class SizeRequest(Record, rename={'repo_id': 'repoId'}):
+    repo_id: str = ""
+    digest: str = ""
+    arch: str = ""
+
+
+class ImageConfigRequest(Record, rename={'repo_id': 'repoId'}):
+    repo_id: str = ""
+    digest: str = ""
+    arch: str = ""
+    registry: bool = False
+
+
+class RawSbomRequest(Record, rename={'repo_id': 'repoId'}):
+    repo_id: str = ""
+    digest: str = ""
+    reference: str = ""
+    arch: str = ""
+
+
+class VulnReportRequest(Record, rename={'repo_id': 'repoId'}):
+    repo_id: str = ""
+    digest: str = ""
+
+
+class ManifestMetadataIndexFilter(Record):
+    digest: str = ""
+    arch: str = ""
+
+
+class ManifestMetadataFilterEntry(Record, rename={'image_digest': 'imageDigest', 'index_filter': 'indexFilter'}):
+    image_digest: str | UnsetType = UNSET
+    index_filter: ManifestMetadataIndexFilter | None = None
+
+
+class ManifestMetadataFilter(Record, rename={'repo_id': 'repoId'}):
+    repo_id: str = ""
+    items: list[ManifestMetadataFilterEntry] = field(default_factory=list)
+
+
+class PkgMetadata(Record, rename={'origin_purl': 'originPurl', 'eol_date': 'eolDate', 'build_timestamp': 'buildTimestamp'}):
+    purl: str = ""
+    origin_purl: str = ""
+    eol_date: str | None = None
+    build_timestamp: str | None = None
+    license: str = ""
+
+
+class ManifestMetadata(Record, rename={'pkg_metadata': 'pkgMetadata'}):
+    digest: str = ""
+    pkg_metadata: list[PkgMetadata] = field(default_factory=list)
+
+
+class ManifestMetadataList(Record):
+    items: list[ManifestMetadata] = field(default_factory=list)
+
+
+class ManifestDigestCountFilter(Record, rename={'parent_id': 'parentId'}):
+    parent_id: str = ""
+
+
+class ManifestDigestCount(Record):
+    count: str = "0"
+
+
+class RawSbom(Record):
+    rawSbom: str = ""
+
+
+class PackageVersionMetadata(Record):
+    eolVersions: list[PackageVersion] = field(default_factory=list)
+    lastUpdatedTimestamp: str = ""
+    latestVersion: str = ""
+    versions: list[PackageVersion] = field(default_factory=list)
+    gracePeriodMonths: int = 0
+
+
+class PackageVersion(Record, rename={'legacy_lts': 'legacyLts'}):
+    eolDate: str = ""
     exists: bool = False
     fips: bool = False
     legacy_lts: str = ""
     lts: bool = False
-    release_date: str = ""
+    releaseDate: str = ""
     version: str = ""
-    eol_broken: bool = False
-    latest_version: str = ""
-    version_source: VersionSource | None = None
+    eolBroken: bool = False
+    latestVersion: str = ""
+    versionSource: PackageVersion_VersionSource | None = None
 
 
-class VersionSource(Record):
+class PackageVersion_VersionSource(Record):
     ref: str = ""
     sha: str = ""
+
+
+class BuildReportFilter(Record, rename={'started_since': 'startedSince', 'started_before': 'startedBefore', 'exclude_logs': 'excludeLogs', 'page_size': 'pageSize'}):
+    uidp: common.UIDPFilter | None = None
+    started_since: str | None = None
+    started_before: str | None = None
+    exclude_logs: bool = False
+    page_size: int = 0
+
+
+class BuildReport(Record, rename={'media_type': 'mediaType', 'locked_config': 'lockedConfig', 'apko_version': 'apkoVersion', 'started_at': 'startedAt', 'completed_at': 'completedAt'}):
+    id: str = ""
+    media_type: str = ""
+    config: str = ""
+    locked_config: str = ""
+    result: BuildReport_Result = 'Unknown'
+    warnings: list[str] = field(default_factory=list)
+    log: str = ""
+    digest: str = ""
+    apko_version: str = ""
+    started_at: str | None = None
+    completed_at: str | None = None
+
+
+class BuildReportList(Record):
+    reports: list[BuildReport] = field(default_factory=list)
+
+
+class BuildStatus(Record):
+    failures: list[BuildStatus_Failures] = field(default_factory=list)
+
+
+class BuildStatus_Failures(Record, rename={'repo_id': 'repoId'}):
+    repo_id: str = ""
+    total: int = 0
+
+
+class UpdateStatusRequest(Record, rename={'repo_id': 'repoId'}):
+    repo_id: str = ""
+
+
+class UpdateStatus(Record, rename={'recently_updated': 'recentlyUpdated'}):
+    recently_updated: bool = False
+
+
+class GetSyncStatusRequest(Record, rename={'repo_id': 'repoId'}):
+    repo_id: str = ""
+
+
+class ListSyncStatusesRequest(Record, rename={'registry_id': 'registryId'}):
+    registry_id: str = ""
+
+
+class SyncStatus(Record, rename={'create_time': 'createTime'}):
+    status: SyncStatus_Status = 'UNKNOWN'
+    create_time: str | None = None
+
+
+class RepoSyncStatus(Record, rename={'repo_id': 'repoId', 'repo_status': 'repoStatus'}):
+    repo_id: str = ""
+    repo_status: SyncStatus | None = None
+
+
+class SyncStatusList(Record):
+    items: list[RepoSyncStatus] = field(default_factory=list)
+
+
+class HelmRequest(Record, rename={'repo_id': 'repoId'}):
+    repo_id: str = ""
+    digest: str = ""
+    arch: str = ""
+
+
+class Helm(Record, rename={'chart_name': 'chartName', 'chart_version': 'chartVersion', 'chart_repository': 'chartRepository', 'chart_digest': 'chartDigest'}):
+    chart_name: str = ""
+    chart_version: str = ""
+    chart_repository: str = ""
+    chart_digest: str = ""
+    values: str = ""
+
+
+class GetChartRequest(Record, rename={'repo_id': 'repoId'}):
+    repo_id: str = ""
+    digest: str = ""
+
+
+class Chart(Record, rename={'app_version': 'appVersion'}):
+    name: str = ""
+    version: str = ""
+    app_version: str = ""
+    description: str = ""
+    dependencies: list[ChartDependency] = field(default_factory=list)
+    annotations: dict[str, str] = field(default_factory=dict)
+    images: list[ChartImage] = field(default_factory=list)
+    raw: str = ""
+    values: str = ""
+    changelog: str = ""
+
+
+class ChartDependency(Record):
+    name: str = ""
+    version: str = ""
+    repository: str = ""
+
+
+class ChartImage(Record):
+    name: str = ""
+    image: str = ""
+    requirement: ChartImageRequirement = 'REQUIREMENT_UNSPECIFIED'
+
+
+class ListChartsByImageRepoRequest(Record, rename={'repo_id': 'repoId'}):
+    repo_id: str = ""
+
+
+class ListChartsByImageRepoResponse(Record, rename={'chart_image_bindings': 'chartImageBindings'}):
+    chart_image_bindings: list[ChartImageBinding] = field(default_factory=list)
+
+
+class ChartImageBinding(Record, rename={'chart_repo': 'chartRepo'}):
+    chart_repo: str = ""
+    requirement: ChartImageRequirement = 'REQUIREMENT_UNSPECIFIED'
+
+
+class Deployment(Record):
+    id: str = ""
+    charts: list[HelmChart] = field(default_factory=list)
+
+
+class HelmChart(Record):
+    source: str | UnsetType = UNSET
+    repo: str = ""
+    chart: str | UnsetType = UNSET
+
+
+class CreateDeploymentRequest(Record, rename={'parent_id': 'parentId'}):
+    parent_id: str = ""
+    charts: list[HelmChart] = field(default_factory=list)
+
+
+class UpdateDeploymentRequest(Record, rename={'repo_id': 'repoId'}):
+    repo_id: str = ""
+    charts: list[HelmChart] = field(default_factory=list)
+
+
+class GetDeploymentRequest(Record, rename={'repo_id': 'repoId'}):
+    repo_id: str = ""
+
+
+class RegistrySettings(Record, rename={'registry_id': 'registryId', 'unique_tags': 'uniqueTags', 'eol_grace_period': 'eolGracePeriod'}):
+    registry_id: str = ""
+    unique_tags: bool = False
+    eol_grace_period: bool = False
+
+
+class GetRegistrySettingsRequest(Record, rename={'registry_id': 'registryId'}):
+    registry_id: str = ""
+
+
+class PolicyInput(Record, rename={'main_package': 'mainPackage', 'main_package_version': 'mainPackageVersion', 'create_time': 'createTime'}):
+    main_package: str = ""
+    main_package_version: PackageVersion | None = None
+    create_time: str | None = None
+
+
+class RepoTagReference(Record):
+    repo: str = ""
+    tag: str = ""
 
 
 class VulnCountReportFilter(Record, rename={'from_': 'from'}):
@@ -74,12 +672,7 @@ class VulnCountReportFilter(Record, rename={'from_': 'from'}):
     tag: str = ""
     from_: str | None = None
     to: str | None = None
-    references: list[Reference] = field(default_factory=list)
-
-
-class Reference(Record):
-    repo: str = ""
-    tag: str = ""
+    references: list[RepoTagReference] = field(default_factory=list)
 
 
 class VulnCountReportList(Record):
@@ -90,7 +683,7 @@ class VulnCountReport(Record, rename={'vuln_counts': 'vulnCounts', 'size_bytes':
     repo: str = ""
     tag: str = ""
     date: str | None = None
-    vuln_counts: list[VulnCountReport_VulnCount] = field(default_factory=list)
+    vuln_counts: list[VulnCount] = field(default_factory=list)
     size_bytes: str = "0"
     cve_ids: list[str] = field(default_factory=list)
     low_cve_ids: list[str] = field(default_factory=list)
@@ -101,21 +694,187 @@ class VulnCountReport(Record, rename={'vuln_counts': 'vulnCounts', 'size_bytes':
     unknown_cve_ids: list[str] = field(default_factory=list)
 
 
-class VulnCountReport_VulnCount(Record):
-    severity: VulnCountReport_Severity = 'UNKNOWN'
-    count: str = "0"
+class VulnCount(Record):
+    severity: Vulnerability_Severity = 'UNKNOWN'
+    count: int = 0
+
+
+class GetRawVulnReportRequest(Record, rename={'created_at': 'createdAt'}):
+    digest: str = ""
+    scanner: Scanner_Name = 'UNKNOWN'
+    created_at: str | None = None
+
+
+class RawVulnReport(Record, rename={'created_at': 'createdAt', 'raw_report': 'rawReport', 'raw_report_url': 'rawReportUrl'}):
+    digest: str = ""
+    scanner: Scanner | None = None
+    created_at: str | None = None
+    raw_report: str = ""
+    raw_report_url: str = ""
+
+
+class VulnReport(Record, rename={'created_at': 'createdAt'}):
+    digest: str = ""
+    scanner: Scanner | None = None
+    created_at: str | None = None
+    vulnerabilities: list[Vulnerability] = field(default_factory=list)
+
+
+class Scanner(Record, rename={'db_build_time': 'dbBuildTime'}):
+    name: Scanner_Name = 'UNKNOWN'
+    version: str = ""
+    db_build_time: str | None = None
+
+
+class VulnReportFilter(Record, rename={'repo_id': 'repoId', 'created_since': 'createdSince'}):
+    repo_id: str = ""
+    digest: str = ""
+    tag: str = ""
+    scanner: Scanner | None = None
+    created_since: str | None = None
+
+
+class VulnReportList(Record):
+    items: list[VulnReport] = field(default_factory=list)
+
+
+class Vulnerability(Record, rename={'related_urls': 'relatedUrls'}):
+    id: str = ""
+    aliases: list[str] = field(default_factory=list)
+    purls: list[str] = field(default_factory=list)
+    description: str = ""
+    details: str = ""
+    severity: Vulnerability_Severity = 'UNKNOWN'
+    cvss: list[Vulnerability_CVSS] = field(default_factory=list)
+    fix: Vulnerability_Fix | None = None
+    related_urls: list[str] = field(default_factory=list)
+    locations: list[str] = field(default_factory=list)
+
+
+class Vulnerability_CVSS(Record):
+    score: str = ""
+    version: str = ""
+
+
+class Vulnerability_Fix(Record):
+    versions: list[str] = field(default_factory=list)
+    state: Vulnerability_Fix_State = 'UNKNOWN'
 
 
 RECORDS: dict[str, type[Record]] = {
-    'chainguard.platform.registry.VulnReportRequest': VulnReportRequest,
-    'chainguard.platform.registry.EolTagFilter': EolTagFilter,
-    'chainguard.platform.registry.EolTagList': EolTagList,
+    'chainguard.platform.registry.ResolveConfigRequest': ResolveConfigRequest,
+    'chainguard.platform.registry.ApkoConfig': ApkoConfig,
+    'chainguard.platform.registry.ApkoConfig.Contents': ApkoConfig_Contents,
+    'chainguard.platform.registry.ApkoConfig.Accounts': ApkoConfig_Accounts,
+    'chainguard.platform.registry.ApkoConfig.Accounts.Group': ApkoConfig_Accounts_Group,
+    'chainguard.platform.registry.ApkoConfig.Accounts.User': ApkoConfig_Accounts_User,
+    'chainguard.platform.registry.ApkoConfig.Entrypoint': ApkoConfig_Entrypoint,
+    'chainguard.platform.registry.ApkoConfig.PathMutation': ApkoConfig_PathMutation,
+    'chainguard.platform.registry.ApkoConfig.Layering': ApkoConfig_Layering,
+    'chainguard.platform.registry.ApkoConfig.Certificates': ApkoConfig_Certificates,
+    'chainguard.platform.registry.ApkoConfig.Certificates.AdditionalEntry': ApkoConfig_Certificates_AdditionalEntry,
+    'chainguard.platform.registry.BuildImageRequest': BuildImageRequest,
+    'chainguard.platform.registry.BuildImageResponse': BuildImageResponse,
+    'chainguard.platform.registry.Repo': Repo,
+    'chainguard.platform.registry.SyncConfig': SyncConfig,
+    'chainguard.platform.registry.CustomOverlay': CustomOverlay,
+    'chainguard.platform.registry.CustomOverlay.Certificates': CustomOverlay_Certificates,
+    'chainguard.platform.registry.CustomOverlay.Certificates.AdditionalEntry': CustomOverlay_Certificates_AdditionalEntry,
+    'chainguard.platform.registry.ImageContents': ImageContents,
+    'chainguard.platform.registry.ImageContents.RuntimeKeyringEntry': ImageContents_RuntimeKeyringEntry,
+    'chainguard.platform.registry.CreateRepoRequest': CreateRepoRequest,
+    'chainguard.platform.registry.GetRepoCountBySourceRequest': GetRepoCountBySourceRequest,
+    'chainguard.platform.registry.RepoCount': RepoCount,
+    'chainguard.platform.registry.DeleteRepoRequest': DeleteRepoRequest,
+    'chainguard.platform.registry.RepoList': RepoList,
+    'chainguard.platform.registry.RepoFilter': RepoFilter,
+    'chainguard.platform.registry.CreateTagRequest': CreateTagRequest,
+    'chainguard.platform.registry.DeleteTagRequest': DeleteTagRequest,
+    'chainguard.platform.registry.Tag': Tag,
     'chainguard.platform.registry.EolTag': EolTag,
+    'chainguard.platform.registry.TagFilter': TagFilter,
+    'chainguard.platform.registry.EolTagFilter': EolTagFilter,
+    'chainguard.platform.registry.TagList': TagList,
+    'chainguard.platform.registry.RepoTagsSummary': RepoTagsSummary,
+    'chainguard.platform.registry.GetRepoTagsSummaryRequest': GetRepoTagsSummaryRequest,
+    'chainguard.platform.registry.EolTagList': EolTagList,
+    'chainguard.platform.registry.TagHistoryFilter': TagHistoryFilter,
+    'chainguard.platform.registry.TagHistoryList': TagHistoryList,
+    'chainguard.platform.registry.TagHistory': TagHistory,
+    'chainguard.platform.registry.DiffImageResponse': DiffImageResponse,
+    'chainguard.platform.registry.SbomRequest': SbomRequest,
+    'chainguard.platform.registry.PackageVersionMetadataRequest': PackageVersionMetadataRequest,
+    'chainguard.platform.registry.Archs': Archs,
+    'chainguard.platform.registry.ArchFilter': ArchFilter,
+    'chainguard.platform.registry.Size': Size,
+    'chainguard.platform.registry.ImageConfig': ImageConfig,
+    'chainguard.platform.registry.ImageConfig.ExposedPort': ImageConfig_ExposedPort,
+    'chainguard.platform.registry.ImageConfig.Volume': ImageConfig_Volume,
+    'chainguard.platform.registry.PackagesDiff': PackagesDiff,
+    'chainguard.platform.registry.PackagesDiff.ChangedPackageReference': PackagesDiff_ChangedPackageReference,
+    'chainguard.platform.registry.VersionReference': VersionReference,
+    'chainguard.platform.registry.PackageReference': PackageReference,
+    'chainguard.platform.registry.VulnerabilitiesDiff': VulnerabilitiesDiff,
+    'chainguard.platform.registry.ScannerMetadata': ScannerMetadata,
+    'chainguard.platform.registry.VulnerabilityReference': VulnerabilityReference,
+    'chainguard.platform.registry.ArchRequest': ArchRequest,
+    'chainguard.platform.registry.SizeRequest': SizeRequest,
+    'chainguard.platform.registry.ImageConfigRequest': ImageConfigRequest,
+    'chainguard.platform.registry.RawSbomRequest': RawSbomRequest,
+    'chainguard.platform.registry.VulnReportRequest': VulnReportRequest,
+    'chainguard.platform.registry.ManifestMetadataIndexFilter': ManifestMetadataIndexFilter,
+    'chainguard.platform.registry.ManifestMetadataFilterEntry': ManifestMetadataFilterEntry,
+    'chainguard.platform.registry.ManifestMetadataFilter': ManifestMetadataFilter,
+    'chainguard.platform.registry.PkgMetadata': PkgMetadata,
+    'chainguard.platform.registry.ManifestMetadata': ManifestMetadata,
+    'chainguard.platform.registry.ManifestMetadataList': ManifestMetadataList,
+    'chainguard.platform.registry.ManifestDigestCountFilter': ManifestDigestCountFilter,
+    'chainguard.platform.registry.ManifestDigestCount': ManifestDigestCount,
+    'chainguard.platform.registry.RawSbom': RawSbom,
+    'chainguard.platform.registry.PackageVersionMetadata': PackageVersionMetadata,
     'chainguard.platform.registry.PackageVersion': PackageVersion,
-    'chainguard.platform.registry.VersionSource': VersionSource,
+    'chainguard.platform.registry.PackageVersion.VersionSource': PackageVersion_VersionSource,
+    'chainguard.platform.registry.BuildReportFilter': BuildReportFilter,
+    'chainguard.platform.registry.BuildReport': BuildReport,
+    'chainguard.platform.registry.BuildReportList': BuildReportList,
+    'chainguard.platform.registry.BuildStatus': BuildStatus,
+    'chainguard.platform.registry.BuildStatus.Failures': BuildStatus_Failures,
+    'chainguard.platform.registry.UpdateStatusRequest': UpdateStatusRequest,
+    'chainguard.platform.registry.UpdateStatus': UpdateStatus,
+    'chainguard.platform.registry.GetSyncStatusRequest': GetSyncStatusRequest,
+    'chainguard.platform.registry.ListSyncStatusesRequest': ListSyncStatusesRequest,
+    'chainguard.platform.registry.SyncStatus': SyncStatus,
+    'chainguard.platform.registry.RepoSyncStatus': RepoSyncStatus,
+    'chainguard.platform.registry.SyncStatusList': SyncStatusList,
+    'chainguard.platform.registry.HelmRequest': HelmRequest,
+    'chainguard.platform.registry.Helm': Helm,
+    'chainguard.platform.registry.GetChartRequest': GetChartRequest,
+    'chainguard.platform.registry.Chart': Chart,
+    'chainguard.platform.registry.ChartDependency': ChartDependency,
+    'chainguard.platform.registry.ChartImage': ChartImage,
+    'chainguard.platform.registry.ListChartsByImageRepoRequest': ListChartsByImageRepoRequest,
+    'chainguard.platform.registry.ListChartsByImageRepoResponse': ListChartsByImageRepoResponse,
+    'chainguard.platform.registry.ChartImageBinding': ChartImageBinding,
+    'chainguard.platform.registry.Deployment': Deployment,
+    'chainguard.platform.registry.HelmChart': HelmChart,
+    'chainguard.platform.registry.CreateDeploymentRequest': CreateDeploymentRequest,
+    'chainguard.platform.registry.UpdateDeploymentRequest': UpdateDeploymentRequest,
+    'chainguard.platform.registry.GetDeploymentRequest': GetDeploymentRequest,
+    'chainguard.platform.registry.RegistrySettings': RegistrySettings,
+    'chainguard.platform.registry.GetRegistrySettingsRequest': GetRegistrySettingsRequest,
+    'chainguard.platform.registry.PolicyInput': PolicyInput,
+    'chainguard.platform.registry.RepoTagReference': RepoTagReference,
     'chainguard.platform.registry.VulnCountReportFilter': VulnCountReportFilter,
-    'chainguard.platform.registry.Reference': Reference,
     'chainguard.platform.registry.VulnCountReportList': VulnCountReportList,
     'chainguard.platform.registry.VulnCountReport': VulnCountReport,
-    'chainguard.platform.registry.VulnCountReport.VulnCount': VulnCountReport_VulnCount,
+    'chainguard.platform.registry.VulnCount': VulnCount,
+    'chainguard.platform.registry.GetRawVulnReportRequest': GetRawVulnReportRequest,
+    'chainguard.platform.registry.RawVulnReport': RawVulnReport,
+    'chainguard.platform.registry.VulnReport': VulnReport,
+    'chainguard.platform.registry.Scanner': Scanner,
+    'chainguard.platform.registry.VulnReportFilter': VulnReportFilter,
+    'chainguard.platform.registry.VulnReportList': VulnReportList,
+    'chainguard.platform.registry.Vulnerability': Vulnerability,
+    'chainguard.platform.registry.Vulnerability.CVSS': Vulnerability_CVSS,
+    'chainguard.platform.registry.Vulnerability.Fix': Vulnerability_Fix,
 }

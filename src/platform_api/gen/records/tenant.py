@@ -11,13 +11,75 @@ from msgspec import UNSET, UnsetType, field
 
 from platform_api.gen.records._base import Empty, Record
 
+from platform_api.gen.records import common
 
-_ZERO = 0.0  # the one zero float object (see __post_init__)
+Sbom2_Source = Literal['UNKNOWN', 'INGESTED', 'GENERATED']
+
+
+ComponentGraph_Edge_Type = Literal['UNKNOWN', 'DESCRIBES', 'CONTAINS', 'DEPENDS_ON', 'GENERATED_FROM']
+
 
 VulnerabilityRecord_Severity = Literal['UNKNOWN', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL']
 
 
 Fix_State = Literal['UNKNOWN', 'FIXED', 'NOT_FIXED', 'WONT_FIX']
+
+
+class Sbom2(Record, rename={'raw_sbom': 'rawSbom', 'last_seen': 'lastSeen', 'generated_at': 'generatedAt'}):
+    id: str = ""
+    raw_sbom: str = ""
+    graph: ComponentGraph | None = None
+    last_seen: str | None = None
+    tool: str = ""
+    format: str = ""
+    generated_at: str | None = None
+    authors: str = ""
+    source: Sbom2_Source = 'UNKNOWN'
+    name: str = ""
+    description: str = ""
+    digest: str | UnsetType = UNSET
+
+
+class ComponentGraph(Record):
+    nodes: list[ComponentGraph_Node] = field(default_factory=list)
+    edges: list[ComponentGraph_Edge] = field(default_factory=list)
+
+
+class ComponentGraph_Node(Record):
+    package: Package2 | None = None
+    file: File2 | None = None
+
+
+class ComponentGraph_Edge(Record, rename={'subject_id': 'subjectId', 'predicate_id': 'predicateId'}):
+    subject_id: str = ""
+    predicate_id: str = ""
+    type: ComponentGraph_Edge_Type = 'UNKNOWN'
+
+
+class Package2(Record):
+    id: str = ""
+    name: str = ""
+    version: str = ""
+    license: str = ""
+    description: str = ""
+    purl: str = ""
+
+
+class File2(Record):
+    id: str = ""
+    name: str = ""
+    types: list[str] = field(default_factory=list)
+
+
+class Sbom2List(Record):
+    items: list[Sbom2] = field(default_factory=list)
+
+
+class Sbom2Filter(Record, rename={'active_since': 'activeSince', 'include_raw_sbom': 'includeRawSbom'}):
+    id: str = ""
+    uidp: common.UIDPFilter | None = None
+    active_since: str | None = None
+    include_raw_sbom: bool = False
 
 
 class VulnReport(Record, rename={'vulnerability_db_last_build_time': 'vulnerabilityDbLastBuildTime', 'vulnerability_matches': 'vulnerabilityMatches', 'report_generation': 'reportGeneration', 'raw_vuln_report': 'rawVulnReport', 'last_seen': 'lastSeen'}):
@@ -46,34 +108,22 @@ class VulnerabilityRecord(Record, rename={'cpe_uri': 'cpeUri', 'related_urls': '
     description: str = ""
     severity: VulnerabilityRecord_Severity = 'UNKNOWN'
     source: str = ""
-    cvss: list[CVSS] = field(default_factory=list)
+    cvss: list[VulnerabilityRecord_Cvss] = field(default_factory=list)
     cpe_uri: list[str] = field(default_factory=list)
     related_urls: list[str] = field(default_factory=list)
-    related_vulnerabilities: list[RelatedVulnerability] = field(default_factory=list)
+    advisories: dict[str, str] = field(default_factory=dict)
+    related_vulnerabilities: list[VulnerabilityRecord_RelatedVulnerability] = field(default_factory=list)
     display_id: str = ""
 
 
-class CVSS(Record):
-    score: float = _ZERO
+class VulnerabilityRecord_Cvss(Record):
+    score: str = ""
     version: str = ""
 
-    def __post_init__(self) -> None:
-        if self.score == 0:
-            self.score = _ZERO
 
-
-class RelatedVulnerability(Record):
+class VulnerabilityRecord_RelatedVulnerability(Record):
     id: str = ""
     source: str = ""
-
-
-class Package2(Record):
-    id: str = ""
-    name: str = ""
-    version: str = ""
-    license: str = ""
-    description: str = ""
-    purl: str = ""
 
 
 class Fix(Record):
@@ -81,13 +131,33 @@ class Fix(Record):
     state: Fix_State = 'UNKNOWN'
 
 
+class VulnReportList(Record):
+    items: list[VulnReport] = field(default_factory=list)
+
+
+class VulnReportFilter(Record, rename={'active_since': 'activeSince', 'include_raw_vuln_report': 'includeRawVulnReport'}):
+    id: str = ""
+    uidp: common.UIDPFilter | None = None
+    active_since: str | None = None
+    include_raw_vuln_report: bool = False
+
+
 RECORDS: dict[str, type[Record]] = {
+    'chainguard.platform.tenant.Sbom2': Sbom2,
+    'chainguard.platform.tenant.ComponentGraph': ComponentGraph,
+    'chainguard.platform.tenant.ComponentGraph.Node': ComponentGraph_Node,
+    'chainguard.platform.tenant.ComponentGraph.Edge': ComponentGraph_Edge,
+    'chainguard.platform.tenant.Package2': Package2,
+    'chainguard.platform.tenant.File2': File2,
+    'chainguard.platform.tenant.Sbom2List': Sbom2List,
+    'chainguard.platform.tenant.Sbom2Filter': Sbom2Filter,
     'chainguard.platform.tenant.VulnReport': VulnReport,
     'chainguard.platform.tenant.Scanner': Scanner,
     'chainguard.platform.tenant.VulnerabilityMatch': VulnerabilityMatch,
     'chainguard.platform.tenant.VulnerabilityRecord': VulnerabilityRecord,
-    'chainguard.platform.tenant.CVSS': CVSS,
-    'chainguard.platform.tenant.RelatedVulnerability': RelatedVulnerability,
-    'chainguard.platform.tenant.Package2': Package2,
+    'chainguard.platform.tenant.VulnerabilityRecord.Cvss': VulnerabilityRecord_Cvss,
+    'chainguard.platform.tenant.VulnerabilityRecord.RelatedVulnerability': VulnerabilityRecord_RelatedVulnerability,
     'chainguard.platform.tenant.Fix': Fix,
+    'chainguard.platform.tenant.VulnReportList': VulnReportList,
+    'chainguard.platform.tenant.VulnReportFilter': VulnReportFilter,
 }

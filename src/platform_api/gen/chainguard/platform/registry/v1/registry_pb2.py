@@ -23,57 +23,386 @@ _sym_db = _symbol_database.Default()
 
 
 from platform_api.gen.chainguard.platform.common import uidp_pb2 as chainguard_dot_platform_dot_common_dot_uidp__pb2
-from platform_api.gen.chainguard.platform.tenant import vulnreport_pb2 as chainguard_dot_platform_dot_tenant_dot_vulnreport__pb2
+from platform_api.gen.chainguard.platform.registry.v1 import apko_pb2 as chainguard_dot_platform_dot_registry_dot_v1_dot_apko__pb2
+from platform_api.gen.chainguard.platform.tenant.v1 import sbom_pb2 as chainguard_dot_platform_dot_tenant_dot_v1_dot_sbom__pb2
+from platform_api.gen.chainguard.platform.tenant.v1 import vuln_pb2 as chainguard_dot_platform_dot_tenant_dot_v1_dot_vuln__pb2
 from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
+from google.protobuf import empty_pb2 as google_dot_protobuf_dot_empty__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 from platform_api.gen.platformapi import annotations_pb2 as platformapi_dot_annotations__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n.chainguard/platform/registry/v1/registry.proto\x12\x1c\x63hainguard.platform.registry\x1a%chainguard/platform/common/uidp.proto\x1a+chainguard/platform/tenant/vulnreport.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1dplatformapi/annotations.proto\":\n\x11VulnReportRequest\x12\x15\n\x07repo_id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x0e\n\x06\x64igest\x18\x02 \x01(\t\"\xa8\x01\n\x0c\x45olTagFilter\x12\x34\n\x04uidp\x18\x01 \x01(\x0b\x32&.chainguard.platform.common.UIDPFilter\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x12\n\npage_token\x18\x03 \x01(\t\x12\x11\n\tpage_size\x18\x04 \x01(\x03\x12\x15\n\rexclude_dates\x18\x05 \x01(\x08\x12\x16\n\x0e\x65xclude_epochs\x18\x06 \x01(\x08\"Z\n\nEolTagList\x12\x33\n\x05items\x18\x01 \x03(\x0b\x32$.chainguard.platform.registry.EolTag\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\x86\x04\n\x06\x45olTag\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x19\n\x11main_package_name\x18\x03 \x01(\t\x12\x42\n\ntag_status\x18\x04 \x01(\x0e\x32..chainguard.platform.registry.EolTag.TagStatus\x12J\n\x14main_package_version\x18\x05 \x01(\x0b\x32,.chainguard.platform.registry.PackageVersion\x12\x46\n\x0cgrace_status\x18\x06 \x01(\x0e\x32\x30.chainguard.platform.registry.EolTag.GraceStatus\x12<\n\x18grace_period_expiry_date\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"?\n\tTagStatus\x12\x0e\n\nTAG_ACTIVE\x10\x00\x12\x10\n\x0cTAG_IN_GRACE\x10\x01\x12\x10\n\x0cTAG_INACTIVE\x10\x02\"p\n\x0bGraceStatus\x12\x16\n\x12GRACE_NOT_ELIGIBLE\x10\x00\x12\x12\n\x0eGRACE_ELIGIBLE\x10\x01\x12\x10\n\x0cGRACE_ACTIVE\x10\x02\x12\x10\n\x0cGRACE_BROKEN\x10\x03\x12\x11\n\rGRACE_EXPIRED\x10\x04\"\xf9\x01\n\x0ePackageVersion\x12\x10\n\x08\x65ol_date\x18\x01 \x01(\t\x12\x0e\n\x06\x65xists\x18\x02 \x01(\x08\x12\x0c\n\x04\x66ips\x18\x03 \x01(\x08\x12\x12\n\nlegacy_lts\x18\x04 \x01(\t\x12\x0b\n\x03lts\x18\x05 \x01(\x08\x12\x14\n\x0crelease_date\x18\x06 \x01(\t\x12\x0f\n\x07version\x18\x07 \x01(\t\x12\x12\n\neol_broken\x18\x08 \x01(\x08\x12\x16\n\x0elatest_version\x18\t \x01(\t\x12\x43\n\x0eversion_source\x18\n \x01(\x0b\x32+.chainguard.platform.registry.VersionSource\")\n\rVersionSource\x12\x0b\n\x03ref\x18\x01 \x01(\t\x12\x0b\n\x03sha\x18\x02 \x01(\t\"\xc7\x01\n\x15VulnCountReportFilter\x12\x0c\n\x04repo\x18\x01 \x01(\t\x12\x0b\n\x03tag\x18\x02 \x01(\t\x12(\n\x04\x66rom\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12&\n\x02to\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x41\n\nreferences\x18\x05 \x03(\x0b\x32\'.chainguard.platform.registry.ReferenceB\x04\x80\xd5\x18\x64\"&\n\tReference\x12\x0c\n\x04repo\x18\x01 \x01(\t\x12\x0b\n\x03tag\x18\x02 \x01(\t\"S\n\x13VulnCountReportList\x12<\n\x05items\x18\x01 \x03(\x0b\x32-.chainguard.platform.registry.VulnCountReport\"\x90\x04\n\x0fVulnCountReport\x12\x0c\n\x04repo\x18\x01 \x01(\t\x12\x0b\n\x03tag\x18\x02 \x01(\t\x12(\n\x04\x64\x61te\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12L\n\x0bvuln_counts\x18\x04 \x03(\x0b\x32\x37.chainguard.platform.registry.VulnCountReport.VulnCount\x12\x12\n\nsize_bytes\x18\x05 \x01(\x03\x12\x0f\n\x07\x63ve_ids\x18\x06 \x03(\t\x12\x13\n\x0blow_cve_ids\x18\x07 \x03(\t\x12\x13\n\x0bmed_cve_ids\x18\x08 \x03(\t\x12\x14\n\x0chigh_cve_ids\x18\t \x03(\t\x12\x14\n\x0c\x63rit_cve_ids\x18\n \x03(\t\x12\x1a\n\x12negligible_cve_ids\x18\x0b \x03(\t\x12\x17\n\x0funknown_cve_ids\x18\x0c \x03(\t\x1a\x64\n\tVulnCount\x12H\n\x08severity\x18\x01 \x01(\x0e\x32\x36.chainguard.platform.registry.VulnCountReport.Severity\x12\r\n\x05\x63ount\x18\x02 \x01(\x03\"T\n\x08Severity\x12\x0b\n\x07UNKNOWN\x10\x00\x12\x07\n\x03LOW\x10\x01\x12\n\n\x06MEDIUM\x10\x02\x12\x08\n\x04HIGH\x10\x03\x12\x0c\n\x08\x43RITICAL\x10\x04\x12\x0e\n\nNEGLIGIBLE\x10\x05\x32\x8d\x04\n\x08Registry\x12\x8d\x01\n\x0bListEolTags\x12*.chainguard.platform.registry.EolTagFilter\x1a(.chainguard.platform.registry.EolTagList\"(\xaa\xd4\x18\x08\x12\x06\n\x02\xcd\x0c\x10\x01\x82\xd3\xe4\x93\x02\x16\x12\x14/registry/v1/eoltags\x12\xb9\x01\n\rGetVulnReport\x12/.chainguard.platform.registry.VulnReportRequest\x1a&.chainguard.platform.tenant.VulnReport\"O\xaa\xd4\x18\x08\x12\x06\n\x04\xc5\x0c\x94\x05\x82\xd3\xe4\x93\x02=\x12;/registry/v1/repos/{repo_id=**}/digests/{digest}/vulnreport\x12\xb4\x01\n\x14ListVulnCountReports\x12\x33.chainguard.platform.registry.VulnCountReportFilter\x1a\x31.chainguard.platform.registry.VulnCountReportList\"4\xaa\xd4\x18\x08\x12\x06\n\x02\xfd\x0c\x10\x01\x82\xd3\xe4\x93\x02\"\x12 /registry/v1/vuln_reports/countsb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n.chainguard/platform/registry/v1/registry.proto\x12\x1c\x63hainguard.platform.registry\x1a%chainguard/platform/common/uidp.proto\x1a*chainguard/platform/registry/v1/apko.proto\x1a(chainguard/platform/tenant/v1/sbom.proto\x1a(chainguard/platform/tenant/v1/vuln.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1bgoogle/protobuf/empty.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1dplatformapi/annotations.proto\"\x98\x03\n\x04Repo\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x0c\n\x04name\x18\x02 \x01(\t\x12?\n\x0c\x63\x61talog_tier\x18\x03 \x01(\x0e\x32).chainguard.platform.registry.CatalogTier\x12\x15\n\x07\x62undles\x18\x04 \x03(\tB\x04\x80\xd5\x18\x64\x12\x0e\n\x06readme\x18\x05 \x01(\t\x12J\n\x0bsync_config\x18\x06 \x01(\x0b\x32(.chainguard.platform.registry.SyncConfigR\x0bsync_config\x12\x43\n\x0e\x63ustom_overlay\x18\x07 \x01(\x0b\x32+.chainguard.platform.registry.CustomOverlay\x12\x15\n\x07\x61liases\x18\x08 \x03(\tB\x04\x80\xd5\x18\x64\x12/\n\x0b\x63reate_time\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x1a\n\x0b\x61\x63tive_tags\x18\n \x03(\tB\x05\x80\xd5\x18\xe8\x07\x12\x13\n\x0b\x64\x65scription\x18\x0b \x01(\t\"\xcf\x01\n\nSyncConfig\x12\x0e\n\x06source\x18\x01 \x01(\t\x12\x13\n\x0bunique_tags\x18\x02 \x01(\x08\x12.\n\nexpiration\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0e\n\x06google\x18\x04 \x01(\t\x12\x0e\n\x06\x61mazon\x18\x05 \x01(\t\x12\r\n\x05\x61zure\x18\x06 \x01(\t\x12\x11\n\tsync_apks\x18\x07 \x01(\x08\x12\x14\n\x0c\x61pko_overlay\x18\x08 \x01(\t\x12\x14\n\x0cgrace_period\x18\t \x01(\x08\"\xbf\x05\n\rCustomOverlay\x12=\n\x08\x63ontents\x18\x01 \x01(\x0b\x32+.chainguard.platform.registry.ImageContents\x12X\n\x0b\x65nvironment\x18\x02 \x03(\x0b\x32<.chainguard.platform.registry.CustomOverlay.EnvironmentEntryB\x05\x80\xd5\x18\x80\x02\x12X\n\x0b\x61nnotations\x18\x03 \x03(\x0b\x32<.chainguard.platform.registry.CustomOverlay.AnnotationsEntryB\x05\x80\xd5\x18\x80\x02\x12\x43\n\x08\x61\x63\x63ounts\x18\x04 \x01(\x0b\x32\x31.chainguard.platform.registry.ApkoConfig.Accounts\x12N\n\x0c\x63\x65rtificates\x18\x0f \x01(\x0b\x32\x38.chainguard.platform.registry.CustomOverlay.Certificates\x1a\xbd\x01\n\x0c\x43\x65rtificates\x12\x62\n\nadditional\x18\x01 \x03(\x0b\x32H.chainguard.platform.registry.CustomOverlay.Certificates.AdditionalEntryB\x04\x80\xd5\x18\x64\x12\x17\n\tproviders\x18\x02 \x03(\tB\x04\x80\xd5\x18\x10\x1a\x30\n\x0f\x41\x64\x64itionalEntry\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07\x63ontent\x18\x02 \x01(\t\x1a\x32\n\x10\x45nvironmentEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x1a\x32\n\x10\x41nnotationsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xe2\x01\n\rImageContents\x12\x17\n\x08packages\x18\x01 \x03(\tB\x05\x80\xd5\x18\xe8\x07\x12\"\n\x14runtime_repositories\x18\x02 \x03(\tB\x04\x80\xd5\x18\x64\x12^\n\x0fruntime_keyring\x18\x03 \x03(\x0b\x32?.chainguard.platform.registry.ImageContents.RuntimeKeyringEntryB\x04\x80\xd5\x18\x64\x1a\x34\n\x13RuntimeKeyringEntry\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07\x63ontent\x18\x02 \x01(\t\"x\n\x11\x43reateRepoRequest\x12\x17\n\tparent_id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x30\n\x04repo\x18\x02 \x01(\x0b\x32\".chainguard.platform.registry.Repo\x12\x18\n\x10prevent_existing\x18\x03 \x01(\x08\"/\n\x1bGetRepoCountBySourceRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"\x1a\n\tRepoCount\x12\r\n\x05\x63ount\x18\x01 \x01(\x03\"%\n\x11\x44\x65leteRepoRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"=\n\x08RepoList\x12\x31\n\x05items\x18\x01 \x03(\x0b\x32\".chainguard.platform.registry.Repo\"\\\n\nRepoFilter\x12\x34\n\x04uidp\x18\x01 \x01(\x0b\x32&.chainguard.platform.common.UIDPFilter\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\n\n\x02id\x18\x03 \x01(\t\"Y\n\x10\x43reateTagRequest\x12\x15\n\x07repo_id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12.\n\x03tag\x18\x02 \x01(\x0b\x32!.chainguard.platform.registry.Tag\"$\n\x10\x44\x65leteTagRequest\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"\x92\x01\n\x03Tag\x12\x10\n\x02id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0e\n\x06\x64igest\x18\x03 \x01(\t\x12\x30\n\x0clast_updated\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x12\n\ndeprecated\x18\x05 \x01(\x08\x12\x15\n\x07\x62undles\x18\x06 \x03(\tB\x04\x80\xd5\x18\x64\"\xd1\x02\n\x06\x45olTag\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x19\n\x11main_package_name\x18\x07 \x01(\t\x12>\n\ntag_status\x18\x0e \x01(\x0e\x32*.chainguard.platform.registry.EolTagStatus\x12J\n\x14main_package_version\x18\r \x01(\x0b\x32,.chainguard.platform.registry.PackageVersion\x12H\n\x0cgrace_status\x18\t \x01(\x0e\x32\x32.chainguard.platform.registry.EolGracePeriodStatus\x12<\n\x18grace_period_expiry_date\x18\x0c \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\xe8\x01\n\tTagFilter\x12\x34\n\x04uidp\x18\x01 \x01(\x0b\x32&.chainguard.platform.common.UIDPFilter\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x31\n\rupdated_since\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x19\n\x11\x65xclude_referrers\x18\x06 \x01(\x08\x12\x15\n\rexclude_dates\x18\x07 \x01(\x08\x12\x16\n\x0e\x65xclude_epochs\x18\x08 \x01(\x08\x12\n\n\x02id\x18\t \x01(\t\x12\x0e\n\x06\x64igest\x18\n \x01(\t\"\xa8\x01\n\x0c\x45olTagFilter\x12\x34\n\x04uidp\x18\x01 \x01(\x0b\x32&.chainguard.platform.common.UIDPFilter\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x12\n\npage_token\x18\x03 \x01(\t\x12\x11\n\tpage_size\x18\x04 \x01(\x03\x12\x15\n\rexclude_dates\x18\x05 \x01(\x08\x12\x16\n\x0e\x65xclude_epochs\x18\x06 \x01(\x08\";\n\x07TagList\x12\x30\n\x05items\x18\x01 \x03(\x0b\x32!.chainguard.platform.registry.Tag\"\xb1\x01\n\x0fRepoTagsSummary\x12\n\n\x02id\x18\x01 \x01(\t\x12\x11\n\ttag_count\x18\x02 \x01(\x03\x12\x30\n\x0clast_updated\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x35\n\nlatest_tag\x18\x04 \x01(\x0b\x32!.chainguard.platform.registry.Tag\x12\x16\n\x0elatest_version\x18\x05 \x01(\t\"|\n\x19GetRepoTagsSummaryRequest\x12\x15\n\x07repo_id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x19\n\x11\x65xclude_referrers\x18\x02 \x01(\x08\x12\x15\n\rexclude_dates\x18\x03 \x01(\x08\x12\x16\n\x0e\x65xclude_epochs\x18\x04 \x01(\x08\"Z\n\nEolTagList\x12\x33\n\x05items\x18\x01 \x03(\x0b\x32$.chainguard.platform.registry.EolTag\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\x7f\n\x10TagHistoryFilter\x12\x17\n\tparent_id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12)\n\x05start\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\'\n\x03\x65nd\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"I\n\x0eTagHistoryList\x12\x37\n\x05items\x18\x01 \x03(\x0b\x32(.chainguard.platform.registry.TagHistory\"R\n\nTagHistory\x12\x34\n\x10update_timestamp\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0e\n\x06\x64igest\x18\x02 \x01(\t\"\xaf\x01\n\x11\x44iffImageResponse\x12<\n\x08packages\x18\x01 \x01(\x0b\x32*.chainguard.platform.registry.PackagesDiff\x12J\n\x0fvulnerabilities\x18\x02 \x01(\x0b\x32\x31.chainguard.platform.registry.VulnerabilitiesDiff\x12\x10\n\x08warnings\x18\x05 \x03(\t\"B\n\x0bSbomRequest\x12\x15\n\x07repo_id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x0e\n\x06\x64igest\x18\x02 \x01(\t\x12\x0c\n\x04\x61rch\x18\x03 \x01(\t\"0\n\x1dPackageVersionMetadataRequest\x12\x0f\n\x07package\x18\x01 \x01(\t\"\x16\n\x05\x41rchs\x12\r\n\x05\x61rchs\x18\x01 \x03(\t\"\x1a\n\nArchFilter\x12\x0c\n\x04\x61rch\x18\x01 \x01(\t\"\"\n\x04Size\x12\x0c\n\x04size\x18\x01 \x01(\x03\x12\x0c\n\x04\x61rch\x18\x02 \x01(\t\"\xed\x04\n\x0bImageConfig\x12\x0c\n\x04user\x18\x01 \x01(\t\x12R\n\rexposed_ports\x18\x02 \x03(\x0b\x32;.chainguard.platform.registry.ImageConfig.ExposedPortsEntry\x12\x0b\n\x03\x65nv\x18\x03 \x03(\t\x12\x12\n\nentrypoint\x18\x04 \x03(\t\x12\x0b\n\x03\x63md\x18\x05 \x03(\t\x12G\n\x07volumes\x18\x06 \x03(\x0b\x32\x36.chainguard.platform.registry.ImageConfig.VolumesEntry\x12\x13\n\x0bworking_dir\x18\x07 \x01(\t\x12\x45\n\x06labels\x18\x08 \x03(\x0b\x32\x35.chainguard.platform.registry.ImageConfig.LabelsEntry\x12\x13\n\x0bstop_signal\x18\t \x01(\t\x1a\r\n\x0b\x45xposedPort\x1a\x08\n\x06Volume\x1aj\n\x11\x45xposedPortsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x44\n\x05value\x18\x02 \x01(\x0b\x32\x35.chainguard.platform.registry.ImageConfig.ExposedPort:\x02\x38\x01\x1a`\n\x0cVolumesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12?\n\x05value\x18\x02 \x01(\x0b\x32\x30.chainguard.platform.registry.ImageConfig.Volume:\x02\x38\x01\x1a-\n\x0bLabelsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\x90\x03\n\x0cPackagesDiff\x12=\n\x05\x61\x64\x64\x65\x64\x18\x01 \x03(\x0b\x32..chainguard.platform.registry.PackageReference\x12?\n\x07removed\x18\x02 \x03(\x0b\x32..chainguard.platform.registry.PackageReference\x12S\n\x07\x63hanged\x18\x03 \x03(\x0b\x32\x42.chainguard.platform.registry.PackagesDiff.ChangedPackageReference\x1a\xaa\x01\n\x17\x43hangedPackageReference\x12\x0c\n\x04name\x18\x01 \x01(\t\x12?\n\x07\x63urrent\x18\x02 \x01(\x0b\x32..chainguard.platform.registry.VersionReference\x12@\n\x08previous\x18\x03 \x01(\x0b\x32..chainguard.platform.registry.VersionReference\"6\n\x10VersionReference\x12\x0f\n\x07version\x18\x01 \x01(\t\x12\x11\n\treference\x18\x02 \x01(\t\"D\n\x10PackageReference\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\x11\n\treference\x18\x03 \x01(\t\"\xe2\x01\n\x13VulnerabilitiesDiff\x12\x43\n\x05\x61\x64\x64\x65\x64\x18\x01 \x03(\x0b\x32\x34.chainguard.platform.registry.VulnerabilityReference\x12\x45\n\x07removed\x18\x02 \x03(\x0b\x32\x34.chainguard.platform.registry.VulnerabilityReference\x12?\n\x08metadata\x18\x03 \x03(\x0b\x32-.chainguard.platform.registry.ScannerMetadata\"\xc6\x01\n\x0fScannerMetadata\x12\x0e\n\x06\x64igest\x18\x01 \x01(\t\x12\x34\n\x07scanner\x18\x02 \x01(\x0b\x32#.chainguard.platform.tenant.Scanner\x12\x44\n vulnerability_db_last_build_time\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\'\n\x1fvulnerability_db_schema_version\x18\x04 \x01(\t\"I\n\x16VulnerabilityReference\x12\n\n\x02id\x18\x01 \x01(\t\x12\x11\n\treference\x18\x02 \x01(\t\x12\x10\n\x08severity\x18\x03 \x01(\t\"4\n\x0b\x41rchRequest\x12\x15\n\x07repo_id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x0e\n\x06\x64igest\x18\x02 \x01(\t\"B\n\x0bSizeRequest\x12\x15\n\x07repo_id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x0e\n\x06\x64igest\x18\x02 \x01(\t\x12\x0c\n\x04\x61rch\x18\x03 \x01(\t\"[\n\x12ImageConfigRequest\x12\x15\n\x07repo_id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x0e\n\x06\x64igest\x18\x02 \x01(\t\x12\x0c\n\x04\x61rch\x18\x03 \x01(\t\x12\x10\n\x08registry\x18\x04 \x01(\x08\"X\n\x0eRawSbomRequest\x12\x15\n\x07repo_id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x0e\n\x06\x64igest\x18\x02 \x01(\t\x12\x11\n\treference\x18\x03 \x01(\t\x12\x0c\n\x04\x61rch\x18\x04 \x01(\t\":\n\x11VulnReportRequest\x12\x15\n\x07repo_id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x0e\n\x06\x64igest\x18\x02 \x01(\t\";\n\x1bManifestMetadataIndexFilter\x12\x0e\n\x06\x64igest\x18\x01 \x01(\t\x12\x0c\n\x04\x61rch\x18\x02 \x01(\t\"\x92\x01\n\x1bManifestMetadataFilterEntry\x12\x16\n\x0cimage_digest\x18\x01 \x01(\tH\x00\x12Q\n\x0cindex_filter\x18\x02 \x01(\x0b\x32\x39.chainguard.platform.registry.ManifestMetadataIndexFilterH\x00\x42\x08\n\x06\x66ilter\"\x7f\n\x16ManifestMetadataFilter\x12\x15\n\x07repo_id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12N\n\x05items\x18\x02 \x03(\x0b\x32\x39.chainguard.platform.registry.ManifestMetadataFilterEntryB\x04\x80\xd5\x18\x64\"\xa4\x01\n\x0bPkgMetadata\x12\x0c\n\x04purl\x18\x01 \x01(\t\x12\x13\n\x0borigin_purl\x18\x02 \x01(\t\x12,\n\x08\x65ol_date\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x33\n\x0f\x62uild_timestamp\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0f\n\x07license\x18\x05 \x01(\t\"c\n\x10ManifestMetadata\x12\x0e\n\x06\x64igest\x18\x01 \x01(\t\x12?\n\x0cpkg_metadata\x18\x02 \x03(\x0b\x32).chainguard.platform.registry.PkgMetadata\"U\n\x14ManifestMetadataList\x12=\n\x05items\x18\x01 \x03(\x0b\x32..chainguard.platform.registry.ManifestMetadata\"4\n\x19ManifestDigestCountFilter\x12\x17\n\tparent_id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"$\n\x13ManifestDigestCount\x12\r\n\x05\x63ount\x18\x01 \x01(\x03\"\x1a\n\x07RawSbom\x12\x0f\n\x07rawSbom\x18\x01 \x01(\t\"\xeb\x01\n\x16PackageVersionMetadata\x12\x41\n\x0b\x65olVersions\x18\x01 \x03(\x0b\x32,.chainguard.platform.registry.PackageVersion\x12\x1c\n\x14lastUpdatedTimestamp\x18\x02 \x01(\t\x12\x15\n\rlatestVersion\x18\x03 \x01(\t\x12>\n\x08versions\x18\x04 \x03(\x0b\x32,.chainguard.platform.registry.PackageVersion\x12\x19\n\x11gracePeriodMonths\x18\x05 \x01(\x05\"\xae\x02\n\x0ePackageVersion\x12\x0f\n\x07\x65olDate\x18\x01 \x01(\t\x12\x0e\n\x06\x65xists\x18\x02 \x01(\x08\x12\x0c\n\x04\x66ips\x18\x03 \x01(\x08\x12\x12\n\nlegacy_lts\x18\x04 \x01(\t\x12\x0b\n\x03lts\x18\t \x01(\x08\x12\x13\n\x0breleaseDate\x18\x05 \x01(\t\x12\x0f\n\x07version\x18\x06 \x01(\t\x12\x11\n\teolBroken\x18\x07 \x01(\x08\x12\x15\n\rlatestVersion\x18\x08 \x01(\t\x12Q\n\rversionSource\x18\n \x01(\x0b\x32:.chainguard.platform.registry.PackageVersion.VersionSource\x1a)\n\rVersionSource\x12\x0b\n\x03ref\x18\x01 \x01(\t\x12\x0b\n\x03sha\x18\x02 \x01(\t\"\xd9\x01\n\x11\x42uildReportFilter\x12\x34\n\x04uidp\x18\x01 \x01(\x0b\x32&.chainguard.platform.common.UIDPFilter\x12\x31\n\rstarted_since\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x32\n\x0estarted_before\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x14\n\x0c\x65xclude_logs\x18\x04 \x01(\x08\x12\x11\n\tpage_size\x18\x06 \x01(\x05\"\xee\x02\n\x0b\x42uildReport\x12\n\n\x02id\x18\x01 \x01(\t\x12\x12\n\nmedia_type\x18\x0b \x01(\t\x12\x0e\n\x06\x63onfig\x18\x02 \x01(\t\x12\x15\n\rlocked_config\x18\x03 \x01(\t\x12@\n\x06result\x18\x04 \x01(\x0e\x32\x30.chainguard.platform.registry.BuildReport.Result\x12\x10\n\x08warnings\x18\x05 \x03(\t\x12\x0b\n\x03log\x18\x06 \x01(\t\x12\x0e\n\x06\x64igest\x18\x07 \x01(\t\x12\x14\n\x0c\x61pko_version\x18\x08 \x01(\t\x12.\n\nstarted_at\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x30\n\x0c\x63ompleted_at\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"/\n\x06Result\x12\x0b\n\x07Unknown\x10\x00\x12\x0b\n\x07Success\x10\x01\x12\x0b\n\x07\x46\x61ilure\x10\x02\"M\n\x0f\x42uildReportList\x12:\n\x07reports\x18\x01 \x03(\x0b\x32).chainguard.platform.registry.BuildReport\"\x7f\n\x0b\x42uildStatus\x12\x44\n\x08\x66\x61ilures\x18\x01 \x03(\x0b\x32\x32.chainguard.platform.registry.BuildStatus.Failures\x1a*\n\x08\x46\x61ilures\x12\x0f\n\x07repo_id\x18\x01 \x01(\t\x12\r\n\x05total\x18\x02 \x01(\x05\",\n\x13UpdateStatusRequest\x12\x15\n\x07repo_id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"(\n\x0cUpdateStatus\x12\x18\n\x10recently_updated\x18\x01 \x01(\x08\"-\n\x14GetSyncStatusRequest\x12\x15\n\x07repo_id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"4\n\x17ListSyncStatusesRequest\x12\x19\n\x0bregistry_id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"\xbe\x01\n\nSyncStatus\x12?\n\x06status\x18\x01 \x01(\x0e\x32/.chainguard.platform.registry.SyncStatus.Status\x12/\n\x0b\x63reate_time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\">\n\x06Status\x12\x0b\n\x07UNKNOWN\x10\x00\x12\n\n\x06QUEUED\x10\x01\x12\x0f\n\x0bIN_PROGRESS\x10\x02\x12\n\n\x06\x46\x41ILED\x10\x03\"`\n\x0eRepoSyncStatus\x12\x0f\n\x07repo_id\x18\x01 \x01(\t\x12=\n\x0brepo_status\x18\x02 \x01(\x0b\x32(.chainguard.platform.registry.SyncStatus\"M\n\x0eSyncStatusList\x12;\n\x05items\x18\x01 \x03(\x0b\x32,.chainguard.platform.registry.RepoSyncStatus\"B\n\x0bHelmRequest\x12\x15\n\x07repo_id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x0e\n\x06\x64igest\x18\x02 \x01(\t\x12\x0c\n\x04\x61rch\x18\x03 \x01(\t\"q\n\x04Helm\x12\x12\n\nchart_name\x18\x01 \x01(\t\x12\x15\n\rchart_version\x18\x02 \x01(\t\x12\x18\n\x10\x63hart_repository\x18\x03 \x01(\t\x12\x14\n\x0c\x63hart_digest\x18\x04 \x01(\t\x12\x0e\n\x06values\x18\x05 \x01(\t\"8\n\x0fGetChartRequest\x12\x15\n\x07repo_id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x0e\n\x06\x64igest\x18\x02 \x01(\t\"\xfe\x02\n\x05\x43hart\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\x13\n\x0b\x61pp_version\x18\x03 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12\x43\n\x0c\x64\x65pendencies\x18\x05 \x03(\x0b\x32-.chainguard.platform.registry.ChartDependency\x12I\n\x0b\x61nnotations\x18\x06 \x03(\x0b\x32\x34.chainguard.platform.registry.Chart.AnnotationsEntry\x12\x38\n\x06images\x18\x64 \x03(\x0b\x32(.chainguard.platform.registry.ChartImage\x12\x0b\n\x03raw\x18\x65 \x01(\t\x12\x0e\n\x06values\x18\x66 \x01(\t\x12\x11\n\tchangelog\x18g \x01(\t\x1a\x32\n\x10\x41nnotationsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"D\n\x0f\x43hartDependency\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\x12\n\nrepository\x18\x03 \x01(\t\"s\n\nChartImage\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05image\x18\x02 \x01(\t\x12H\n\x0brequirement\x18\x03 \x01(\x0e\x32\x33.chainguard.platform.registry.ChartImageRequirement\"5\n\x1cListChartsByImageRepoRequest\x12\x15\n\x07repo_id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"n\n\x1dListChartsByImageRepoResponse\x12M\n\x14\x63hart_image_bindings\x18\x01 \x03(\x0b\x32/.chainguard.platform.registry.ChartImageBinding\"q\n\x11\x43hartImageBinding\x12\x12\n\nchart_repo\x18\x01 \x01(\t\x12H\n\x0brequirement\x18\x02 \x01(\x0e\x32\x33.chainguard.platform.registry.ChartImageRequirement\"Q\n\nDeployment\x12\n\n\x02id\x18\x01 \x01(\t\x12\x37\n\x06\x63harts\x18\x02 \x03(\x0b\x32\'.chainguard.platform.registry.HelmChart\"W\n\tHelmChart\x12\x13\n\x06source\x18\x01 \x01(\tH\x00\x88\x01\x01\x12\x0c\n\x04repo\x18\x02 \x01(\t\x12\x12\n\x05\x63hart\x18\x03 \x01(\tH\x01\x88\x01\x01\x42\t\n\x07_sourceB\x08\n\x06_chart\"q\n\x17\x43reateDeploymentRequest\x12\x17\n\tparent_id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12=\n\x06\x63harts\x18\x02 \x03(\x0b\x32\'.chainguard.platform.registry.HelmChartB\x04\x80\xd5\x18\x64\"o\n\x17UpdateDeploymentRequest\x12\x15\n\x07repo_id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12=\n\x06\x63harts\x18\x02 \x03(\x0b\x32\'.chainguard.platform.registry.HelmChartB\x04\x80\xd5\x18\x64\"-\n\x14GetDeploymentRequest\x12\x15\n\x07repo_id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"\\\n\x10RegistrySettings\x12\x19\n\x0bregistry_id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\x12\x13\n\x0bunique_tags\x18\x02 \x01(\x08\x12\x18\n\x10\x65ol_grace_period\x18\x03 \x01(\x08\"7\n\x1aGetRegistrySettingsRequest\x12\x19\n\x0bregistry_id\x18\x01 \x01(\tB\x04\xf8\xd4\x18\x01\"\xa0\x01\n\x0bPolicyInput\x12\x14\n\x0cmain_package\x18\x01 \x01(\t\x12J\n\x14main_package_version\x18\x02 \x01(\x0b\x32,.chainguard.platform.registry.PackageVersion\x12/\n\x0b\x63reate_time\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp*e\n\x0b\x43\x61talogTier\x12\x0b\n\x07UNKNOWN\x10\x00\x12\x0f\n\x0b\x41PPLICATION\x10\x04\x12\x08\n\x04\x42\x41SE\x10\x05\x12\x08\n\x04\x46IPS\x10\x06\x12\x06\n\x02\x41I\x10\x07\x12\x0c\n\x08\x44\x45VTOOLS\x10\x08\x12\x0e\n\nCOMMERCIAL\x10\t*B\n\x0c\x45olTagStatus\x12\x0e\n\nTAG_ACTIVE\x10\x00\x12\x10\n\x0cTAG_IN_GRACE\x10\x01\x12\x10\n\x0cTAG_INACTIVE\x10\x02*y\n\x14\x45olGracePeriodStatus\x12\x16\n\x12GRACE_NOT_ELIGIBLE\x10\x00\x12\x12\n\x0eGRACE_ELIGIBLE\x10\x01\x12\x10\n\x0cGRACE_ACTIVE\x10\x02\x12\x10\n\x0cGRACE_BROKEN\x10\x03\x12\x11\n\rGRACE_EXPIRED\x10\x04*h\n\x15\x43hartImageRequirement\x12\x1b\n\x17REQUIREMENT_UNSPECIFIED\x10\x00\x12\x18\n\x14REQUIREMENT_REQUIRED\x10\x01\x12\x18\n\x14REQUIREMENT_OPTIONAL\x10\x02\x32\xa8/\n\x08Registry\x12\xc7\x01\n\nCreateRepo\x12/.chainguard.platform.registry.CreateRepoRequest\x1a\".chainguard.platform.registry.Repo\"d\xaa\xd4\x18\x06\x12\x04\n\x02\xc3\x0c\xb2\xd4\x18\'\n!platform.registry.repo.created.v1\x12\x02id\x82\xd3\xe4\x93\x02)\"!/registry/v1/repos/{parent_id=**}:\x04repo\x12\xb0\x01\n\nUpdateRepo\x12\".chainguard.platform.registry.Repo\x1a\".chainguard.platform.registry.Repo\"Z\xaa\xd4\x18\x06\x12\x04\n\x02\xc4\x0c\xb2\xd4\x18\'\n!platform.registry.repo.updated.v1\x12\x02id\x82\xd3\xe4\x93\x02\x1f\x1a\x1a/registry/v1/repos/{id=**}:\x01*\x12\x85\x01\n\tListRepos\x12(.chainguard.platform.registry.RepoFilter\x1a&.chainguard.platform.registry.RepoList\"&\xaa\xd4\x18\x08\x12\x06\n\x02\xc5\x0c\x10\x01\x82\xd3\xe4\x93\x02\x14\x12\x12/registry/v1/repos\x12\xb4\x01\n\x14GetRepoCountBySource\x12\x39.chainguard.platform.registry.GetRepoCountBySourceRequest\x1a\'.chainguard.platform.registry.RepoCount\"8\xaa\xd4\x18\x06\x12\x04\n\x02\xc5\x0c\x82\xd3\xe4\x93\x02(\x12&/registry/v1/repocountbysource/{id=**}\x12\xae\x01\n\nDeleteRepo\x12/.chainguard.platform.registry.DeleteRepoRequest\x1a\x16.google.protobuf.Empty\"W\xaa\xd4\x18\x06\x12\x04\n\x02\xc6\x0c\xb2\xd4\x18\'\n!platform.registry.repo.deleted.v1\x12\x02id\x82\xd3\xe4\x93\x02\x1c*\x1a/registry/v1/repos/{id=**}\x12\xbf\x01\n\tCreateTag\x12..chainguard.platform.registry.CreateTagRequest\x1a!.chainguard.platform.registry.Tag\"_\xaa\xd4\x18\x06\x12\x04\n\x02\xcb\x0c\xb2\xd4\x18&\n platform.registry.tag.created.v1\x12\x02id\x82\xd3\xe4\x93\x02%\"\x1e/registry/v1/tags/{repo_id=**}:\x03tag\x12\xab\x01\n\tUpdateTag\x12!.chainguard.platform.registry.Tag\x1a!.chainguard.platform.registry.Tag\"X\xaa\xd4\x18\x06\x12\x04\n\x02\xcc\x0c\xb2\xd4\x18&\n platform.registry.tag.updated.v1\x12\x02id\x82\xd3\xe4\x93\x02\x1e\x1a\x19/registry/v1/tags/{id=**}:\x01*\x12\xaa\x01\n\tDeleteTag\x12..chainguard.platform.registry.DeleteTagRequest\x1a\x16.google.protobuf.Empty\"U\xaa\xd4\x18\x06\x12\x04\n\x02\xce\x0c\xb2\xd4\x18&\n platform.registry.tag.deleted.v1\x12\x02id\x82\xd3\xe4\x93\x02\x1b*\x19/registry/v1/tags/{id=**}\x12\x81\x01\n\x08ListTags\x12\'.chainguard.platform.registry.TagFilter\x1a%.chainguard.platform.registry.TagList\"%\xaa\xd4\x18\x08\x12\x06\n\x02\xcd\x0c\x10\x01\x82\xd3\xe4\x93\x02\x13\x12\x11/registry/v1/tags\x12\xb9\x01\n\x12GetRepoTagsSummary\x12\x37.chainguard.platform.registry.GetRepoTagsSummaryRequest\x1a-.chainguard.platform.registry.RepoTagsSummary\";\xaa\xd4\x18\x06\x12\x04\n\x02\xcd\x0c\x82\xd3\xe4\x93\x02+\x12)/registry/v1/repotagssummary/{repo_id=**}\x12\x8d\x01\n\x0bListEolTags\x12*.chainguard.platform.registry.EolTagFilter\x1a(.chainguard.platform.registry.EolTagList\"(\xaa\xd4\x18\x08\x12\x06\n\x02\xcd\x0c\x10\x01\x82\xd3\xe4\x93\x02\x16\x12\x14/registry/v1/eoltags\x12\xaa\x01\n\x0eListTagHistory\x12..chainguard.platform.registry.TagHistoryFilter\x1a,.chainguard.platform.registry.TagHistoryList\":\xaa\xd4\x18\x06\x12\x04\n\x02\xcd\x0c\x82\xd3\xe4\x93\x02*\x12(/registry/v1/tags/{parent_id=**}/history\x12\xa6\x01\n\x07GetSbom\x12).chainguard.platform.registry.SbomRequest\x1a!.chainguard.platform.tenant.Sbom2\"M\xaa\xd4\x18\n\x12\x08\n\x06\xc5\x0c\x8a\x05\xcf\x0c\x82\xd3\xe4\x93\x02\x39\x12\x37/registry/v1/repos/{repo_id=**}/digests/{digest=*}/sbom\x12\xa5\x01\n\x07GetHelm\x12).chainguard.platform.registry.HelmRequest\x1a\".chainguard.platform.registry.Helm\"K\xaa\xd4\x18\x08\x12\x06\n\x04\xc5\x0c\xcd\x0c\x82\xd3\xe4\x93\x02\x39\x12\x37/registry/v1/repos/{repo_id=**}/digests/{digest=*}/helm\x12\xac\x01\n\x08GetChart\x12-.chainguard.platform.registry.GetChartRequest\x1a#.chainguard.platform.registry.Chart\"L\xaa\xd4\x18\x08\x12\x06\n\x04\xc5\x0c\xc9\x0c\x82\xd3\xe4\x93\x02:\x12\x38/registry/v1/repos/{repo_id=**}/digests/{digest=*}/chart\x12\xd8\x01\n\x15ListChartsByImageRepo\x12:.chainguard.platform.registry.ListChartsByImageRepoRequest\x1a;.chainguard.platform.registry.ListChartsByImageRepoResponse\"F\xaa\xd4\x18\x06\x12\x04\n\x02\xc5\x0c\x82\xd3\xe4\x93\x02\x36\x12\x34/registry/v1/repos/{repo_id=**}/chart-image-bindings\x12\xc1\x01\n\x0eGetImageConfig\x12\x30.chainguard.platform.registry.ImageConfigRequest\x1a).chainguard.platform.registry.ImageConfig\"R\xaa\xd4\x18\x08\x12\x06\n\x04\xc5\x0c\xcf\x0c\x82\xd3\xe4\x93\x02@\x12>/registry/v1/repos/{repo_id=**}/digests/{digest=*}/imageconfig\x12\xb0\x01\n\x08GetArchs\x12).chainguard.platform.registry.ArchRequest\x1a#.chainguard.platform.registry.Archs\"T\xaa\xd4\x18\x08\x12\x06\n\x04\xc5\x0c\xcf\x0c\x82\xd3\xe4\x93\x02\x42\x12@/registry/v1/repos/{repo_id=**}/digests/{digest=*}/architectures\x12\xa5\x01\n\x07GetSize\x12).chainguard.platform.registry.SizeRequest\x1a\".chainguard.platform.registry.Size\"K\xaa\xd4\x18\x08\x12\x06\n\x04\xc5\x0c\xcf\x0c\x82\xd3\xe4\x93\x02\x39\x12\x37/registry/v1/repos/{repo_id=**}/digests/{digest=*}/size\x12\xb0\x01\n\nGetRawSbom\x12,.chainguard.platform.registry.RawSbomRequest\x1a%.chainguard.platform.registry.RawSbom\"M\xaa\xd4\x18\x08\x12\x06\n\x04\xc5\x0c\x8a\x05\x82\xd3\xe4\x93\x02;\x12\x39/registry/v1/repos/{repo_id=**}/digest/{digest=*}/rawsbom\x12\xbb\x01\n\rGetVulnReport\x12/.chainguard.platform.registry.VulnReportRequest\x1a&.chainguard.platform.tenant.VulnReport\"Q\xaa\xd4\x18\x08\x12\x06\n\x04\xc5\x0c\x94\x05\x82\xd3\xe4\x93\x02?\x12=/registry/v1/repos/{repo_id=**}/digests/{digest=*}/vulnreport\x12\xc3\x01\n\x14ListManifestMetadata\x12\x34.chainguard.platform.registry.ManifestMetadataFilter\x1a\x32.chainguard.platform.registry.ManifestMetadataList\"A\xaa\xd4\x18\x06\x12\x04\n\x02\xcf\x0c\x82\xd3\xe4\x93\x02\x31\x12//registry/v1/repos/{repo_id=**}/manifestmetdata\x12\xbf\x01\n\x16GetManifestDigestCount\x12\x37.chainguard.platform.registry.ManifestDigestCountFilter\x1a\x31.chainguard.platform.registry.ManifestDigestCount\"9\xaa\xd4\x18\x06\x12\x04\n\x02\xcf\x0c\x82\xd3\xe4\x93\x02)\x12\'/registry/v1/digestcount/{parent_id=**}\x12\xc6\x01\n\x19GetPackageVersionMetadata\x12;.chainguard.platform.registry.PackageVersionMetadataRequest\x1a\x34.chainguard.platform.registry.PackageVersionMetadata\"6\xaa\xd4\x18\x08\x12\x06\n\x02\xf6\x0c\x10\x01\x82\xd3\xe4\x93\x02$\x12\"/registry/v1/versions/{package=**}\x12\xa1\x01\n\x10ListBuildReports\x12/.chainguard.platform.registry.BuildReportFilter\x1a-.chainguard.platform.registry.BuildReportList\"-\xaa\xd4\x18\x08\x12\x06\n\x02\x86\r\x10\x01\x82\xd3\xe4\x93\x02\x1b\x12\x19/registry/v1/buildreports\x12\x9a\x01\n\x0eGetBuildStatus\x12/.chainguard.platform.registry.BuildReportFilter\x1a).chainguard.platform.registry.BuildStatus\",\xaa\xd4\x18\x08\x12\x06\n\x02\x86\r\x10\x01\x82\xd3\xe4\x93\x02\x1a\x12\x18/registry/v1/buildstatus\x12\xb0\x01\n\x0fGetUpdateStatus\x12\x31.chainguard.platform.registry.UpdateStatusRequest\x1a*.chainguard.platform.registry.UpdateStatus\">\xaa\xd4\x18\x06\x12\x04\n\x02\xcd\x0c\x82\xd3\xe4\x93\x02.\x12,/registry/v1/repos/{repo_id=**}:updatestatus\x12\xab\x01\n\rGetSyncStatus\x12\x32.chainguard.platform.registry.GetSyncStatusRequest\x1a(.chainguard.platform.registry.SyncStatus\"<\xaa\xd4\x18\x06\x12\x04\n\x02\xc5\x0c\x82\xd3\xe4\x93\x02,\x12*/registry/v1/repos/{repo_id=**}:syncstatus\x12\xa4\x01\n\x10ListSyncStatuses\x12\x35.chainguard.platform.registry.ListSyncStatusesRequest\x1a,.chainguard.platform.registry.SyncStatusList\"+\xaa\xd4\x18\x06\x12\x04\n\x02\xc5\x0c\x82\xd3\xe4\x93\x02\x1b\x12\x19/registry/v1/syncstatuses\x12\xb6\x01\n\x10\x43reateDeployment\x12\x35.chainguard.platform.registry.CreateDeploymentRequest\x1a(.chainguard.platform.registry.Deployment\"A\xaa\xd4\x18\x06\x12\x04\n\x02\x9e\x0f\x82\xd3\xe4\x93\x02\x31\",/registry/v1/repos/{parent_id=**}/deployment:\x01*\x12\xb4\x01\n\x10UpdateDeployment\x12\x35.chainguard.platform.registry.UpdateDeploymentRequest\x1a(.chainguard.platform.registry.Deployment\"?\xaa\xd4\x18\x06\x12\x04\n\x02\x9f\x0f\x82\xd3\xe4\x93\x02/\x1a*/registry/v1/repos/{repo_id=**}/deployment:\x01*\x12\xab\x01\n\rGetDeployment\x12\x32.chainguard.platform.registry.GetDeploymentRequest\x1a(.chainguard.platform.registry.Deployment\"<\xaa\xd4\x18\x06\x12\x04\n\x02\xa0\x0f\x82\xd3\xe4\x93\x02,\x12*/registry/v1/repos/{repo_id=**}/deployment\x12\xb9\x01\n\x13GetRegistrySettings\x12\x38.chainguard.platform.registry.GetRegistrySettingsRequest\x1a..chainguard.platform.registry.RegistrySettings\"8\xaa\xd4\x18\x06\x12\x04\n\x02\x93\r\x82\xd3\xe4\x93\x02(\x12&/registry/v1/settings/{registry_id=**}\x12\xb5\x01\n\x16UpdateRegistrySettings\x12..chainguard.platform.registry.RegistrySettings\x1a..chainguard.platform.registry.RegistrySettings\";\xaa\xd4\x18\x06\x12\x04\n\x02\x94\r\x82\xd3\xe4\x93\x02+\x1a&/registry/v1/settings/{registry_id=**}:\x01*b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'chainguard.platform.registry.v1.registry_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
+  _globals['_REPO'].fields_by_name['id']._loaded_options = None
+  _globals['_REPO'].fields_by_name['id']._serialized_options = b'\370\324\030\001'
+  _globals['_REPO'].fields_by_name['bundles']._loaded_options = None
+  _globals['_REPO'].fields_by_name['bundles']._serialized_options = b'\200\325\030d'
+  _globals['_REPO'].fields_by_name['aliases']._loaded_options = None
+  _globals['_REPO'].fields_by_name['aliases']._serialized_options = b'\200\325\030d'
+  _globals['_REPO'].fields_by_name['active_tags']._loaded_options = None
+  _globals['_REPO'].fields_by_name['active_tags']._serialized_options = b'\200\325\030\350\007'
+  _globals['_CUSTOMOVERLAY_CERTIFICATES'].fields_by_name['additional']._loaded_options = None
+  _globals['_CUSTOMOVERLAY_CERTIFICATES'].fields_by_name['additional']._serialized_options = b'\200\325\030d'
+  _globals['_CUSTOMOVERLAY_CERTIFICATES'].fields_by_name['providers']._loaded_options = None
+  _globals['_CUSTOMOVERLAY_CERTIFICATES'].fields_by_name['providers']._serialized_options = b'\200\325\030\020'
+  _globals['_CUSTOMOVERLAY_ENVIRONMENTENTRY']._loaded_options = None
+  _globals['_CUSTOMOVERLAY_ENVIRONMENTENTRY']._serialized_options = b'8\001'
+  _globals['_CUSTOMOVERLAY_ANNOTATIONSENTRY']._loaded_options = None
+  _globals['_CUSTOMOVERLAY_ANNOTATIONSENTRY']._serialized_options = b'8\001'
+  _globals['_CUSTOMOVERLAY'].fields_by_name['environment']._loaded_options = None
+  _globals['_CUSTOMOVERLAY'].fields_by_name['environment']._serialized_options = b'\200\325\030\200\002'
+  _globals['_CUSTOMOVERLAY'].fields_by_name['annotations']._loaded_options = None
+  _globals['_CUSTOMOVERLAY'].fields_by_name['annotations']._serialized_options = b'\200\325\030\200\002'
+  _globals['_IMAGECONTENTS'].fields_by_name['packages']._loaded_options = None
+  _globals['_IMAGECONTENTS'].fields_by_name['packages']._serialized_options = b'\200\325\030\350\007'
+  _globals['_IMAGECONTENTS'].fields_by_name['runtime_repositories']._loaded_options = None
+  _globals['_IMAGECONTENTS'].fields_by_name['runtime_repositories']._serialized_options = b'\200\325\030d'
+  _globals['_IMAGECONTENTS'].fields_by_name['runtime_keyring']._loaded_options = None
+  _globals['_IMAGECONTENTS'].fields_by_name['runtime_keyring']._serialized_options = b'\200\325\030d'
+  _globals['_CREATEREPOREQUEST'].fields_by_name['parent_id']._loaded_options = None
+  _globals['_CREATEREPOREQUEST'].fields_by_name['parent_id']._serialized_options = b'\370\324\030\001'
+  _globals['_GETREPOCOUNTBYSOURCEREQUEST'].fields_by_name['id']._loaded_options = None
+  _globals['_GETREPOCOUNTBYSOURCEREQUEST'].fields_by_name['id']._serialized_options = b'\370\324\030\001'
+  _globals['_DELETEREPOREQUEST'].fields_by_name['id']._loaded_options = None
+  _globals['_DELETEREPOREQUEST'].fields_by_name['id']._serialized_options = b'\370\324\030\001'
+  _globals['_CREATETAGREQUEST'].fields_by_name['repo_id']._loaded_options = None
+  _globals['_CREATETAGREQUEST'].fields_by_name['repo_id']._serialized_options = b'\370\324\030\001'
+  _globals['_DELETETAGREQUEST'].fields_by_name['id']._loaded_options = None
+  _globals['_DELETETAGREQUEST'].fields_by_name['id']._serialized_options = b'\370\324\030\001'
+  _globals['_TAG'].fields_by_name['id']._loaded_options = None
+  _globals['_TAG'].fields_by_name['id']._serialized_options = b'\370\324\030\001'
+  _globals['_TAG'].fields_by_name['bundles']._loaded_options = None
+  _globals['_TAG'].fields_by_name['bundles']._serialized_options = b'\200\325\030d'
+  _globals['_GETREPOTAGSSUMMARYREQUEST'].fields_by_name['repo_id']._loaded_options = None
+  _globals['_GETREPOTAGSSUMMARYREQUEST'].fields_by_name['repo_id']._serialized_options = b'\370\324\030\001'
+  _globals['_TAGHISTORYFILTER'].fields_by_name['parent_id']._loaded_options = None
+  _globals['_TAGHISTORYFILTER'].fields_by_name['parent_id']._serialized_options = b'\370\324\030\001'
+  _globals['_SBOMREQUEST'].fields_by_name['repo_id']._loaded_options = None
+  _globals['_SBOMREQUEST'].fields_by_name['repo_id']._serialized_options = b'\370\324\030\001'
+  _globals['_IMAGECONFIG_EXPOSEDPORTSENTRY']._loaded_options = None
+  _globals['_IMAGECONFIG_EXPOSEDPORTSENTRY']._serialized_options = b'8\001'
+  _globals['_IMAGECONFIG_VOLUMESENTRY']._loaded_options = None
+  _globals['_IMAGECONFIG_VOLUMESENTRY']._serialized_options = b'8\001'
+  _globals['_IMAGECONFIG_LABELSENTRY']._loaded_options = None
+  _globals['_IMAGECONFIG_LABELSENTRY']._serialized_options = b'8\001'
+  _globals['_ARCHREQUEST'].fields_by_name['repo_id']._loaded_options = None
+  _globals['_ARCHREQUEST'].fields_by_name['repo_id']._serialized_options = b'\370\324\030\001'
+  _globals['_SIZEREQUEST'].fields_by_name['repo_id']._loaded_options = None
+  _globals['_SIZEREQUEST'].fields_by_name['repo_id']._serialized_options = b'\370\324\030\001'
+  _globals['_IMAGECONFIGREQUEST'].fields_by_name['repo_id']._loaded_options = None
+  _globals['_IMAGECONFIGREQUEST'].fields_by_name['repo_id']._serialized_options = b'\370\324\030\001'
+  _globals['_RAWSBOMREQUEST'].fields_by_name['repo_id']._loaded_options = None
+  _globals['_RAWSBOMREQUEST'].fields_by_name['repo_id']._serialized_options = b'\370\324\030\001'
   _globals['_VULNREPORTREQUEST'].fields_by_name['repo_id']._loaded_options = None
   _globals['_VULNREPORTREQUEST'].fields_by_name['repo_id']._serialized_options = b'\370\324\030\001'
-  _globals['_VULNCOUNTREPORTFILTER'].fields_by_name['references']._loaded_options = None
-  _globals['_VULNCOUNTREPORTFILTER'].fields_by_name['references']._serialized_options = b'\200\325\030d'
+  _globals['_MANIFESTMETADATAFILTER'].fields_by_name['repo_id']._loaded_options = None
+  _globals['_MANIFESTMETADATAFILTER'].fields_by_name['repo_id']._serialized_options = b'\370\324\030\001'
+  _globals['_MANIFESTMETADATAFILTER'].fields_by_name['items']._loaded_options = None
+  _globals['_MANIFESTMETADATAFILTER'].fields_by_name['items']._serialized_options = b'\200\325\030d'
+  _globals['_MANIFESTDIGESTCOUNTFILTER'].fields_by_name['parent_id']._loaded_options = None
+  _globals['_MANIFESTDIGESTCOUNTFILTER'].fields_by_name['parent_id']._serialized_options = b'\370\324\030\001'
+  _globals['_UPDATESTATUSREQUEST'].fields_by_name['repo_id']._loaded_options = None
+  _globals['_UPDATESTATUSREQUEST'].fields_by_name['repo_id']._serialized_options = b'\370\324\030\001'
+  _globals['_GETSYNCSTATUSREQUEST'].fields_by_name['repo_id']._loaded_options = None
+  _globals['_GETSYNCSTATUSREQUEST'].fields_by_name['repo_id']._serialized_options = b'\370\324\030\001'
+  _globals['_LISTSYNCSTATUSESREQUEST'].fields_by_name['registry_id']._loaded_options = None
+  _globals['_LISTSYNCSTATUSESREQUEST'].fields_by_name['registry_id']._serialized_options = b'\370\324\030\001'
+  _globals['_HELMREQUEST'].fields_by_name['repo_id']._loaded_options = None
+  _globals['_HELMREQUEST'].fields_by_name['repo_id']._serialized_options = b'\370\324\030\001'
+  _globals['_GETCHARTREQUEST'].fields_by_name['repo_id']._loaded_options = None
+  _globals['_GETCHARTREQUEST'].fields_by_name['repo_id']._serialized_options = b'\370\324\030\001'
+  _globals['_CHART_ANNOTATIONSENTRY']._loaded_options = None
+  _globals['_CHART_ANNOTATIONSENTRY']._serialized_options = b'8\001'
+  _globals['_LISTCHARTSBYIMAGEREPOREQUEST'].fields_by_name['repo_id']._loaded_options = None
+  _globals['_LISTCHARTSBYIMAGEREPOREQUEST'].fields_by_name['repo_id']._serialized_options = b'\370\324\030\001'
+  _globals['_CREATEDEPLOYMENTREQUEST'].fields_by_name['parent_id']._loaded_options = None
+  _globals['_CREATEDEPLOYMENTREQUEST'].fields_by_name['parent_id']._serialized_options = b'\370\324\030\001'
+  _globals['_CREATEDEPLOYMENTREQUEST'].fields_by_name['charts']._loaded_options = None
+  _globals['_CREATEDEPLOYMENTREQUEST'].fields_by_name['charts']._serialized_options = b'\200\325\030d'
+  _globals['_UPDATEDEPLOYMENTREQUEST'].fields_by_name['repo_id']._loaded_options = None
+  _globals['_UPDATEDEPLOYMENTREQUEST'].fields_by_name['repo_id']._serialized_options = b'\370\324\030\001'
+  _globals['_UPDATEDEPLOYMENTREQUEST'].fields_by_name['charts']._loaded_options = None
+  _globals['_UPDATEDEPLOYMENTREQUEST'].fields_by_name['charts']._serialized_options = b'\200\325\030d'
+  _globals['_GETDEPLOYMENTREQUEST'].fields_by_name['repo_id']._loaded_options = None
+  _globals['_GETDEPLOYMENTREQUEST'].fields_by_name['repo_id']._serialized_options = b'\370\324\030\001'
+  _globals['_REGISTRYSETTINGS'].fields_by_name['registry_id']._loaded_options = None
+  _globals['_REGISTRYSETTINGS'].fields_by_name['registry_id']._serialized_options = b'\370\324\030\001'
+  _globals['_GETREGISTRYSETTINGSREQUEST'].fields_by_name['registry_id']._loaded_options = None
+  _globals['_GETREGISTRYSETTINGSREQUEST'].fields_by_name['registry_id']._serialized_options = b'\370\324\030\001'
+  _globals['_REGISTRY'].methods_by_name['CreateRepo']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['CreateRepo']._serialized_options = b'\252\324\030\006\022\004\n\002\303\014\262\324\030\'\n!platform.registry.repo.created.v1\022\002id\202\323\344\223\002)\"!/registry/v1/repos/{parent_id=**}:\004repo'
+  _globals['_REGISTRY'].methods_by_name['UpdateRepo']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['UpdateRepo']._serialized_options = b'\252\324\030\006\022\004\n\002\304\014\262\324\030\'\n!platform.registry.repo.updated.v1\022\002id\202\323\344\223\002\037\032\032/registry/v1/repos/{id=**}:\001*'
+  _globals['_REGISTRY'].methods_by_name['ListRepos']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['ListRepos']._serialized_options = b'\252\324\030\010\022\006\n\002\305\014\020\001\202\323\344\223\002\024\022\022/registry/v1/repos'
+  _globals['_REGISTRY'].methods_by_name['GetRepoCountBySource']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['GetRepoCountBySource']._serialized_options = b'\252\324\030\006\022\004\n\002\305\014\202\323\344\223\002(\022&/registry/v1/repocountbysource/{id=**}'
+  _globals['_REGISTRY'].methods_by_name['DeleteRepo']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['DeleteRepo']._serialized_options = b'\252\324\030\006\022\004\n\002\306\014\262\324\030\'\n!platform.registry.repo.deleted.v1\022\002id\202\323\344\223\002\034*\032/registry/v1/repos/{id=**}'
+  _globals['_REGISTRY'].methods_by_name['CreateTag']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['CreateTag']._serialized_options = b'\252\324\030\006\022\004\n\002\313\014\262\324\030&\n platform.registry.tag.created.v1\022\002id\202\323\344\223\002%\"\036/registry/v1/tags/{repo_id=**}:\003tag'
+  _globals['_REGISTRY'].methods_by_name['UpdateTag']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['UpdateTag']._serialized_options = b'\252\324\030\006\022\004\n\002\314\014\262\324\030&\n platform.registry.tag.updated.v1\022\002id\202\323\344\223\002\036\032\031/registry/v1/tags/{id=**}:\001*'
+  _globals['_REGISTRY'].methods_by_name['DeleteTag']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['DeleteTag']._serialized_options = b'\252\324\030\006\022\004\n\002\316\014\262\324\030&\n platform.registry.tag.deleted.v1\022\002id\202\323\344\223\002\033*\031/registry/v1/tags/{id=**}'
+  _globals['_REGISTRY'].methods_by_name['ListTags']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['ListTags']._serialized_options = b'\252\324\030\010\022\006\n\002\315\014\020\001\202\323\344\223\002\023\022\021/registry/v1/tags'
+  _globals['_REGISTRY'].methods_by_name['GetRepoTagsSummary']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['GetRepoTagsSummary']._serialized_options = b'\252\324\030\006\022\004\n\002\315\014\202\323\344\223\002+\022)/registry/v1/repotagssummary/{repo_id=**}'
   _globals['_REGISTRY'].methods_by_name['ListEolTags']._loaded_options = None
   _globals['_REGISTRY'].methods_by_name['ListEolTags']._serialized_options = b'\252\324\030\010\022\006\n\002\315\014\020\001\202\323\344\223\002\026\022\024/registry/v1/eoltags'
+  _globals['_REGISTRY'].methods_by_name['ListTagHistory']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['ListTagHistory']._serialized_options = b'\252\324\030\006\022\004\n\002\315\014\202\323\344\223\002*\022(/registry/v1/tags/{parent_id=**}/history'
+  _globals['_REGISTRY'].methods_by_name['GetSbom']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['GetSbom']._serialized_options = b'\252\324\030\n\022\010\n\006\305\014\212\005\317\014\202\323\344\223\0029\0227/registry/v1/repos/{repo_id=**}/digests/{digest=*}/sbom'
+  _globals['_REGISTRY'].methods_by_name['GetHelm']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['GetHelm']._serialized_options = b'\252\324\030\010\022\006\n\004\305\014\315\014\202\323\344\223\0029\0227/registry/v1/repos/{repo_id=**}/digests/{digest=*}/helm'
+  _globals['_REGISTRY'].methods_by_name['GetChart']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['GetChart']._serialized_options = b'\252\324\030\010\022\006\n\004\305\014\311\014\202\323\344\223\002:\0228/registry/v1/repos/{repo_id=**}/digests/{digest=*}/chart'
+  _globals['_REGISTRY'].methods_by_name['ListChartsByImageRepo']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['ListChartsByImageRepo']._serialized_options = b'\252\324\030\006\022\004\n\002\305\014\202\323\344\223\0026\0224/registry/v1/repos/{repo_id=**}/chart-image-bindings'
+  _globals['_REGISTRY'].methods_by_name['GetImageConfig']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['GetImageConfig']._serialized_options = b'\252\324\030\010\022\006\n\004\305\014\317\014\202\323\344\223\002@\022>/registry/v1/repos/{repo_id=**}/digests/{digest=*}/imageconfig'
+  _globals['_REGISTRY'].methods_by_name['GetArchs']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['GetArchs']._serialized_options = b'\252\324\030\010\022\006\n\004\305\014\317\014\202\323\344\223\002B\022@/registry/v1/repos/{repo_id=**}/digests/{digest=*}/architectures'
+  _globals['_REGISTRY'].methods_by_name['GetSize']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['GetSize']._serialized_options = b'\252\324\030\010\022\006\n\004\305\014\317\014\202\323\344\223\0029\0227/registry/v1/repos/{repo_id=**}/digests/{digest=*}/size'
+  _globals['_REGISTRY'].methods_by_name['GetRawSbom']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['GetRawSbom']._serialized_options = b'\252\324\030\010\022\006\n\004\305\014\212\005\202\323\344\223\002;\0229/registry/v1/repos/{repo_id=**}/digest/{digest=*}/rawsbom'
   _globals['_REGISTRY'].methods_by_name['GetVulnReport']._loaded_options = None
-  _globals['_REGISTRY'].methods_by_name['GetVulnReport']._serialized_options = b'\252\324\030\010\022\006\n\004\305\014\224\005\202\323\344\223\002=\022;/registry/v1/repos/{repo_id=**}/digests/{digest}/vulnreport'
-  _globals['_REGISTRY'].methods_by_name['ListVulnCountReports']._loaded_options = None
-  _globals['_REGISTRY'].methods_by_name['ListVulnCountReports']._serialized_options = b'\252\324\030\010\022\006\n\002\375\014\020\001\202\323\344\223\002\"\022 /registry/v1/vuln_reports/counts'
-  _globals['_VULNREPORTREQUEST']._serialized_start=258
-  _globals['_VULNREPORTREQUEST']._serialized_end=316
-  _globals['_EOLTAGFILTER']._serialized_start=319
-  _globals['_EOLTAGFILTER']._serialized_end=487
-  _globals['_EOLTAGLIST']._serialized_start=489
-  _globals['_EOLTAGLIST']._serialized_end=579
-  _globals['_EOLTAG']._serialized_start=582
-  _globals['_EOLTAG']._serialized_end=1100
-  _globals['_EOLTAG_TAGSTATUS']._serialized_start=923
-  _globals['_EOLTAG_TAGSTATUS']._serialized_end=986
-  _globals['_EOLTAG_GRACESTATUS']._serialized_start=988
-  _globals['_EOLTAG_GRACESTATUS']._serialized_end=1100
-  _globals['_PACKAGEVERSION']._serialized_start=1103
-  _globals['_PACKAGEVERSION']._serialized_end=1352
-  _globals['_VERSIONSOURCE']._serialized_start=1354
-  _globals['_VERSIONSOURCE']._serialized_end=1395
-  _globals['_VULNCOUNTREPORTFILTER']._serialized_start=1398
-  _globals['_VULNCOUNTREPORTFILTER']._serialized_end=1597
-  _globals['_REFERENCE']._serialized_start=1599
-  _globals['_REFERENCE']._serialized_end=1637
-  _globals['_VULNCOUNTREPORTLIST']._serialized_start=1639
-  _globals['_VULNCOUNTREPORTLIST']._serialized_end=1722
-  _globals['_VULNCOUNTREPORT']._serialized_start=1725
-  _globals['_VULNCOUNTREPORT']._serialized_end=2253
-  _globals['_VULNCOUNTREPORT_VULNCOUNT']._serialized_start=2067
-  _globals['_VULNCOUNTREPORT_VULNCOUNT']._serialized_end=2167
-  _globals['_VULNCOUNTREPORT_SEVERITY']._serialized_start=2169
-  _globals['_VULNCOUNTREPORT_SEVERITY']._serialized_end=2253
-  _globals['_REGISTRY']._serialized_start=2256
-  _globals['_REGISTRY']._serialized_end=2781
+  _globals['_REGISTRY'].methods_by_name['GetVulnReport']._serialized_options = b'\252\324\030\010\022\006\n\004\305\014\224\005\202\323\344\223\002?\022=/registry/v1/repos/{repo_id=**}/digests/{digest=*}/vulnreport'
+  _globals['_REGISTRY'].methods_by_name['ListManifestMetadata']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['ListManifestMetadata']._serialized_options = b'\252\324\030\006\022\004\n\002\317\014\202\323\344\223\0021\022//registry/v1/repos/{repo_id=**}/manifestmetdata'
+  _globals['_REGISTRY'].methods_by_name['GetManifestDigestCount']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['GetManifestDigestCount']._serialized_options = b'\252\324\030\006\022\004\n\002\317\014\202\323\344\223\002)\022\'/registry/v1/digestcount/{parent_id=**}'
+  _globals['_REGISTRY'].methods_by_name['GetPackageVersionMetadata']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['GetPackageVersionMetadata']._serialized_options = b'\252\324\030\010\022\006\n\002\366\014\020\001\202\323\344\223\002$\022\"/registry/v1/versions/{package=**}'
+  _globals['_REGISTRY'].methods_by_name['ListBuildReports']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['ListBuildReports']._serialized_options = b'\252\324\030\010\022\006\n\002\206\r\020\001\202\323\344\223\002\033\022\031/registry/v1/buildreports'
+  _globals['_REGISTRY'].methods_by_name['GetBuildStatus']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['GetBuildStatus']._serialized_options = b'\252\324\030\010\022\006\n\002\206\r\020\001\202\323\344\223\002\032\022\030/registry/v1/buildstatus'
+  _globals['_REGISTRY'].methods_by_name['GetUpdateStatus']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['GetUpdateStatus']._serialized_options = b'\252\324\030\006\022\004\n\002\315\014\202\323\344\223\002.\022,/registry/v1/repos/{repo_id=**}:updatestatus'
+  _globals['_REGISTRY'].methods_by_name['GetSyncStatus']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['GetSyncStatus']._serialized_options = b'\252\324\030\006\022\004\n\002\305\014\202\323\344\223\002,\022*/registry/v1/repos/{repo_id=**}:syncstatus'
+  _globals['_REGISTRY'].methods_by_name['ListSyncStatuses']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['ListSyncStatuses']._serialized_options = b'\252\324\030\006\022\004\n\002\305\014\202\323\344\223\002\033\022\031/registry/v1/syncstatuses'
+  _globals['_REGISTRY'].methods_by_name['CreateDeployment']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['CreateDeployment']._serialized_options = b'\252\324\030\006\022\004\n\002\236\017\202\323\344\223\0021\",/registry/v1/repos/{parent_id=**}/deployment:\001*'
+  _globals['_REGISTRY'].methods_by_name['UpdateDeployment']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['UpdateDeployment']._serialized_options = b'\252\324\030\006\022\004\n\002\237\017\202\323\344\223\002/\032*/registry/v1/repos/{repo_id=**}/deployment:\001*'
+  _globals['_REGISTRY'].methods_by_name['GetDeployment']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['GetDeployment']._serialized_options = b'\252\324\030\006\022\004\n\002\240\017\202\323\344\223\002,\022*/registry/v1/repos/{repo_id=**}/deployment'
+  _globals['_REGISTRY'].methods_by_name['GetRegistrySettings']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['GetRegistrySettings']._serialized_options = b'\252\324\030\006\022\004\n\002\223\r\202\323\344\223\002(\022&/registry/v1/settings/{registry_id=**}'
+  _globals['_REGISTRY'].methods_by_name['UpdateRegistrySettings']._loaded_options = None
+  _globals['_REGISTRY'].methods_by_name['UpdateRegistrySettings']._serialized_options = b'\252\324\030\006\022\004\n\002\224\r\202\323\344\223\002+\032&/registry/v1/settings/{registry_id=**}:\001*'
+  _globals['_CATALOGTIER']._serialized_start=11068
+  _globals['_CATALOGTIER']._serialized_end=11169
+  _globals['_EOLTAGSTATUS']._serialized_start=11171
+  _globals['_EOLTAGSTATUS']._serialized_end=11237
+  _globals['_EOLGRACEPERIODSTATUS']._serialized_start=11239
+  _globals['_EOLGRACEPERIODSTATUS']._serialized_end=11360
+  _globals['_CHARTIMAGEREQUIREMENT']._serialized_start=11362
+  _globals['_CHARTIMAGEREQUIREMENT']._serialized_end=11466
+  _globals['_REPO']._serialized_start=371
+  _globals['_REPO']._serialized_end=779
+  _globals['_SYNCCONFIG']._serialized_start=782
+  _globals['_SYNCCONFIG']._serialized_end=989
+  _globals['_CUSTOMOVERLAY']._serialized_start=992
+  _globals['_CUSTOMOVERLAY']._serialized_end=1695
+  _globals['_CUSTOMOVERLAY_CERTIFICATES']._serialized_start=1402
+  _globals['_CUSTOMOVERLAY_CERTIFICATES']._serialized_end=1591
+  _globals['_CUSTOMOVERLAY_CERTIFICATES_ADDITIONALENTRY']._serialized_start=1543
+  _globals['_CUSTOMOVERLAY_CERTIFICATES_ADDITIONALENTRY']._serialized_end=1591
+  _globals['_CUSTOMOVERLAY_ENVIRONMENTENTRY']._serialized_start=1593
+  _globals['_CUSTOMOVERLAY_ENVIRONMENTENTRY']._serialized_end=1643
+  _globals['_CUSTOMOVERLAY_ANNOTATIONSENTRY']._serialized_start=1645
+  _globals['_CUSTOMOVERLAY_ANNOTATIONSENTRY']._serialized_end=1695
+  _globals['_IMAGECONTENTS']._serialized_start=1698
+  _globals['_IMAGECONTENTS']._serialized_end=1924
+  _globals['_IMAGECONTENTS_RUNTIMEKEYRINGENTRY']._serialized_start=1872
+  _globals['_IMAGECONTENTS_RUNTIMEKEYRINGENTRY']._serialized_end=1924
+  _globals['_CREATEREPOREQUEST']._serialized_start=1926
+  _globals['_CREATEREPOREQUEST']._serialized_end=2046
+  _globals['_GETREPOCOUNTBYSOURCEREQUEST']._serialized_start=2048
+  _globals['_GETREPOCOUNTBYSOURCEREQUEST']._serialized_end=2095
+  _globals['_REPOCOUNT']._serialized_start=2097
+  _globals['_REPOCOUNT']._serialized_end=2123
+  _globals['_DELETEREPOREQUEST']._serialized_start=2125
+  _globals['_DELETEREPOREQUEST']._serialized_end=2162
+  _globals['_REPOLIST']._serialized_start=2164
+  _globals['_REPOLIST']._serialized_end=2225
+  _globals['_REPOFILTER']._serialized_start=2227
+  _globals['_REPOFILTER']._serialized_end=2319
+  _globals['_CREATETAGREQUEST']._serialized_start=2321
+  _globals['_CREATETAGREQUEST']._serialized_end=2410
+  _globals['_DELETETAGREQUEST']._serialized_start=2412
+  _globals['_DELETETAGREQUEST']._serialized_end=2448
+  _globals['_TAG']._serialized_start=2451
+  _globals['_TAG']._serialized_end=2597
+  _globals['_EOLTAG']._serialized_start=2600
+  _globals['_EOLTAG']._serialized_end=2937
+  _globals['_TAGFILTER']._serialized_start=2940
+  _globals['_TAGFILTER']._serialized_end=3172
+  _globals['_EOLTAGFILTER']._serialized_start=3175
+  _globals['_EOLTAGFILTER']._serialized_end=3343
+  _globals['_TAGLIST']._serialized_start=3345
+  _globals['_TAGLIST']._serialized_end=3404
+  _globals['_REPOTAGSSUMMARY']._serialized_start=3407
+  _globals['_REPOTAGSSUMMARY']._serialized_end=3584
+  _globals['_GETREPOTAGSSUMMARYREQUEST']._serialized_start=3586
+  _globals['_GETREPOTAGSSUMMARYREQUEST']._serialized_end=3710
+  _globals['_EOLTAGLIST']._serialized_start=3712
+  _globals['_EOLTAGLIST']._serialized_end=3802
+  _globals['_TAGHISTORYFILTER']._serialized_start=3804
+  _globals['_TAGHISTORYFILTER']._serialized_end=3931
+  _globals['_TAGHISTORYLIST']._serialized_start=3933
+  _globals['_TAGHISTORYLIST']._serialized_end=4006
+  _globals['_TAGHISTORY']._serialized_start=4008
+  _globals['_TAGHISTORY']._serialized_end=4090
+  _globals['_DIFFIMAGERESPONSE']._serialized_start=4093
+  _globals['_DIFFIMAGERESPONSE']._serialized_end=4268
+  _globals['_SBOMREQUEST']._serialized_start=4270
+  _globals['_SBOMREQUEST']._serialized_end=4336
+  _globals['_PACKAGEVERSIONMETADATAREQUEST']._serialized_start=4338
+  _globals['_PACKAGEVERSIONMETADATAREQUEST']._serialized_end=4386
+  _globals['_ARCHS']._serialized_start=4388
+  _globals['_ARCHS']._serialized_end=4410
+  _globals['_ARCHFILTER']._serialized_start=4412
+  _globals['_ARCHFILTER']._serialized_end=4438
+  _globals['_SIZE']._serialized_start=4440
+  _globals['_SIZE']._serialized_end=4474
+  _globals['_IMAGECONFIG']._serialized_start=4477
+  _globals['_IMAGECONFIG']._serialized_end=5098
+  _globals['_IMAGECONFIG_EXPOSEDPORT']._serialized_start=4822
+  _globals['_IMAGECONFIG_EXPOSEDPORT']._serialized_end=4835
+  _globals['_IMAGECONFIG_VOLUME']._serialized_start=4837
+  _globals['_IMAGECONFIG_VOLUME']._serialized_end=4845
+  _globals['_IMAGECONFIG_EXPOSEDPORTSENTRY']._serialized_start=4847
+  _globals['_IMAGECONFIG_EXPOSEDPORTSENTRY']._serialized_end=4953
+  _globals['_IMAGECONFIG_VOLUMESENTRY']._serialized_start=4955
+  _globals['_IMAGECONFIG_VOLUMESENTRY']._serialized_end=5051
+  _globals['_IMAGECONFIG_LABELSENTRY']._serialized_start=5053
+  _globals['_IMAGECONFIG_LABELSENTRY']._serialized_end=5098
+  _globals['_PACKAGESDIFF']._serialized_start=5101
+  _globals['_PACKAGESDIFF']._serialized_end=5501
+  _globals['_PACKAGESDIFF_CHANGEDPACKAGEREFERENCE']._serialized_start=5331
+  _globals['_PACKAGESDIFF_CHANGEDPACKAGEREFERENCE']._serialized_end=5501
+  _globals['_VERSIONREFERENCE']._serialized_start=5503
+  _globals['_VERSIONREFERENCE']._serialized_end=5557
+  _globals['_PACKAGEREFERENCE']._serialized_start=5559
+  _globals['_PACKAGEREFERENCE']._serialized_end=5627
+  _globals['_VULNERABILITIESDIFF']._serialized_start=5630
+  _globals['_VULNERABILITIESDIFF']._serialized_end=5856
+  _globals['_SCANNERMETADATA']._serialized_start=5859
+  _globals['_SCANNERMETADATA']._serialized_end=6057
+  _globals['_VULNERABILITYREFERENCE']._serialized_start=6059
+  _globals['_VULNERABILITYREFERENCE']._serialized_end=6132
+  _globals['_ARCHREQUEST']._serialized_start=6134
+  _globals['_ARCHREQUEST']._serialized_end=6186
+  _globals['_SIZEREQUEST']._serialized_start=6188
+  _globals['_SIZEREQUEST']._serialized_end=6254
+  _globals['_IMAGECONFIGREQUEST']._serialized_start=6256
+  _globals['_IMAGECONFIGREQUEST']._serialized_end=6347
+  _globals['_RAWSBOMREQUEST']._serialized_start=6349
+  _globals['_RAWSBOMREQUEST']._serialized_end=6437
+  _globals['_VULNREPORTREQUEST']._serialized_start=6439
+  _globals['_VULNREPORTREQUEST']._serialized_end=6497
+  _globals['_MANIFESTMETADATAINDEXFILTER']._serialized_start=6499
+  _globals['_MANIFESTMETADATAINDEXFILTER']._serialized_end=6558
+  _globals['_MANIFESTMETADATAFILTERENTRY']._serialized_start=6561
+  _globals['_MANIFESTMETADATAFILTERENTRY']._serialized_end=6707
+  _globals['_MANIFESTMETADATAFILTER']._serialized_start=6709
+  _globals['_MANIFESTMETADATAFILTER']._serialized_end=6836
+  _globals['_PKGMETADATA']._serialized_start=6839
+  _globals['_PKGMETADATA']._serialized_end=7003
+  _globals['_MANIFESTMETADATA']._serialized_start=7005
+  _globals['_MANIFESTMETADATA']._serialized_end=7104
+  _globals['_MANIFESTMETADATALIST']._serialized_start=7106
+  _globals['_MANIFESTMETADATALIST']._serialized_end=7191
+  _globals['_MANIFESTDIGESTCOUNTFILTER']._serialized_start=7193
+  _globals['_MANIFESTDIGESTCOUNTFILTER']._serialized_end=7245
+  _globals['_MANIFESTDIGESTCOUNT']._serialized_start=7247
+  _globals['_MANIFESTDIGESTCOUNT']._serialized_end=7283
+  _globals['_RAWSBOM']._serialized_start=7285
+  _globals['_RAWSBOM']._serialized_end=7311
+  _globals['_PACKAGEVERSIONMETADATA']._serialized_start=7314
+  _globals['_PACKAGEVERSIONMETADATA']._serialized_end=7549
+  _globals['_PACKAGEVERSION']._serialized_start=7552
+  _globals['_PACKAGEVERSION']._serialized_end=7854
+  _globals['_PACKAGEVERSION_VERSIONSOURCE']._serialized_start=7813
+  _globals['_PACKAGEVERSION_VERSIONSOURCE']._serialized_end=7854
+  _globals['_BUILDREPORTFILTER']._serialized_start=7857
+  _globals['_BUILDREPORTFILTER']._serialized_end=8074
+  _globals['_BUILDREPORT']._serialized_start=8077
+  _globals['_BUILDREPORT']._serialized_end=8443
+  _globals['_BUILDREPORT_RESULT']._serialized_start=8396
+  _globals['_BUILDREPORT_RESULT']._serialized_end=8443
+  _globals['_BUILDREPORTLIST']._serialized_start=8445
+  _globals['_BUILDREPORTLIST']._serialized_end=8522
+  _globals['_BUILDSTATUS']._serialized_start=8524
+  _globals['_BUILDSTATUS']._serialized_end=8651
+  _globals['_BUILDSTATUS_FAILURES']._serialized_start=8609
+  _globals['_BUILDSTATUS_FAILURES']._serialized_end=8651
+  _globals['_UPDATESTATUSREQUEST']._serialized_start=8653
+  _globals['_UPDATESTATUSREQUEST']._serialized_end=8697
+  _globals['_UPDATESTATUS']._serialized_start=8699
+  _globals['_UPDATESTATUS']._serialized_end=8739
+  _globals['_GETSYNCSTATUSREQUEST']._serialized_start=8741
+  _globals['_GETSYNCSTATUSREQUEST']._serialized_end=8786
+  _globals['_LISTSYNCSTATUSESREQUEST']._serialized_start=8788
+  _globals['_LISTSYNCSTATUSESREQUEST']._serialized_end=8840
+  _globals['_SYNCSTATUS']._serialized_start=8843
+  _globals['_SYNCSTATUS']._serialized_end=9033
+  _globals['_SYNCSTATUS_STATUS']._serialized_start=8971
+  _globals['_SYNCSTATUS_STATUS']._serialized_end=9033
+  _globals['_REPOSYNCSTATUS']._serialized_start=9035
+  _globals['_REPOSYNCSTATUS']._serialized_end=9131
+  _globals['_SYNCSTATUSLIST']._serialized_start=9133
+  _globals['_SYNCSTATUSLIST']._serialized_end=9210
+  _globals['_HELMREQUEST']._serialized_start=9212
+  _globals['_HELMREQUEST']._serialized_end=9278
+  _globals['_HELM']._serialized_start=9280
+  _globals['_HELM']._serialized_end=9393
+  _globals['_GETCHARTREQUEST']._serialized_start=9395
+  _globals['_GETCHARTREQUEST']._serialized_end=9451
+  _globals['_CHART']._serialized_start=9454
+  _globals['_CHART']._serialized_end=9836
+  _globals['_CHART_ANNOTATIONSENTRY']._serialized_start=1645
+  _globals['_CHART_ANNOTATIONSENTRY']._serialized_end=1695
+  _globals['_CHARTDEPENDENCY']._serialized_start=9838
+  _globals['_CHARTDEPENDENCY']._serialized_end=9906
+  _globals['_CHARTIMAGE']._serialized_start=9908
+  _globals['_CHARTIMAGE']._serialized_end=10023
+  _globals['_LISTCHARTSBYIMAGEREPOREQUEST']._serialized_start=10025
+  _globals['_LISTCHARTSBYIMAGEREPOREQUEST']._serialized_end=10078
+  _globals['_LISTCHARTSBYIMAGEREPORESPONSE']._serialized_start=10080
+  _globals['_LISTCHARTSBYIMAGEREPORESPONSE']._serialized_end=10190
+  _globals['_CHARTIMAGEBINDING']._serialized_start=10192
+  _globals['_CHARTIMAGEBINDING']._serialized_end=10305
+  _globals['_DEPLOYMENT']._serialized_start=10307
+  _globals['_DEPLOYMENT']._serialized_end=10388
+  _globals['_HELMCHART']._serialized_start=10390
+  _globals['_HELMCHART']._serialized_end=10477
+  _globals['_CREATEDEPLOYMENTREQUEST']._serialized_start=10479
+  _globals['_CREATEDEPLOYMENTREQUEST']._serialized_end=10592
+  _globals['_UPDATEDEPLOYMENTREQUEST']._serialized_start=10594
+  _globals['_UPDATEDEPLOYMENTREQUEST']._serialized_end=10705
+  _globals['_GETDEPLOYMENTREQUEST']._serialized_start=10707
+  _globals['_GETDEPLOYMENTREQUEST']._serialized_end=10752
+  _globals['_REGISTRYSETTINGS']._serialized_start=10754
+  _globals['_REGISTRYSETTINGS']._serialized_end=10846
+  _globals['_GETREGISTRYSETTINGSREQUEST']._serialized_start=10848
+  _globals['_GETREGISTRYSETTINGSREQUEST']._serialized_end=10903
+  _globals['_POLICYINPUT']._serialized_start=10906
+  _globals['_POLICYINPUT']._serialized_end=11066
+  _globals['_REGISTRY']._serialized_start=11469
+  _globals['_REGISTRY']._serialized_end=17525
 # @@protoc_insertion_point(module_scope)

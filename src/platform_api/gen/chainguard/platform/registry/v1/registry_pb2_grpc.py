@@ -4,7 +4,9 @@ import grpc
 import warnings
 
 from platform_api.gen.chainguard.platform.registry.v1 import registry_pb2 as chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2
-from platform_api.gen.chainguard.platform.tenant import vulnreport_pb2 as chainguard_dot_platform_dot_tenant_dot_vulnreport__pb2
+from platform_api.gen.chainguard.platform.tenant.v1 import sbom_pb2 as chainguard_dot_platform_dot_tenant_dot_v1_dot_sbom__pb2
+from platform_api.gen.chainguard.platform.tenant.v1 import vuln_pb2 as chainguard_dot_platform_dot_tenant_dot_v1_dot_vuln__pb2
+from google.protobuf import empty_pb2 as google_dot_protobuf_dot_empty__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
@@ -35,40 +37,399 @@ class RegistryStub:
         Args:
             channel: A grpc.Channel.
         """
+        self.CreateRepo = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/CreateRepo',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.CreateRepoRequest.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Repo.FromString,
+                _registered_method=True)
+        self.UpdateRepo = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/UpdateRepo',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Repo.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Repo.FromString,
+                _registered_method=True)
+        self.ListRepos = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/ListRepos',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.RepoFilter.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.RepoList.FromString,
+                _registered_method=True)
+        self.GetRepoCountBySource = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/GetRepoCountBySource',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.GetRepoCountBySourceRequest.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.RepoCount.FromString,
+                _registered_method=True)
+        self.DeleteRepo = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/DeleteRepo',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.DeleteRepoRequest.SerializeToString,
+                response_deserializer=google_dot_protobuf_dot_empty__pb2.Empty.FromString,
+                _registered_method=True)
+        self.CreateTag = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/CreateTag',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.CreateTagRequest.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Tag.FromString,
+                _registered_method=True)
+        self.UpdateTag = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/UpdateTag',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Tag.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Tag.FromString,
+                _registered_method=True)
+        self.DeleteTag = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/DeleteTag',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.DeleteTagRequest.SerializeToString,
+                response_deserializer=google_dot_protobuf_dot_empty__pb2.Empty.FromString,
+                _registered_method=True)
+        self.ListTags = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/ListTags',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.TagFilter.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.TagList.FromString,
+                _registered_method=True)
+        self.GetRepoTagsSummary = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/GetRepoTagsSummary',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.GetRepoTagsSummaryRequest.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.RepoTagsSummary.FromString,
+                _registered_method=True)
         self.ListEolTags = channel.unary_unary(
                 '/chainguard.platform.registry.Registry/ListEolTags',
                 request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.EolTagFilter.SerializeToString,
                 response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.EolTagList.FromString,
                 _registered_method=True)
+        self.ListTagHistory = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/ListTagHistory',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.TagHistoryFilter.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.TagHistoryList.FromString,
+                _registered_method=True)
+        self.GetSbom = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/GetSbom',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.SbomRequest.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_tenant_dot_v1_dot_sbom__pb2.Sbom2.FromString,
+                _registered_method=True)
+        self.GetHelm = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/GetHelm',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.HelmRequest.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Helm.FromString,
+                _registered_method=True)
+        self.GetChart = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/GetChart',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.GetChartRequest.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Chart.FromString,
+                _registered_method=True)
+        self.ListChartsByImageRepo = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/ListChartsByImageRepo',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ListChartsByImageRepoRequest.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ListChartsByImageRepoResponse.FromString,
+                _registered_method=True)
+        self.GetImageConfig = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/GetImageConfig',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ImageConfigRequest.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ImageConfig.FromString,
+                _registered_method=True)
+        self.GetArchs = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/GetArchs',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ArchRequest.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Archs.FromString,
+                _registered_method=True)
+        self.GetSize = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/GetSize',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.SizeRequest.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Size.FromString,
+                _registered_method=True)
+        self.GetRawSbom = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/GetRawSbom',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.RawSbomRequest.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.RawSbom.FromString,
+                _registered_method=True)
         self.GetVulnReport = channel.unary_unary(
                 '/chainguard.platform.registry.Registry/GetVulnReport',
                 request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.VulnReportRequest.SerializeToString,
-                response_deserializer=chainguard_dot_platform_dot_tenant_dot_vulnreport__pb2.VulnReport.FromString,
+                response_deserializer=chainguard_dot_platform_dot_tenant_dot_v1_dot_vuln__pb2.VulnReport.FromString,
                 _registered_method=True)
-        self.ListVulnCountReports = channel.unary_unary(
-                '/chainguard.platform.registry.Registry/ListVulnCountReports',
-                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.VulnCountReportFilter.SerializeToString,
-                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.VulnCountReportList.FromString,
+        self.ListManifestMetadata = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/ListManifestMetadata',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ManifestMetadataFilter.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ManifestMetadataList.FromString,
+                _registered_method=True)
+        self.GetManifestDigestCount = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/GetManifestDigestCount',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ManifestDigestCountFilter.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ManifestDigestCount.FromString,
+                _registered_method=True)
+        self.GetPackageVersionMetadata = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/GetPackageVersionMetadata',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.PackageVersionMetadataRequest.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.PackageVersionMetadata.FromString,
+                _registered_method=True)
+        self.ListBuildReports = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/ListBuildReports',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.BuildReportFilter.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.BuildReportList.FromString,
+                _registered_method=True)
+        self.GetBuildStatus = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/GetBuildStatus',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.BuildReportFilter.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.BuildStatus.FromString,
+                _registered_method=True)
+        self.GetUpdateStatus = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/GetUpdateStatus',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.UpdateStatusRequest.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.UpdateStatus.FromString,
+                _registered_method=True)
+        self.GetSyncStatus = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/GetSyncStatus',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.GetSyncStatusRequest.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.SyncStatus.FromString,
+                _registered_method=True)
+        self.ListSyncStatuses = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/ListSyncStatuses',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ListSyncStatusesRequest.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.SyncStatusList.FromString,
+                _registered_method=True)
+        self.CreateDeployment = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/CreateDeployment',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.CreateDeploymentRequest.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Deployment.FromString,
+                _registered_method=True)
+        self.UpdateDeployment = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/UpdateDeployment',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.UpdateDeploymentRequest.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Deployment.FromString,
+                _registered_method=True)
+        self.GetDeployment = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/GetDeployment',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.GetDeploymentRequest.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Deployment.FromString,
+                _registered_method=True)
+        self.GetRegistrySettings = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/GetRegistrySettings',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.GetRegistrySettingsRequest.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.RegistrySettings.FromString,
+                _registered_method=True)
+        self.UpdateRegistrySettings = channel.unary_unary(
+                '/chainguard.platform.registry.Registry/UpdateRegistrySettings',
+                request_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.RegistrySettings.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.RegistrySettings.FromString,
                 _registered_method=True)
 
 
 class RegistryServicer:
     """Missing associated documentation comment in .proto file."""
 
+    def CreateRepo(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def UpdateRepo(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListRepos(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetRepoCountBySource(self, request, context):
+        """Product-only (the vendor's catalog sync sources): answers UNIMPLEMENTED (README: Wire contract).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeleteRepo(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CreateTag(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def UpdateTag(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeleteTag(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListTags(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetRepoTagsSummary(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def ListEolTags(self, request, context):
+        """Served: the tags of repos given end-of-life data by `import eol` (README: Security data).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListTagHistory(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetSbom(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetHelm(self, request, context):
+        """Product-only (charts): answers UNIMPLEMENTED (README: Wire contract).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetChart(self, request, context):
+        """Product-only (charts): answers UNIMPLEMENTED (README: Wire contract).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListChartsByImageRepo(self, request, context):
+        """Product-only (charts): answers UNIMPLEMENTED (README: Wire contract).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetImageConfig(self, request, context):
+        """Product-only (the vendor's registry reads image configs on request): answers UNIMPLEMENTED (README: Wire contract).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetArchs(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetSize(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetRawSbom(self, request, context):
         """Missing associated documentation comment in .proto file."""
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GetVulnReport(self, request, context):
+        """Served: the latest report imported on the digest (`import vulnreport`).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListManifestMetadata(self, request, context):
         """Missing associated documentation comment in .proto file."""
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
-    def ListVulnCountReports(self, request, context):
+    def GetManifestDigestCount(self, request, context):
         """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetPackageVersionMetadata(self, request, context):
+        """Product-only (the vendor's package version feed): answers UNIMPLEMENTED (README: Wire contract).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListBuildReports(self, request, context):
+        """Product-only (image builds): answers UNIMPLEMENTED (README: Wire contract).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetBuildStatus(self, request, context):
+        """Product-only (image builds): answers UNIMPLEMENTED (README: Wire contract).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetUpdateStatus(self, request, context):
+        """Product-only (the vendor's update pipeline): answers UNIMPLEMENTED (README: Wire contract).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetSyncStatus(self, request, context):
+        """Product-only (catalog sync): answers UNIMPLEMENTED (README: Wire contract).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListSyncStatuses(self, request, context):
+        """Product-only (catalog sync): answers UNIMPLEMENTED (README: Wire contract).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CreateDeployment(self, request, context):
+        """Product-only (deployments): answers UNIMPLEMENTED (README: Wire contract).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def UpdateDeployment(self, request, context):
+        """Product-only (deployments): answers UNIMPLEMENTED (README: Wire contract).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetDeployment(self, request, context):
+        """Product-only (deployments): answers UNIMPLEMENTED (README: Wire contract).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetRegistrySettings(self, request, context):
+        """Product-only (registry settings): answers UNIMPLEMENTED (README: Wire contract).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def UpdateRegistrySettings(self, request, context):
+        """Product-only (registry settings): answers UNIMPLEMENTED (README: Wire contract).
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -76,20 +437,175 @@ class RegistryServicer:
 
 def add_RegistryServicer_to_server(servicer, server):
     rpc_method_handlers = {
+            'CreateRepo': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateRepo,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.CreateRepoRequest.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Repo.SerializeToString,
+            ),
+            'UpdateRepo': grpc.unary_unary_rpc_method_handler(
+                    servicer.UpdateRepo,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Repo.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Repo.SerializeToString,
+            ),
+            'ListRepos': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListRepos,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.RepoFilter.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.RepoList.SerializeToString,
+            ),
+            'GetRepoCountBySource': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetRepoCountBySource,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.GetRepoCountBySourceRequest.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.RepoCount.SerializeToString,
+            ),
+            'DeleteRepo': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteRepo,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.DeleteRepoRequest.FromString,
+                    response_serializer=google_dot_protobuf_dot_empty__pb2.Empty.SerializeToString,
+            ),
+            'CreateTag': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateTag,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.CreateTagRequest.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Tag.SerializeToString,
+            ),
+            'UpdateTag': grpc.unary_unary_rpc_method_handler(
+                    servicer.UpdateTag,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Tag.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Tag.SerializeToString,
+            ),
+            'DeleteTag': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteTag,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.DeleteTagRequest.FromString,
+                    response_serializer=google_dot_protobuf_dot_empty__pb2.Empty.SerializeToString,
+            ),
+            'ListTags': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListTags,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.TagFilter.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.TagList.SerializeToString,
+            ),
+            'GetRepoTagsSummary': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetRepoTagsSummary,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.GetRepoTagsSummaryRequest.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.RepoTagsSummary.SerializeToString,
+            ),
             'ListEolTags': grpc.unary_unary_rpc_method_handler(
                     servicer.ListEolTags,
                     request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.EolTagFilter.FromString,
                     response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.EolTagList.SerializeToString,
             ),
+            'ListTagHistory': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListTagHistory,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.TagHistoryFilter.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.TagHistoryList.SerializeToString,
+            ),
+            'GetSbom': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetSbom,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.SbomRequest.FromString,
+                    response_serializer=chainguard_dot_platform_dot_tenant_dot_v1_dot_sbom__pb2.Sbom2.SerializeToString,
+            ),
+            'GetHelm': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetHelm,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.HelmRequest.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Helm.SerializeToString,
+            ),
+            'GetChart': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetChart,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.GetChartRequest.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Chart.SerializeToString,
+            ),
+            'ListChartsByImageRepo': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListChartsByImageRepo,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ListChartsByImageRepoRequest.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ListChartsByImageRepoResponse.SerializeToString,
+            ),
+            'GetImageConfig': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetImageConfig,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ImageConfigRequest.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ImageConfig.SerializeToString,
+            ),
+            'GetArchs': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetArchs,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ArchRequest.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Archs.SerializeToString,
+            ),
+            'GetSize': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetSize,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.SizeRequest.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Size.SerializeToString,
+            ),
+            'GetRawSbom': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetRawSbom,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.RawSbomRequest.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.RawSbom.SerializeToString,
+            ),
             'GetVulnReport': grpc.unary_unary_rpc_method_handler(
                     servicer.GetVulnReport,
                     request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.VulnReportRequest.FromString,
-                    response_serializer=chainguard_dot_platform_dot_tenant_dot_vulnreport__pb2.VulnReport.SerializeToString,
+                    response_serializer=chainguard_dot_platform_dot_tenant_dot_v1_dot_vuln__pb2.VulnReport.SerializeToString,
             ),
-            'ListVulnCountReports': grpc.unary_unary_rpc_method_handler(
-                    servicer.ListVulnCountReports,
-                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.VulnCountReportFilter.FromString,
-                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.VulnCountReportList.SerializeToString,
+            'ListManifestMetadata': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListManifestMetadata,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ManifestMetadataFilter.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ManifestMetadataList.SerializeToString,
+            ),
+            'GetManifestDigestCount': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetManifestDigestCount,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ManifestDigestCountFilter.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ManifestDigestCount.SerializeToString,
+            ),
+            'GetPackageVersionMetadata': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetPackageVersionMetadata,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.PackageVersionMetadataRequest.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.PackageVersionMetadata.SerializeToString,
+            ),
+            'ListBuildReports': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListBuildReports,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.BuildReportFilter.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.BuildReportList.SerializeToString,
+            ),
+            'GetBuildStatus': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetBuildStatus,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.BuildReportFilter.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.BuildStatus.SerializeToString,
+            ),
+            'GetUpdateStatus': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetUpdateStatus,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.UpdateStatusRequest.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.UpdateStatus.SerializeToString,
+            ),
+            'GetSyncStatus': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetSyncStatus,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.GetSyncStatusRequest.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.SyncStatus.SerializeToString,
+            ),
+            'ListSyncStatuses': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListSyncStatuses,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ListSyncStatusesRequest.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.SyncStatusList.SerializeToString,
+            ),
+            'CreateDeployment': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateDeployment,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.CreateDeploymentRequest.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Deployment.SerializeToString,
+            ),
+            'UpdateDeployment': grpc.unary_unary_rpc_method_handler(
+                    servicer.UpdateDeployment,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.UpdateDeploymentRequest.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Deployment.SerializeToString,
+            ),
+            'GetDeployment': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetDeployment,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.GetDeploymentRequest.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Deployment.SerializeToString,
+            ),
+            'GetRegistrySettings': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetRegistrySettings,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.GetRegistrySettingsRequest.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.RegistrySettings.SerializeToString,
+            ),
+            'UpdateRegistrySettings': grpc.unary_unary_rpc_method_handler(
+                    servicer.UpdateRegistrySettings,
+                    request_deserializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.RegistrySettings.FromString,
+                    response_serializer=chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.RegistrySettings.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -101,6 +617,276 @@ def add_RegistryServicer_to_server(servicer, server):
  # This class is part of an EXPERIMENTAL API.
 class Registry:
     """Missing associated documentation comment in .proto file."""
+
+    @staticmethod
+    def CreateRepo(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/CreateRepo',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.CreateRepoRequest.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Repo.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UpdateRepo(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/UpdateRepo',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Repo.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Repo.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListRepos(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/ListRepos',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.RepoFilter.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.RepoList.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetRepoCountBySource(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/GetRepoCountBySource',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.GetRepoCountBySourceRequest.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.RepoCount.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeleteRepo(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/DeleteRepo',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.DeleteRepoRequest.SerializeToString,
+            google_dot_protobuf_dot_empty__pb2.Empty.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateTag(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/CreateTag',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.CreateTagRequest.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Tag.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UpdateTag(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/UpdateTag',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Tag.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Tag.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeleteTag(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/DeleteTag',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.DeleteTagRequest.SerializeToString,
+            google_dot_protobuf_dot_empty__pb2.Empty.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListTags(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/ListTags',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.TagFilter.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.TagList.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetRepoTagsSummary(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/GetRepoTagsSummary',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.GetRepoTagsSummaryRequest.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.RepoTagsSummary.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
 
     @staticmethod
     def ListEolTags(request,
@@ -130,6 +916,249 @@ class Registry:
             _registered_method=True)
 
     @staticmethod
+    def ListTagHistory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/ListTagHistory',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.TagHistoryFilter.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.TagHistoryList.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetSbom(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/GetSbom',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.SbomRequest.SerializeToString,
+            chainguard_dot_platform_dot_tenant_dot_v1_dot_sbom__pb2.Sbom2.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetHelm(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/GetHelm',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.HelmRequest.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Helm.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetChart(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/GetChart',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.GetChartRequest.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Chart.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListChartsByImageRepo(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/ListChartsByImageRepo',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ListChartsByImageRepoRequest.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ListChartsByImageRepoResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetImageConfig(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/GetImageConfig',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ImageConfigRequest.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ImageConfig.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetArchs(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/GetArchs',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ArchRequest.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Archs.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetSize(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/GetSize',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.SizeRequest.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Size.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetRawSbom(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/GetRawSbom',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.RawSbomRequest.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.RawSbom.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
     def GetVulnReport(request,
             target,
             options=(),
@@ -145,7 +1174,7 @@ class Registry:
             target,
             '/chainguard.platform.registry.Registry/GetVulnReport',
             chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.VulnReportRequest.SerializeToString,
-            chainguard_dot_platform_dot_tenant_dot_vulnreport__pb2.VulnReport.FromString,
+            chainguard_dot_platform_dot_tenant_dot_v1_dot_vuln__pb2.VulnReport.FromString,
             options,
             channel_credentials,
             insecure,
@@ -157,7 +1186,7 @@ class Registry:
             _registered_method=True)
 
     @staticmethod
-    def ListVulnCountReports(request,
+    def ListManifestMetadata(request,
             target,
             options=(),
             channel_credentials=None,
@@ -170,9 +1199,333 @@ class Registry:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/chainguard.platform.registry.Registry/ListVulnCountReports',
-            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.VulnCountReportFilter.SerializeToString,
-            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.VulnCountReportList.FromString,
+            '/chainguard.platform.registry.Registry/ListManifestMetadata',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ManifestMetadataFilter.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ManifestMetadataList.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetManifestDigestCount(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/GetManifestDigestCount',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ManifestDigestCountFilter.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ManifestDigestCount.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetPackageVersionMetadata(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/GetPackageVersionMetadata',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.PackageVersionMetadataRequest.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.PackageVersionMetadata.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListBuildReports(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/ListBuildReports',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.BuildReportFilter.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.BuildReportList.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetBuildStatus(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/GetBuildStatus',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.BuildReportFilter.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.BuildStatus.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetUpdateStatus(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/GetUpdateStatus',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.UpdateStatusRequest.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.UpdateStatus.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetSyncStatus(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/GetSyncStatus',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.GetSyncStatusRequest.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.SyncStatus.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListSyncStatuses(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/ListSyncStatuses',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.ListSyncStatusesRequest.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.SyncStatusList.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateDeployment(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/CreateDeployment',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.CreateDeploymentRequest.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Deployment.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UpdateDeployment(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/UpdateDeployment',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.UpdateDeploymentRequest.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Deployment.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetDeployment(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/GetDeployment',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.GetDeploymentRequest.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.Deployment.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetRegistrySettings(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/GetRegistrySettings',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.GetRegistrySettingsRequest.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.RegistrySettings.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UpdateRegistrySettings(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.registry.Registry/UpdateRegistrySettings',
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.RegistrySettings.SerializeToString,
+            chainguard_dot_platform_dot_registry_dot_v1_dot_registry__pb2.RegistrySettings.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,5 +1,7 @@
 import datetime
 
+from platform_api.gen.chainguard.platform.common import uidp_pb2 as _uidp_pb2
+from platform_api.gen.chainguard.platform.tenant.v1 import sbom_pb2 as _sbom_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
@@ -42,12 +44,12 @@ class VulnerabilityMatch(_message.Message):
     PKG_FIELD_NUMBER: _ClassVar[int]
     FIX_FIELD_NUMBER: _ClassVar[int]
     vulnerability: VulnerabilityRecord
-    pkg: Package2
+    pkg: _sbom_pb2.Package2
     fix: Fix
-    def __init__(self, vulnerability: _Optional[_Union[VulnerabilityRecord, _Mapping]] = ..., pkg: _Optional[_Union[Package2, _Mapping]] = ..., fix: _Optional[_Union[Fix, _Mapping]] = ...) -> None: ...
+    def __init__(self, vulnerability: _Optional[_Union[VulnerabilityRecord, _Mapping]] = ..., pkg: _Optional[_Union[_sbom_pb2.Package2, _Mapping]] = ..., fix: _Optional[_Union[Fix, _Mapping]] = ...) -> None: ...
 
 class VulnerabilityRecord(_message.Message):
-    __slots__ = ("id", "description", "severity", "source", "cvss", "cpe_uri", "related_urls", "related_vulnerabilities", "display_id")
+    __slots__ = ("id", "description", "severity", "source", "cvss", "cpe_uri", "related_urls", "advisories", "related_vulnerabilities", "display_id")
     class Severity(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
         __slots__ = ()
         UNKNOWN: _ClassVar[VulnerabilityRecord.Severity]
@@ -60,6 +62,27 @@ class VulnerabilityRecord(_message.Message):
     MEDIUM: VulnerabilityRecord.Severity
     HIGH: VulnerabilityRecord.Severity
     CRITICAL: VulnerabilityRecord.Severity
+    class Cvss(_message.Message):
+        __slots__ = ("score", "version")
+        SCORE_FIELD_NUMBER: _ClassVar[int]
+        VERSION_FIELD_NUMBER: _ClassVar[int]
+        score: str
+        version: str
+        def __init__(self, score: _Optional[str] = ..., version: _Optional[str] = ...) -> None: ...
+    class RelatedVulnerability(_message.Message):
+        __slots__ = ("id", "source")
+        ID_FIELD_NUMBER: _ClassVar[int]
+        SOURCE_FIELD_NUMBER: _ClassVar[int]
+        id: str
+        source: str
+        def __init__(self, id: _Optional[str] = ..., source: _Optional[str] = ...) -> None: ...
+    class AdvisoriesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     ID_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     SEVERITY_FIELD_NUMBER: _ClassVar[int]
@@ -67,50 +90,20 @@ class VulnerabilityRecord(_message.Message):
     CVSS_FIELD_NUMBER: _ClassVar[int]
     CPE_URI_FIELD_NUMBER: _ClassVar[int]
     RELATED_URLS_FIELD_NUMBER: _ClassVar[int]
+    ADVISORIES_FIELD_NUMBER: _ClassVar[int]
     RELATED_VULNERABILITIES_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_ID_FIELD_NUMBER: _ClassVar[int]
     id: str
     description: str
     severity: VulnerabilityRecord.Severity
     source: str
-    cvss: _containers.RepeatedCompositeFieldContainer[CVSS]
+    cvss: _containers.RepeatedCompositeFieldContainer[VulnerabilityRecord.Cvss]
     cpe_uri: _containers.RepeatedScalarFieldContainer[str]
     related_urls: _containers.RepeatedScalarFieldContainer[str]
-    related_vulnerabilities: _containers.RepeatedCompositeFieldContainer[RelatedVulnerability]
+    advisories: _containers.ScalarMap[str, str]
+    related_vulnerabilities: _containers.RepeatedCompositeFieldContainer[VulnerabilityRecord.RelatedVulnerability]
     display_id: str
-    def __init__(self, id: _Optional[str] = ..., description: _Optional[str] = ..., severity: _Optional[_Union[VulnerabilityRecord.Severity, str]] = ..., source: _Optional[str] = ..., cvss: _Optional[_Iterable[_Union[CVSS, _Mapping]]] = ..., cpe_uri: _Optional[_Iterable[str]] = ..., related_urls: _Optional[_Iterable[str]] = ..., related_vulnerabilities: _Optional[_Iterable[_Union[RelatedVulnerability, _Mapping]]] = ..., display_id: _Optional[str] = ...) -> None: ...
-
-class CVSS(_message.Message):
-    __slots__ = ("score", "version")
-    SCORE_FIELD_NUMBER: _ClassVar[int]
-    VERSION_FIELD_NUMBER: _ClassVar[int]
-    score: float
-    version: str
-    def __init__(self, score: _Optional[float] = ..., version: _Optional[str] = ...) -> None: ...
-
-class RelatedVulnerability(_message.Message):
-    __slots__ = ("id", "source")
-    ID_FIELD_NUMBER: _ClassVar[int]
-    SOURCE_FIELD_NUMBER: _ClassVar[int]
-    id: str
-    source: str
-    def __init__(self, id: _Optional[str] = ..., source: _Optional[str] = ...) -> None: ...
-
-class Package2(_message.Message):
-    __slots__ = ("id", "name", "version", "license", "description", "purl")
-    ID_FIELD_NUMBER: _ClassVar[int]
-    NAME_FIELD_NUMBER: _ClassVar[int]
-    VERSION_FIELD_NUMBER: _ClassVar[int]
-    LICENSE_FIELD_NUMBER: _ClassVar[int]
-    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
-    PURL_FIELD_NUMBER: _ClassVar[int]
-    id: str
-    name: str
-    version: str
-    license: str
-    description: str
-    purl: str
-    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., version: _Optional[str] = ..., license: _Optional[str] = ..., description: _Optional[str] = ..., purl: _Optional[str] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., description: _Optional[str] = ..., severity: _Optional[_Union[VulnerabilityRecord.Severity, str]] = ..., source: _Optional[str] = ..., cvss: _Optional[_Iterable[_Union[VulnerabilityRecord.Cvss, _Mapping]]] = ..., cpe_uri: _Optional[_Iterable[str]] = ..., related_urls: _Optional[_Iterable[str]] = ..., advisories: _Optional[_Mapping[str, str]] = ..., related_vulnerabilities: _Optional[_Iterable[_Union[VulnerabilityRecord.RelatedVulnerability, _Mapping]]] = ..., display_id: _Optional[str] = ...) -> None: ...
 
 class Fix(_message.Message):
     __slots__ = ("versions", "state")
@@ -129,3 +122,21 @@ class Fix(_message.Message):
     versions: _containers.RepeatedScalarFieldContainer[str]
     state: Fix.State
     def __init__(self, versions: _Optional[_Iterable[str]] = ..., state: _Optional[_Union[Fix.State, str]] = ...) -> None: ...
+
+class VulnReportList(_message.Message):
+    __slots__ = ("items",)
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    items: _containers.RepeatedCompositeFieldContainer[VulnReport]
+    def __init__(self, items: _Optional[_Iterable[_Union[VulnReport, _Mapping]]] = ...) -> None: ...
+
+class VulnReportFilter(_message.Message):
+    __slots__ = ("id", "uidp", "active_since", "include_raw_vuln_report")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    UIDP_FIELD_NUMBER: _ClassVar[int]
+    ACTIVE_SINCE_FIELD_NUMBER: _ClassVar[int]
+    INCLUDE_RAW_VULN_REPORT_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    uidp: _uidp_pb2.UIDPFilter
+    active_since: _timestamp_pb2.Timestamp
+    include_raw_vuln_report: bool
+    def __init__(self, id: _Optional[str] = ..., uidp: _Optional[_Union[_uidp_pb2.UIDPFilter, _Mapping]] = ..., active_since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., include_raw_vuln_report: _Optional[bool] = ...) -> None: ...
