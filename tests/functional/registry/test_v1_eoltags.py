@@ -8,8 +8,6 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +15,7 @@ import httpx
 import pytest
 
 from platform_api.gen.chainguard.platform.registry.v1 import registry_pb2, registry_pb2_grpc
+from tests.helpers import run_import
 
 CYCLES = Path(__file__).resolve().parents[2] / "data" / "eol" / "python.json"
 TAGS = ("3.12", "3.12.7", "3.12-dev", "3.13.0", "3.1.5", "2.7", "2.6", "latest", "3.12-20260101")
@@ -45,11 +44,6 @@ def tagged_repo(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> tu
     (root / "index.json").write_text(json.dumps({"schemaVersion": 2, "manifests": top}))
     server.cli("import", "oci", repo, str(root))
     return repo, "sha256:" + hexd
-
-
-def run_import(server: Any, *args: str) -> subprocess.CompletedProcess[str]:
-    cmd = [sys.executable, "-m", "platform_api.cli", "import", *args, "--database", server.database_url]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
 
 
 def eol_tags(client: httpx.Client, **params: Any) -> dict[str, Any]:

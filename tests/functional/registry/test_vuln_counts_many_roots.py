@@ -9,8 +9,9 @@ from typing import Any
 
 import httpx
 
-from tests.functional.registry.test_vulnreport_v1 import REPORT, counts, image
 from tests.helpers import mk_org
+from tests.helpers.registry import GRYPE_REPORT as REPORT
+from tests.helpers.registry import counts, image
 
 ROOTS = 1_000
 

@@ -9,8 +9,6 @@ import base64
 import hashlib
 import json
 import secrets
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,42 +23,10 @@ from platform_api.gen.chainguard.platform.registry.v1 import (
     vulnerabilities_pb2,
     vulnerabilities_pb2_grpc,
 )
-from tests.helpers import error_info, rpc_error, run_db
+from tests.helpers import error_info, rpc_error, run_db, run_import
+from tests.helpers.registry import GRYPE_REPORT, counts, image
 
-REPORT = Path(__file__).resolve().parents[2] / "data" / "grype" / "report.json"
-OCI_MANIFEST = "application/vnd.oci.image.manifest.v1+json"
-
-
-def blob(root: Path, data: bytes, media: str) -> dict[str, Any]:
-    hexd = hashlib.sha256(data).hexdigest()
-    (root / "blobs" / "sha256").mkdir(parents=True, exist_ok=True)
-    (root / "blobs" / "sha256" / hexd).write_bytes(data)
-    return {"mediaType": media, "digest": "sha256:" + hexd, "size": len(data)}
-
-
-def image(server: Any, http: httpx.Client, org: str, tmp_path: Path, tags: tuple[str, ...]) -> tuple[str, str, str]:
-    """A repo with one amd64 image tagged `tags`: (repo uid, repo name, digest)."""
-    name = "vr-" + secrets.token_hex(4)
-    r = http.post(f"/registry/v2/repos/{org}", json={"name": name})
-    assert r.status_code == 200, r.text
-    repo = r.json()["uid"]
-    root = tmp_path / name
-    config = blob(
-        root, json.dumps({"os": "linux", "architecture": "amd64"}).encode(), "application/vnd.oci.image.config.v1+json"
-    )
-    layer = blob(root, secrets.token_bytes(1000), "application/vnd.oci.image.layer.v1.tar+gzip")
-    doc = {"schemaVersion": 2, "mediaType": OCI_MANIFEST, "config": config, "layers": [layer]}
-    m = blob(root, json.dumps(doc).encode(), OCI_MANIFEST)
-    top = [m | {"annotations": {"org.opencontainers.image.ref.name": t}} for t in tags]
-    (root / "oci-layout").write_text('{"imageLayoutVersion": "1.0.0"}')
-    (root / "index.json").write_text(json.dumps({"schemaVersion": 2, "manifests": top}))
-    server.cli("import", "oci", repo, str(root))
-    return repo, name, m["digest"]
-
-
-def run_import(server: Any, *args: str) -> subprocess.CompletedProcess[str]:
-    cmd = [sys.executable, "-m", "platform_api.cli", "import", *args, "--database", server.database_url]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+REPORT = GRYPE_REPORT
 
 
 def report_with(tmp_path: Path, timestamp: str, drop_critical: bool = False) -> Path:
@@ -71,12 +37,6 @@ def report_with(tmp_path: Path, timestamp: str, drop_critical: bool = False) -> 
     path = tmp_path / f"report-{secrets.token_hex(4)}.json"
     path.write_text(json.dumps(doc))
     return path
-
-
-def counts(client: httpx.Client, **params: Any) -> list[dict[str, Any]]:
-    r = client.get("/registry/v1/vuln_reports/counts", params=params)
-    assert r.status_code == 200, r.text
-    return list(r.json().get("items", []))
 
 
 def test_vulnreport_get_and_counts(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
