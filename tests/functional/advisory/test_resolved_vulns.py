@@ -17,8 +17,8 @@ import pytest
 from google.protobuf import timestamp_pb2
 
 from platform_api.gen.chainguard.platform.advisory.v2 import advisory_pb2, advisory_pb2_grpc
-from tests.functional.registry.oci_layouts import descriptor, index, manifest, write_layout
 from tests.helpers import TIMEOUT, imported, mk_repo
+from tests.helpers.oci_layouts import descriptor, index, manifest, write_layout
 
 ALPHABET = "23456789cfghjmpqrvwx"
 V31 = "CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H"

@@ -12,8 +12,8 @@ from typing import Any
 import httpx
 
 from platform_api.gen.chainguard.platform.registry.v2 import images_pb2, images_pb2_grpc
-from tests.functional.registry.oci_layouts import OCI_INDEX, OCI_MANIFEST, nested_layout
 from tests.helpers import TIMEOUT, image_architectures, image_size, imported, mk_repo, refused, run_db
+from tests.helpers.oci_layouts import OCI_INDEX, OCI_MANIFEST, nested_layout
 
 
 def blob(root: Path, desc: dict[str, Any]) -> str:

@@ -16,7 +16,8 @@ import httpx
 import pytest
 
 from platform_api.gen.chainguard.platform.registry.v2 import images_pb2, images_pb2_grpc
-from tests.functional.registry.oci_layouts import (
+from tests.helpers import image_architectures, image_size, imported, mk_repo, refused
+from tests.helpers.oci_layouts import (
     CONFIG,
     DOCKER_MANIFEST,
     OCI_INDEX,
@@ -24,7 +25,6 @@ from tests.functional.registry.oci_layouts import (
     manifest,
     put_json,
 )
-from tests.helpers import image_architectures, image_size, imported, mk_repo, refused
 
 
 def layout(

@@ -13,7 +13,7 @@ import pytest
 
 from platform_api.registry import oci
 from platform_api.service import imports
-from tests.functional.registry.oci_layouts import (
+from tests.helpers.oci_layouts import (
     CONFIG,
     OCI_MANIFEST,
     descriptor,

@@ -22,7 +22,7 @@ from platform_api.service.context import Context
 from platform_api.service.runtime import Runtime
 from platform_api.store import db
 from platform_api.store.migrate import migrate
-from tests.functional.registry.oci_layouts import nested_layout
+from tests.helpers.oci_layouts import nested_layout
 from tests.unit.registry.counting import Counting
 
 REPO = "ab" * 20 + "/0123456789abcdef"
