@@ -80,6 +80,12 @@ class Conn(Protocol):
 class Listener(Protocol):
     """This process listening on a channel (see `Database.listen`)."""
 
+    # Whether `changed()` returning False proves that no other connection committed since the last call.
+    # SQLite: yes (its commit counter is read synchronously). PostgreSQL: no: a NOTIFY reaches the listening
+    # connection some time after the commit (tens of milliseconds under load), so a caller that must see every
+    # commit of another process at once has to ask the database.
+    exact: bool
+
     def changed(self) -> bool:
         """Whether a notification (SQLite: any commit) may have come since the last call; True while the
         listener is not connected, so a caller never trusts a stale state."""
@@ -191,6 +197,8 @@ class _SqliteConn:
 
 
 class _SqliteListener:
+    exact = True
+
     def __init__(self, db: SqliteDatabase, channel: str, callback: Callable[[], None]) -> None:
         self._db = db
         self._channel = channel
@@ -363,6 +371,8 @@ class _PgConn:
 class _PgListener:
     """LISTEN on a connection of its own, taken from the pool; reconnects by itself when it fails."""
 
+    exact = False
+
     def __init__(self, db: PostgresDatabase, channel: str, callback: Callable[[], None]) -> None:
         self._db = db
         self._channel = channel
@@ -438,6 +448,10 @@ class _PgListener:
                 log.debug("listener release failed", exc_info=True)
 
 
+async def _keep_session(_: Any) -> None:
+    """The pool's reset: nothing to do (see PostgresDatabase.connect)."""
+
+
 class PostgresDatabase(_PgConn):
     claims_need_lease = False
     name = "postgres"
@@ -450,7 +464,11 @@ class PostgresDatabase(_PgConn):
     async def connect(cls, url: str, min_size: int = 2, max_size: int = 10) -> PostgresDatabase:
         import asyncpg
 
-        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
+        # A connection goes back to the pool as it is: asyncpg's default reset (`SELECT pg_advisory_unlock_all();
+        # CLOSE ALL; UNLISTEN *; RESET ALL`) is a round trip on every release, and our code leaves no session
+        # state to reset (no SET, no cursors; advisory locks and LISTEN are undone by the code that takes them;
+        # an open transaction is still rolled back by asyncpg itself).
+        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size, reset=_keep_session)
         return cls(pool)
 
     @asynccontextmanager
