@@ -41,7 +41,7 @@ sys.path.insert(0, str(BENCH.parent))
 from common import cli, cli_json, log, results_dir, scratch_database, serve, write_json  # noqa: E402
 
 from platform_api.gen.chainguard.platform.advisory.v2 import advisory_pb2, advisory_pb2_grpc  # noqa: E402
-from tests.functional.registry.oci_layouts import (  # noqa: E402
+from tests.helpers.oci_layouts import (  # noqa: E402
     CONFIG,
     LAYER,
     OCI_MANIFEST,

@@ -48,8 +48,8 @@ from platform_api.gen.chainguard.platform.registry.v1 import (  # noqa: E402
     vulnerabilities_pb2_grpc,
 )
 from platform_api.gen.grpc.reflection.v1 import reflection_pb2, reflection_pb2_grpc  # noqa: E402
-from tests.functional.registry.oci_layouts import manifest, write_layout  # noqa: E402
 from tests.helpers import wire_facts  # noqa: E402
+from tests.helpers.oci_layouts import manifest, write_layout  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
 FACTS = wire_facts.parse(wire_facts.WIRE_V1)
