@@ -51,7 +51,7 @@ class Service:
 
     def __init__(self, settings: Settings, methods: list[MethodInfo]) -> None:
         self.settings = settings
-        self.rt = Runtime(settings=settings, handlers=HANDLERS)
+        self.rt = Runtime(settings=settings, handlers=HANDLERS, methods={m.full_name: m for m in methods})
         self.rt.add(Cascades(CASCADES))
         # One table for every anonymous request of this process, RPCs (api/dispatch) and documents alike.
         self.rt.add(AnonymousLimit(settings.anon_rate, settings.anon_burst))

@@ -14,7 +14,7 @@
 
 from tests.helpers import wire_facts
 from tests.helpers.api_errors import raised, violated_fields
-from tests.helpers.grpc import TIMEOUT, error_info, rpc_error, unpack
+from tests.helpers.grpc import TIMEOUT, error_info, rpc_error, stamp, unpack
 from tests.helpers.iam import (
     EDITOR,
     OWNER,
@@ -113,6 +113,7 @@ __all__ = [
     "run_db",
     "run_import",
     "scratch_database",
+    "stamp",
     "start_events_server",
     "start_server",
     "stop_server",

@@ -6,9 +6,18 @@ from typing import Any
 
 import grpc
 import pytest
+from google.protobuf.timestamp_pb2 import Timestamp
 from google.rpc import error_details_pb2, status_pb2
 
 TIMEOUT = 10
+
+
+def stamp(text: str) -> Timestamp:
+    """A JSON time as a Timestamp: compare instants, not texts (protobuf writes 0, 3, 6 or 9 fractional
+    digits, we always write 3, so a time on a whole second reads `...51Z` one way and `...51.000Z` the other)."""
+    ts = Timestamp()
+    ts.FromJsonString(text)
+    return ts
 
 
 def rpc_error(

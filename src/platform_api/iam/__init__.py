@@ -19,6 +19,7 @@ from platform_api.iam import (
     sts,
     terms,
 )
+from platform_api.iam.v1 import groups as v1_groups
 from platform_api.service.cascade import Cascade
 from platform_api.service.wiring import Domain, handlers
 
@@ -42,6 +43,7 @@ DOMAIN = Domain(
         external_group_role_mappings,
         terms,
         sts,
+        v1_groups,
     ),
     cascades=(
         # Resources under a group keep it from being deleted (its sub-groups: groups.delete_group itself).

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 from platform_api.core import clock
 from platform_api.core.settings import Settings
+from platform_api.service.methods import MethodInfo
 from platform_api.store.db import Database
 
 T = TypeVar("T")
@@ -29,6 +30,8 @@ class Runtime:
     on_grants_changed: list[Callable[[], None]] = field(default_factory=list)
     # Full proto method name -> its implementation, collected from every domain by the app (service.wiring).
     handlers: dict[str, Callable[[Any, Any], Awaitable[Any]]] = field(default_factory=dict)
+    # Full proto method name -> the method as the contract declares it (a v1 adapter runs its v2 twin's).
+    methods: dict[str, MethodInfo] = field(default_factory=dict)
 
     def add(self, part: object) -> None:
         self.parts[type(part)] = part

@@ -1,0 +1,2 @@
+"""IAM's v1 calls (`chainguard.platform.iam.*`, `/iam/v1/...`): adapters over the v2 implementations
+(service/v1.py says how the dialects differ)."""

@@ -1,0 +1,96 @@
+"""The v1 dialect over the v2 implementations (spec 9.6): one core, two dialects.
+
+A v1 RPC is a thin adapter: it renames fields (`id` for `uid`, ...), calls the v2 implementation of the same
+operation as its twin (so the rules, the scoping and the events are the v2 ones: a v1 mutation emits the
+event its v2 twin emits), and shapes the answer the v1 way:
+- List answers the full filtered set as `{items: [...]}`, at most MAX_ITEMS items: beyond that the call is
+  RESOURCE_EXHAUSTED `TOO_MANY_ITEMS` (HTTP 413), found from the first page's count before the rest is read;
+  a filter by an id that does not exist (or is out of reach) answers an empty list.
+- Update is a full replacement (PUT): every field the v2 twin lets a caller change is written.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+import msgspec
+
+from platform_api.core import errors
+from platform_api.gen.records.common import UIDPFilter
+from platform_api.service import listing
+from platform_api.service.context import Context
+
+R = TypeVar("R", bound=msgspec.Struct)
+MAX_ITEMS = 10_000
+
+
+def twin(ctx: Context, full_name: str) -> Context:
+    """The context the v2 method `full_name` runs in for a v1 call: its contract options (events, paging
+    binding, the capabilities an unscoped method filters by), the same caller."""
+    info = ctx.rt.methods[full_name]
+    required = info.required if info.unscoped else ctx.required
+    return dataclasses.replace(ctx, method=full_name, info=info, required=required, state={})
+
+
+async def call(ctx: Context, full_name: str, request: Any) -> Any:
+    """The v2 implementation `full_name` answering `request` for this v1 call."""
+    return await ctx.rt.handlers[full_name](request, twin(ctx, full_name))
+
+
+def too_many(what: str, total: int) -> errors.ApiError:
+    e = errors.ApiError(
+        errors.RESOURCE_EXHAUSTED,
+        f"Resource exhausted: {total} {what} match; a v1 list answers at most {MAX_ITEMS}: narrow the filter"
+        " (uidp, name) or use the v2 List, which pages",
+    )
+    e.http_status = 413
+    e.info_reason = "TOO_MANY_ITEMS"
+    e.info_metadata = {"limit": str(MAX_ITEMS), "matched": str(total)}
+    return e
+
+
+async def every(ctx: Context, full_name: str, request: Any, items: str) -> list[Any]:
+    """Every item the v2 List `full_name` answers for `request` (its `items` field), page after page."""
+    tw = twin(ctx, full_name)
+    impl = ctx.rt.handlers[full_name]
+    req = msgspec.structs.replace(request, page_size=listing.MAX_PAGE_SIZE, page_token="")
+    out: list[Any] = []
+    while True:
+        answer = await impl(req, tw)
+        total = int(getattr(answer, "total_count", "0") or 0)
+        if total > MAX_ITEMS or len(out) > MAX_ITEMS:
+            raise too_many(items, max(total, len(out)))
+        out += getattr(answer, items)
+        if not answer.next_page_token:
+            return out
+        req = msgspec.structs.replace(req, page_token=answer.next_page_token)
+
+
+def uidp_of(uidp: UIDPFilter | None, id_: str = "") -> UIDPFilter | None:
+    """The v2 filter of a v1 filter's `uidp` and `id` (an id is `uidp.ids`: the v2 List keeps it scoped)."""
+    if not id_:
+        return uidp
+    base = uidp or UIDPFilter()
+    return msgspec.structs.replace(base, ids=[*base.ids, id_])
+
+
+def convert(source: Any, cls: type[R], renames: Mapping[str, str] | None = None, **values: Any) -> R:
+    """`cls` with every field that `source` has under the same name (or under `renames[field]`), then
+    `values`. Fields only one side has are left out, which is how v2-only facts stay out of v1 answers."""
+    renames = renames or {}
+    have = {f.name for f in msgspec.structs.fields(type(source))}
+    fields: dict[str, Any] = {}
+    for f in msgspec.structs.fields(cls):
+        name = renames.get(f.name, f.name)
+        if f.name not in values and name in have:
+            fields[f.name] = getattr(source, name)
+    fields.update(values)
+    return cls(**fields)
+
+
+def full_mask(updatable: frozenset[str] | set[str]) -> str:
+    """The update mask of a PUT: every field the v2 twin lets a caller change (a full replacement), so a
+    field left out of the body is cleared."""
+    return ",".join(sorted(updatable))
