@@ -5,15 +5,17 @@ CreateBatch) or not the binding's group (Update, which cannot move a binding) is
 
 CreateBatch (`POST /iam/v1/rolebindings/batch/<parent>`, the body a JSON array of bindings) is v2's
 BatchCreateRoleBindings (all or none, at most 25). List answers the v1 `Binding` view from v2's hydrated one:
-the group's `id`/`name`/`description`, the role's `id`/`name`/`description` (its `capabilities` are not part
-of the v2 binding view: left empty, read them from Roles.List), the identity's e-mail and claim-match issuer
-and subject where v2 shows them; `emailUnverified` is not kept (zero value). Delete is v2's (idempotent)."""
+the group's `id`/`name`/`description`, the role's `id`/`name`/`description` and its `capabilities` (friendly
+names, read through v2's ListRoles, so only where the caller may list that role: a built-in role always),
+the identity's e-mail and claim-match issuer and subject where v2 shows them; `emailUnverified` is not kept
+(zero value). Delete is v2's (idempotent: deleting a binding already gone answers `{}`)."""
 
 from __future__ import annotations
 
 from platform_api.core import errors, uidp
 from platform_api.gen.records import iam_v2 as v2
 from platform_api.gen.records._base import Empty
+from platform_api.gen.records.common import UIDPFilter
 from platform_api.gen.records.iam import (
     CreateRoleBindingBatchRequest,
     CreateRoleBindingRequest,
@@ -27,11 +29,14 @@ from platform_api.gen.records.iam import (
     RoleBindingList_Binding,
 )
 from platform_api.iam import role_bindings
+from platform_api.iam.v1 import roles as v1_roles
 from platform_api.service import v1
 from platform_api.service.context import Context, rpc
 
 SERVICE = "chainguard.platform.iam.RoleBindings."
 V2 = "chainguard.platform.iam.v2.RoleBindingsService."
+LIST_ROLES = "chainguard.platform.iam.v2.RolesService.ListRoles"
+CHUNK = 1000  # uidp.ids per ListRoles call (the List input limit)
 
 
 def to_v1(rb: v2.RoleBinding) -> RoleBinding:
@@ -49,14 +54,25 @@ def _v2(rb: RoleBinding, group: str, field: str) -> v2.RoleBinding:
     return v2.RoleBinding(uid=rb.id, identity_uid=rb.identity, role_uid=rb.role)
 
 
-def _listed(rb: v2.RoleBinding) -> RoleBindingList_Binding:
+async def _capabilities(ctx: Context, found: list[v2.RoleBinding]) -> dict[str, list[str]]:
+    """Role uid -> friendly capability names, of the bound roles the caller may list (v2's ListRoles)."""
+    uids = sorted({rb.role.uid for rb in found if rb.role and rb.role.uid})
+    out: dict[str, list[str]] = {}
+    for i in range(0, len(uids), CHUNK):
+        ask = v2.ListRolesRequest(uidp=UIDPFilter(ids=uids[i : i + CHUNK]))
+        for role in await v1.every(ctx, LIST_ROLES, ask, "roles"):
+            out[role.uid] = v1_roles.friendly(list(role.capabilities))
+    return out
+
+
+def _listed(rb: v2.RoleBinding, capabilities: dict[str, list[str]]) -> RoleBindingList_Binding:
     ident = rb.identity or v2.RoleBindingIdentity()
     g, r = rb.group or v2.RoleBindingGroup(), rb.role or v2.RoleBindingRole()
     return RoleBindingList_Binding(
         id=rb.uid,
         group=Group(id=g.uid, name=g.name, description=g.description),
         identity=ident.uid,
-        role=Role(id=r.uid, name=r.name, description=r.description),
+        role=Role(id=r.uid, name=r.name, description=r.description, capabilities=capabilities.get(r.uid, [])),
         email=ident.email,
         claim_match_issuer=ident.issuer,
         claim_match_subject=ident.subject,
@@ -96,7 +112,8 @@ async def update(req: RoleBinding, ctx: Context) -> RoleBinding:
 async def list_(req: RoleBindingFilter, ctx: Context) -> RoleBindingList:
     ask = v2.ListRoleBindingsRequest(uidp=v1.uidp_of(req.uidp, req.id))
     found = await v1.every(ctx, V2 + "ListRoleBindings", ask, "role_bindings")
-    return RoleBindingList(items=[_listed(rb) for rb in found])
+    capabilities = await _capabilities(ctx, found)
+    return RoleBindingList(items=[_listed(rb, capabilities) for rb in found])
 
 
 @rpc(SERVICE + "Delete")
