@@ -70,6 +70,11 @@ def test_unknown_capabilities_are_refused(http: httpx.Client, org: str) -> None:
     r = http.post(f"/iam/v1/roles/{org}", json={"name": unique("r"), "capabilities": ["repo.list", "no.such"]})
     assert_error(r, 400, 3, "role.capabilities")
     assert_error(http.post(f"/iam/v1/roles/{org}", json={"name": unique("r")}), 400, 3, "capabilities")
+    made = mk_role(http, org, "CAP_REPO_LIST")
+    assert_error(
+        http.put(f"/iam/v1/roles/{made}", json={"name": "x", "capabilities": ["no.such"]}), 400, 3, "capabilities"
+    )
+    assert ok(http.get(f"/iam/v2/roles/{made}"))["capabilities"] == ["CAP_REPO_LIST"]
 
 
 def test_builtin_roles_are_listed_as_v2_lists_them(http: httpx.Client) -> None:

@@ -1,7 +1,7 @@
 """/iam/v1/roles (chainguard.platform.iam.Roles) over iam/roles.py: `id` for `uid`, `parentId` for the
 parent. v1 names capabilities by their friendly names (`repo.list`, as tokens and chainctl do) where v2 names
 the enum (`CAP_REPO_LIST`): answers carry friendly names; a write takes either, and an unknown name is refused
-(INVALID_ARGUMENT `role.capabilities`) rather than dropped. List shows the built-in roles exactly as the v2
+(INVALID_ARGUMENT naming `capabilities`) rather than dropped. List shows the built-in roles exactly as the v2
 List does. The filter's `parent` is `uidp.childrenOf`."""
 
 from __future__ import annotations
@@ -30,10 +30,10 @@ def to_v1(role: v2.Role) -> Role:
     return v1.convert(role, Role, {"id": "uid"}, capabilities=friendly(list(role.capabilities)))
 
 
-def _v2(role: Role) -> v2.Role:
+def _v2(role: Role, field: str) -> v2.Role:
     unknown = caps.unknown(role.capabilities)
     if unknown:
-        raise errors.invalid_argument("role.capabilities", f"unknown capabilities: {', '.join(unknown[:5])}")
+        raise errors.invalid_argument(f"{field}capabilities", f"unknown capabilities: {', '.join(unknown[:5])}")
     # Enum names for v2 (it canonicalizes and checks the set itself).
     names = [caps.BY_FRIENDLY.get(n, n) for n in role.capabilities]
     return v1.convert(role, v2.Role, {"uid": "id"}, capabilities=names)
@@ -41,13 +41,13 @@ def _v2(role: Role) -> v2.Role:
 
 @rpc(SERVICE + "Create")
 async def create(req: CreateRoleRequest, ctx: Context) -> Role:
-    ask = v2.CreateRoleRequest(parent=req.parent_id, role=_v2(req.role or Role()))
+    ask = v2.CreateRoleRequest(parent=req.parent_id, role=_v2(req.role or Role(), "role."))
     return to_v1(await v1.call(ctx, V2 + "CreateRole", ask))
 
 
 @rpc(SERVICE + "Update")
 async def update(req: Role, ctx: Context) -> Role:
-    ask = v2.UpdateRoleRequest(role=_v2(req), update_mask=v1.full_mask(roles.UPDATABLE))
+    ask = v2.UpdateRoleRequest(role=_v2(req, ""), update_mask=v1.full_mask(roles.UPDATABLE))
     return to_v1(await v1.call(ctx, V2 + "UpdateRole", ask))
 
 
