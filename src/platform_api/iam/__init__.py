@@ -20,6 +20,10 @@ from platform_api.iam import (
     terms,
 )
 from platform_api.iam.v1 import groups as v1_groups
+from platform_api.iam.v1 import identities as v1_identities
+from platform_api.iam.v1 import role_bindings as v1_role_bindings
+from platform_api.iam.v1 import roles as v1_roles
+from platform_api.iam.v1 import terms as v1_terms
 from platform_api.service.cascade import Cascade
 from platform_api.service.wiring import Domain, handlers
 
@@ -44,6 +48,10 @@ DOMAIN = Domain(
         terms,
         sts,
         v1_groups,
+        v1_identities,
+        v1_roles,
+        v1_role_bindings,
+        v1_terms,
     ),
     cascades=(
         # Resources under a group keep it from being deleted (its sub-groups: groups.delete_group itself).
