@@ -19,7 +19,11 @@ from platform_api.iam import (
     sts,
     terms,
 )
+from platform_api.iam.v1 import account_associations as v1_account_associations
+from platform_api.iam.v1 import external_group_role_mappings as v1_external_group_role_mappings
+from platform_api.iam.v1 import group_invites as v1_group_invites
 from platform_api.iam.v1 import groups as v1_groups
+from platform_api.iam.v1 import identity_providers as v1_identity_providers
 from platform_api.service.cascade import Cascade
 from platform_api.service.wiring import Domain, handlers
 
@@ -44,6 +48,10 @@ DOMAIN = Domain(
         terms,
         sts,
         v1_groups,
+        v1_identity_providers,
+        v1_account_associations,
+        v1_group_invites,
+        v1_external_group_role_mappings,
     ),
     cascades=(
         # Resources under a group keep it from being deleted (its sub-groups: groups.delete_group itself).
