@@ -13,6 +13,7 @@ import httpx
 import pytest
 from google.protobuf import duration_pb2
 
+from platform_api.auth import capabilities
 from platform_api.gen.chainguard.platform.iam.v1 import group_invites_pb2 as pb
 from platform_api.gen.chainguard.platform.iam.v1 import group_invites_pb2_grpc as pb_grpc
 from tests.helpers import EDITOR, OWNER, VIEWER, Server, assert_error, mk_group, never_shows, ok, unique
@@ -50,6 +51,8 @@ def test_created_over_v1_is_the_v2_invite_and_back(server: Server, http: httpx.C
         True,
     )
     assert instant(seen["expirationTime"]) == instant(made["expiration"]) and seen["role"]["name"] == "editor"
+    # The same capabilities, by their friendly names in v1.
+    assert made["role"]["capabilities"] == [capabilities.FRIENDLY[c] for c in seen["role"]["capabilities"]]
     two = ok(http.post(f"/iam/v2/groupInvites/{org}", json={"roleUid": VIEWER, "ttl": WEEK}))
     two.pop("code")
     r_list = http.get(PATH, params={"group": org})
