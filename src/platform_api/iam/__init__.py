@@ -19,8 +19,12 @@ from platform_api.iam import (
     sts,
     terms,
 )
+from platform_api.iam.v1 import account_associations as v1_account_associations
+from platform_api.iam.v1 import external_group_role_mappings as v1_external_group_role_mappings
+from platform_api.iam.v1 import group_invites as v1_group_invites
 from platform_api.iam.v1 import groups as v1_groups
 from platform_api.iam.v1 import identities as v1_identities
+from platform_api.iam.v1 import identity_providers as v1_identity_providers
 from platform_api.iam.v1 import role_bindings as v1_role_bindings
 from platform_api.iam.v1 import roles as v1_roles
 from platform_api.iam.v1 import terms as v1_terms
@@ -52,6 +56,10 @@ DOMAIN = Domain(
         v1_roles,
         v1_role_bindings,
         v1_terms,
+        v1_identity_providers,
+        v1_account_associations,
+        v1_group_invites,
+        v1_external_group_role_mappings,
     ),
     cascades=(
         # Resources under a group keep it from being deleted (its sub-groups: groups.delete_group itself).

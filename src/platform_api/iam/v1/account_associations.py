@@ -1,0 +1,85 @@
+"""/iam/v1/account_associations (chainguard.platform.iam.GroupAccountAssociations) over
+iam/account_associations.py: keyed by `group` (the association's uid is its group's uid in v2 too).
+
+The AWS, Google, Azure and GitHub blocks map one to one. The Chainguard service bindings (`chainguard`)
+are not kept by v2: they answer empty, and a write sending any binding is refused (INVALID_ARGUMENT on
+`chainguard.service_bindings`) rather than dropped. v1 has no create/update times. The List filter's
+`group` is the association's uid; `name` is v2's name filter. `Check` (a live credential exchange with
+the cloud provider) stays unserved, like its v2 twin.
+"""
+
+from __future__ import annotations
+
+from platform_api.core import errors
+from platform_api.gen.records import iam_v2 as v2
+from platform_api.gen.records._base import Empty
+from platform_api.gen.records.iam import (
+    AccountAssociations,
+    AccountAssociations_Amazon,
+    AccountAssociations_Azure,
+    AccountAssociations_GitHub,
+    AccountAssociations_Google,
+    AccountAssociationsFilter,
+    AccountAssociationsList,
+    DeleteAccountAssociationsRequest,
+)
+from platform_api.iam import account_associations
+from platform_api.iam.v1.identity_providers import same_shape
+from platform_api.service import v1
+from platform_api.service.context import Context, rpc
+
+SERVICE = "chainguard.platform.iam.GroupAccountAssociations."
+V2 = "chainguard.platform.iam.v2.AccountAssociationsService."
+
+
+def to_v1(a: v2.AccountAssociation) -> AccountAssociations:
+    return v1.convert(
+        a,
+        AccountAssociations,
+        {"group": "uid"},
+        amazon=same_shape(a.amazon, AccountAssociations_Amazon),
+        google=same_shape(a.google, AccountAssociations_Google),
+        azure=same_shape(a.azure, AccountAssociations_Azure),
+        github=same_shape(a.github, AccountAssociations_GitHub),
+    )
+
+
+def _v2(a: AccountAssociations) -> v2.AccountAssociation:
+    if a.chainguard is not None and a.chainguard.service_bindings:
+        raise errors.invalid_argument(
+            "chainguard.service_bindings", "Chainguard service bindings are not kept by this service"
+        )
+    return v1.convert(
+        a,
+        v2.AccountAssociation,
+        {"uid": "group"},
+        amazon=same_shape(a.amazon, v2.AccountAssociation_Amazon),
+        google=same_shape(a.google, v2.AccountAssociation_Google),
+        azure=same_shape(a.azure, v2.AccountAssociation_Azure),
+        github=same_shape(a.github, v2.AccountAssociation_GitHub),
+    )
+
+
+@rpc(SERVICE + "Create")
+async def create(req: AccountAssociations, ctx: Context) -> AccountAssociations:
+    ask = v2.CreateAccountAssociationRequest(parent=req.group, account_association=_v2(req))
+    return to_v1(await v1.call(ctx, V2 + "CreateAccountAssociation", ask))
+
+
+@rpc(SERVICE + "Update")
+async def update(req: AccountAssociations, ctx: Context) -> AccountAssociations:
+    mask = v1.full_mask(account_associations.UPDATABLE)
+    ask = v2.UpdateAccountAssociationRequest(account_association=_v2(req), update_mask=mask)
+    return to_v1(await v1.call(ctx, V2 + "UpdateAccountAssociation", ask))
+
+
+@rpc(SERVICE + "List")
+async def list_(req: AccountAssociationsFilter, ctx: Context) -> AccountAssociationsList:
+    ask = v2.ListAccountAssociationsRequest(uidp=v1.uidp_of(None, req.group), name=req.name)
+    found = await v1.every(ctx, V2 + "ListAccountAssociations", ask, "account_associations")
+    return AccountAssociationsList(items=[to_v1(a) for a in found])
+
+
+@rpc(SERVICE + "Delete")
+async def delete(req: DeleteAccountAssociationsRequest, ctx: Context) -> Empty:
+    return await v1.call(ctx, V2 + "DeleteAccountAssociation", v2.DeleteAccountAssociationRequest(uid=req.group))
