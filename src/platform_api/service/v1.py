@@ -90,6 +90,12 @@ def convert(source: Any, cls: type[R], renames: Mapping[str, str] | None = None,
     return cls(**fields)
 
 
+def nested(value: Any, cls: type[R]) -> R | None:
+    """A nested message as `cls`, where its v1 and v2 shapes are the same (names, JSON names, types):
+    `convert` copies nested values as they are, which would put a v2 record inside a v1 one."""
+    return None if value is None else msgspec.convert(msgspec.to_builtins(value), cls)
+
+
 def full_mask(updatable: frozenset[str] | set[str]) -> str:
     """The update mask of a PUT: every field the v2 twin lets a caller change (a full replacement), so a
     field left out of the body is cleared."""

@@ -24,7 +24,6 @@ from platform_api.gen.records.iam import (
     DeleteAccountAssociationsRequest,
 )
 from platform_api.iam import account_associations
-from platform_api.iam.v1.identity_providers import same_shape
 from platform_api.service import v1
 from platform_api.service.context import Context, rpc
 
@@ -37,10 +36,10 @@ def to_v1(a: v2.AccountAssociation) -> AccountAssociations:
         a,
         AccountAssociations,
         {"group": "uid"},
-        amazon=same_shape(a.amazon, AccountAssociations_Amazon),
-        google=same_shape(a.google, AccountAssociations_Google),
-        azure=same_shape(a.azure, AccountAssociations_Azure),
-        github=same_shape(a.github, AccountAssociations_GitHub),
+        amazon=v1.nested(a.amazon, AccountAssociations_Amazon),
+        google=v1.nested(a.google, AccountAssociations_Google),
+        azure=v1.nested(a.azure, AccountAssociations_Azure),
+        github=v1.nested(a.github, AccountAssociations_GitHub),
     )
 
 
@@ -53,10 +52,10 @@ def _v2(a: AccountAssociations) -> v2.AccountAssociation:
         a,
         v2.AccountAssociation,
         {"uid": "group"},
-        amazon=same_shape(a.amazon, v2.AccountAssociation_Amazon),
-        google=same_shape(a.google, v2.AccountAssociation_Google),
-        azure=same_shape(a.azure, v2.AccountAssociation_Azure),
-        github=same_shape(a.github, v2.AccountAssociation_GitHub),
+        amazon=v1.nested(a.amazon, v2.AccountAssociation_Amazon),
+        google=v1.nested(a.google, v2.AccountAssociation_Google),
+        azure=v1.nested(a.azure, v2.AccountAssociation_Azure),
+        github=v1.nested(a.github, v2.AccountAssociation_GitHub),
     )
 
 

@@ -9,10 +9,6 @@ A SCIM token is answered once, by Generate/RegenerateScimToken, exactly as the v
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
-
-import msgspec
-
 from platform_api.gen.records import iam_v2 as v2
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.iam import (
@@ -41,12 +37,6 @@ V2 = "chainguard.platform.iam.v2.IdentityProvidersService."
 ID = {"id": "uid"}
 IDP_ID = {"identity_provider_id": "identity_provider_uid"}
 IDP_UID = {"identity_provider_uid": "identity_provider_id"}
-S = TypeVar("S", bound=msgspec.Struct)
-
-
-def same_shape(value: Any, cls: type[S]) -> S | None:
-    """A nested message whose v1 and v2 shapes are the same (names, JSON names, types) as `cls`."""
-    return None if value is None else msgspec.convert(msgspec.to_builtins(value), cls)
 
 
 def to_v1(idp: v2.IdentityProvider) -> IdentityProvider:
@@ -54,14 +44,14 @@ def to_v1(idp: v2.IdentityProvider) -> IdentityProvider:
         idp,
         IdentityProvider,
         ID,
-        oidc=same_shape(identity_providers.public(idp).oidc, IdentityProvider_OIDC),
-        scim=same_shape(idp.scim, IdentityProvider_SCIM),
+        oidc=v1.nested(identity_providers.public(idp).oidc, IdentityProvider_OIDC),
+        scim=v1.nested(idp.scim, IdentityProvider_SCIM),
     )
 
 
 def _v2(idp: IdentityProvider) -> v2.IdentityProvider:
     # `scim` is output only (v2 ignores it on writes): not passed on.
-    oidc = same_shape(idp.oidc, v2.IdentityProvider_OIDC)
+    oidc = v1.nested(idp.oidc, v2.IdentityProvider_OIDC)
     return v1.convert(idp, v2.IdentityProvider, {"uid": "id"}, oidc=oidc, scim=None)
 
 
