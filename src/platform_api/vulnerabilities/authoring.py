@@ -15,9 +15,11 @@ same v2 record the import writes, so GetAdvisory/ListAdvisories show authored ad
   empty or PENDING, no reviewer). Review is an update of the event: setting APPROVED, REQUEST_CHANGES or
   REJECTED takes CAP_ADVISORIES_APPROVE at the advisory's group (beyond the method's CAP_ADVISORIES_UPDATE)
   and records the caller as `reviewer` (a reviewer sent must be the caller); PENDING clears it; an
-  unchanged verdict on unchanged content keeps its reviewer (no new review, no APPROVE needed). Only approved events decide the advisory's
-  latest event type (the `latest_event_type` filter), as the contract says.
-- Events keep their creation order; a new one's `createTime` is the one sent, or now.
+  unchanged verdict on unchanged content keeps its reviewer (no new review, no APPROVE needed). Only
+  approved events decide the advisory's latest event type (the `latest_event_type` filter), as the contract
+  says.
+- Events keep their creation order (at most 2,000, the format's limit); a new one's `createTime` is the one
+  sent, or now.
 - Update is a full replacement (v1 PUT): the advisory's fields and its events as sent; an event sent with the
   uid of one of its events replaces that event, one without a uid is new, and events not sent are removed.
   `artifactName` and `advisoryId` name the advisory and cannot change (INVALID_ARGUMENT).
@@ -213,8 +215,10 @@ async def replace(ctx: Context, sent: Advisory) -> Advisory:
         a = msgspec.structs.replace(
             sent, uid=old.uid, advisory_id=old.advisory_id, artifact_name=old.artifact_name,
             create_time=old.create_time, delete_time=None, severities=[],
-            author=old.author if sent.author in ("", old.author) else _who(ctx, sent.author, "advisory.author"),
+            author=old.author,
         )  # fmt: skip
+        if sent.author not in ("", old.author):
+            raise errors.invalid_argument("advisory.author", "the author of an advisory cannot change")
         _check_fields(a, "advisory")
         stored = {e.uid: e for e in old.events}
         now = clock.now()
@@ -241,6 +245,10 @@ async def add_event(ctx: Context, advisory: str, sent: AdvisoryEvent) -> Advisor
     """A new (pending) event at the end of the authored advisory `advisory`."""
     async with ctx.rt.db.transaction() as tx:
         a = await _authored(tx, advisory)
+        if len(a.events) >= fmt.MAX_EVENTS:
+            raise errors.failed_precondition(
+                "TOO_MANY_EVENTS", f"an advisory has at most {fmt.MAX_EVENTS} events (the format's limit)", advisory
+            )
         event = _new_event(ctx, advisory, sent, "advisory_event", clock.now())
         a.events.append(event)
         await _rewrite(tx, a)

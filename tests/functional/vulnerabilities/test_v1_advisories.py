@@ -50,7 +50,8 @@ def document(package: str, ids: list[str]) -> str:
                        f"          fixed-version: 1.{i}-r0")  # fmt: skip
         else:
             out.append("      - timestamp: 2023-06-08T00:00:00+02:00\n        type: false-positive-determination\n"
-                       "        data:\n          type: vulnerable-code-not-in-execution-path\n          note: n")  # fmt: skip
+                       "        data:\n          type: vulnerable-code-not-in-execution-path\n"
+                       "          note: n")  # fmt: skip
     return "\n".join(out) + "\n"
 
 
@@ -270,7 +271,7 @@ def test_put_replaces_and_delete(http: httpx.Client, team: Team) -> None:
     done = ok(ed.put(f"{V1}/{made['id']}", json=put))
     # what was not sent is cleared (aliases, component, the second event); the first event kept its id
     assert "aliases" not in done and "componentName" not in done and done["artifactArchitecture"] == "x86_64"
-    assert [e["id"] for e in done["events"]][0] == first["id"] and len(done["events"]) == 2
+    assert done["events"][0]["id"] == first["id"] and len(done["events"]) == 2
     assert done["events"][1]["pendingUpstreamFix"] == {"note": "soon"} and done["events"][1]["status"] == "PENDING"
     v2 = ok(http.get(f"{V2}/{made['id']}"))
     same_advisory(done, v2)

