@@ -15,7 +15,8 @@ same v2 record the import writes, so GetAdvisory/ListAdvisories show authored ad
   empty or PENDING, no reviewer). Review is an update of the event: setting APPROVED, REQUEST_CHANGES or
   REJECTED takes CAP_ADVISORIES_APPROVE at the advisory's group (beyond the method's CAP_ADVISORIES_UPDATE)
   and records the caller as `reviewer` (a reviewer sent must be the caller); PENDING clears it; an
-  unchanged verdict on unchanged content keeps its reviewer (no new review, no APPROVE needed). Only
+  unchanged verdict on unchanged content keeps its reviewer (no new review, no APPROVE needed); content
+  edited under a verdict by a caller without APPROVE goes back to PENDING (it must be reviewed again). Only
   approved events decide the advisory's latest event type (the `latest_event_type` filter), as the contract
   says.
 - Events keep their creation order (at most 2,000, the format's limit); a new one's `createTime` is the one
@@ -124,11 +125,14 @@ def _replaced_event(ctx: Context, old: AdvisoryEvent, sent: AdvisoryEvent, field
         reviewer = ""
     elif state == old.review_state and _content(sent) == _content(old) and sent.reviewer in ("", old.reviewer):
         reviewer = old.reviewer  # nothing reviewed anew
+    elif authz.caller(ctx).holds(APPROVE, old.uid):
+        reviewer = _who(ctx, sent.reviewer, field + ".reviewer")  # a review: the caller is its reviewer
+    elif state == old.review_state and sent.reviewer in ("", old.reviewer):
+        state, reviewer = PENDING, ""  # content edited under a verdict by one who cannot review: review again
     else:
-        reviewer = _who(ctx, sent.reviewer, field + ".reviewer")
-        # A verdict is a review: it takes CAP_ADVISORIES_APPROVE where the advisory is (the method's own
+        # A new verdict is a review: it takes CAP_ADVISORIES_APPROVE where the advisory is (the method's own
         # capability, CAP_ADVISORIES_UPDATE, only lets a caller edit and ask for review again).
-        authz.caller(ctx).require(APPROVE, uidp.parent(old.uid), queries.RESOURCE)
+        raise errors.permission_denied(f"missing CAP_ADVISORIES_APPROVE at {uidp.parent(old.uid)}")
     return msgspec.structs.replace(
         sent, uid=old.uid, create_time=sent.create_time or old.create_time, author=old.author,
         reviewer=reviewer, review_state=state,

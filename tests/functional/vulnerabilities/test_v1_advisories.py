@@ -246,8 +246,13 @@ def test_authored_over_v1_is_over_v2_and_reviewed(http: httpx.Client, team: Team
     assert (
         v2["events"][1]["reviewer"] == team.reviewer_uid and v2["events"][1]["reviewState"] == "REVIEW_STATE_APPROVED"
     )
-    # the editor re-sending the approved event unchanged keeps its review
+    # the editor re-sending the approved event unchanged keeps its review; editing it asks for a new one
     assert ok(ed.put(at, json=approved))["reviewer"] == team.reviewer_uid
+    changed = ok(ed.put(at, json={**approved, "fixed": {"fixedVersion": "1.4-r0"}}))
+    assert (changed["status"], changed.get("reviewer")) == ("PENDING", None)
+    assert v1_list(http, **latest) == []
+    rejected = ok(team.reviewer.put(at, json={**changed, "status": "REJECTED", "reviewer": team.reviewer_uid}))
+    assert (rejected["status"], rejected["reviewer"]) == ("REJECTED", team.reviewer_uid)
     # authors are the caller; a new event is never reviewed; an event has one type, one we keep
     base = f"{V1}/{made['id']}/events"
     manual = {"detection": {"manual": {}}}
