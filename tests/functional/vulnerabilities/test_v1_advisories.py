@@ -143,8 +143,8 @@ class Team:
         self.org = str(mk_group(server.http, "", unique("org"))["uid"])
         self.editor_uid, token = advisory_editor(server, self.org, *AUTHORING)
         self.editor = server.client(token)
-        self.reviewer_uid, token = advisory_editor(server, self.org, *AUTHORING, "CAP_ADVISORIES_APPROVE")
-        self.reviewer = server.client(token)
+        self.reviewer_uid, self.reviewer_token = advisory_editor(server, self.org, *AUTHORING, "CAP_ADVISORIES_APPROVE")
+        self.reviewer = server.client(self.reviewer_token)
 
 
 @pytest.fixture(scope="module")
@@ -208,7 +208,7 @@ def test_list_is_the_v2_set_and_events(server: Server, http: httpx.Client, team:
     assert_error(ed.post(V1, json={"parentId": org, "advisory": again}), 409, 6)
 
 
-def test_authored_over_v1_is_over_v2_and_reviewed(http: httpx.Client, team: Team) -> None:
+def test_authored_over_v1_is_over_v2_and_reviewed(http: httpx.Client, anon: httpx.Client, team: Team) -> None:
     org = subgroup(http, team)
     ed, me = team.editor, team.editor_uid
     package = unique("pkg")
@@ -246,6 +246,8 @@ def test_authored_over_v1_is_over_v2_and_reviewed(http: httpx.Client, team: Team
     assert (
         v2["events"][1]["reviewer"] == team.reviewer_uid and v2["events"][1]["reviewState"] == "REVIEW_STATE_APPROVED"
     )
+    # the public feed is the imported documents only: a group's authored advisories stay the group's
+    assert ok(anon.get("/advisory/v2/documents", params={"id": package})).get("documents", []) == []
     # the editor re-sending the approved event unchanged keeps its review; editing it asks for a new one
     assert ok(ed.put(at, json=approved))["reviewer"] == team.reviewer_uid
     changed = ok(ed.put(at, json={**approved, "fixed": {"fixedVersion": "1.4-r0"}}))
@@ -343,7 +345,7 @@ def test_authorization_is_the_v2_one(server: Server, http: httpx.Client, team: T
 
 def test_over_grpc_with_the_contract_messages(server: Server, http: httpx.Client, team: Team) -> None:
     org = subgroup(http, team)
-    stub = advisory_pb2_grpc.AdvisoriesStub(server.grpc_channel(team.reviewer.headers["authorization"][7:]))
+    stub = advisory_pb2_grpc.AdvisoriesStub(server.grpc_channel(team.reviewer_token))
     ev = advisory_pb2.AdvisoryEvent(detection=advisory_pb2.AdvisoryEvent.Detection(
         manual=advisory_pb2.AdvisoryEvent.Detection.Manual()))  # fmt: skip
     made = stub.Create(advisory_pb2.CreateAdvisoryRequest(parent_id=org, advisory=advisory_pb2.Advisory(
