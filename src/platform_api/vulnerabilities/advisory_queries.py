@@ -1,7 +1,8 @@
 """The advisories' tables (migration 0006): `advisories` (one row per advisory, the filterable fields as
 columns, the Advisory record as `body`), `advisory_aliases` and `advisory_events` (the events' filterable
 facts). The only SQL on them (the filters of ListAdvisories included: `filters`), and the mapping from a
-parsed advisory document to `Advisory` records.
+parsed advisory document to `Advisory` records. Rows come from `import advisories` (digest: the content's)
+or from the v1 authoring calls (`vulnerabilities.authoring`, digest AUTHORED); both write through `write`.
 
 Identity: an advisory's uid is `<group>/<16 hex of sha256(package, advisory id)>`, so re-importing the
 same (group, package, advisory id) always names the same resource; an event's uid is
