@@ -233,7 +233,7 @@ async def replace(ctx: Context, sent: Advisory) -> Advisory:
                 events.append(_new_event(ctx, a.uid, e, field, now))
             elif e.uid in stored:
                 events.append(_replaced_event(ctx, stored.pop(e.uid), e, field))
-            elif any(done.uid == e.uid for done in events):
+            elif e.uid in {done.uid for done in old.events}:
                 raise errors.invalid_argument(field + ".id", "the event is listed twice")
             else:
                 raise errors.invalid_argument(field + ".id", f"{e.uid[-60:]} is not an event of this advisory")
