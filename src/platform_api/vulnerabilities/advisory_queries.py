@@ -1,7 +1,8 @@
 """The advisories' tables (migration 0006): `advisories` (one row per advisory, the filterable fields as
 columns, the Advisory record as `body`), `advisory_aliases` and `advisory_events` (the events' filterable
 facts). The only SQL on them (the filters of ListAdvisories included: `filters`), and the mapping from a
-parsed advisory document to `Advisory` records.
+parsed advisory document to `Advisory` records. Rows come from `import advisories` (digest: the content's)
+or from the v1 authoring calls (`vulnerabilities.authoring`, digest AUTHORED); both write through `write`.
 
 Identity: an advisory's uid is `<group>/<16 hex of sha256(package, advisory id)>`, so re-importing the
 same (group, package, advisory id) always names the same resource; an event's uid is
@@ -66,6 +67,9 @@ REVIEW_STATE_NUMBERS = {
 }
 # Imported events are the distribution's published record: approved (there is no review in the format).
 IMPORTED_REVIEW_STATE = "REVIEW_STATE_APPROVED"
+# The `digest` of an advisory written over the API (vulnerabilities.authoring) rather than imported: no
+# content digest is this, so a re-import of the same (package, advisory id) rewrites it (the import wins).
+AUTHORED = "authored"
 
 
 def advisory_uid(group: str, package: str, advisory_id: str) -> str:
@@ -148,10 +152,15 @@ def build(group: str, package: str, adv: fmt.Advisory, artifact_type: str = "apk
         artifact_type=artifact_type, component_name=component[0], component_type=component[1],
         component_location=component[2], aliases=list(adv.aliases), events=events,
     )  # fmt: skip
-    search = "\n".join(s.lower() for s in (package, component[0], *adv.aliases) if s)
+    search = search_text(package, component[0], adv.aliases)
     digest = content_digest(adv, artifact_type)
     typed = [(ev.uid, _FORMAT_TYPE_NUMBERS[e.type]) for ev, e in zip(events, adv.events, strict=True)]
     return Row(record, digest, _FORMAT_TYPE_NUMBERS[latest.type], search, typed)
+
+
+def search_text(package: str, component: str, aliases: Iterable[str]) -> str:
+    """The `search` column (`query`'s substring match): lower-cased package, component name and aliases."""
+    return "\n".join(s.lower() for s in (package, component, *aliases) if s)
 
 
 async def digests(conn: Conn, group: str) -> dict[str, str]:
@@ -162,13 +171,13 @@ async def digests(conn: Conn, group: str) -> dict[str, str]:
 
 _INSERT = (
     "INSERT INTO advisories (uid, parent, advisory_id, artifact_name, artifact_type, component_name,"
-    " component_type, component_location, latest_event_type, search, digest, create_time, update_time, body)"
-    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
+    " component_type, component_location, latest_event_type, search, digest, create_time, update_time, body,"
+    " artifact_architecture) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
 )
 _UPDATE = (
     "UPDATE advisories SET advisory_id = $3, artifact_name = $4, artifact_type = $5, component_name = $6,"
     " component_type = $7, component_location = $8, latest_event_type = $9, search = $10, digest = $11,"
-    " create_time = $12, update_time = $13, body = $14 WHERE uid = $1 AND parent = $2"
+    " create_time = $12, update_time = $13, body = $14, artifact_architecture = $15 WHERE uid = $1 AND parent = $2"
 )
 
 
@@ -176,7 +185,7 @@ def _columns(group: str, r: Row) -> tuple[Any, ...]:
     a = r.record
     return (a.uid, group, a.advisory_id, a.artifact_name, a.artifact_type, a.component_name, a.component_type,
             a.component_location, r.latest_event_type, r.search, r.digest, a.create_time, a.update_time,
-            rows.body(a))  # fmt: skip
+            rows.body(a), a.artifact_architecture)  # fmt: skip
 
 
 async def write(tx: Conn, group: str, new: Sequence[Row], changed: Sequence[Row], now: str) -> None:
@@ -193,15 +202,38 @@ async def write(tx: Conn, group: str, new: Sequence[Row], changed: Sequence[Row]
         # The group's row counter for totalCount (migration 0006: maintained here, once per write).
         await listing.add_counts(tx, "advisories", [(group, 0, len(new))])
     both = (*new, *changed)
-    review = REVIEW_STATE_NUMBERS[IMPORTED_REVIEW_STATE]
     await tx.executemany(
         "INSERT INTO advisory_aliases (alias, advisory) VALUES ($1, $2)",
         [(alias, r.record.uid) for r in both for alias in r.record.aliases],
     )
+    # The events' filterable facts as their records hold them (imported ones: approved, no author).
+    facts = [
+        (uid, r.record.uid, t, e.author, e.reviewer, REVIEW_STATE_NUMBERS[e.review_state])
+        for r in both
+        for (uid, t), e in zip(r.events, r.record.events, strict=True)
+    ]
     await tx.executemany(
-        "INSERT INTO advisory_events (uid, advisory, type, review_state) VALUES ($1, $2, $3, $4)",
-        [(uid, r.record.uid, t, review) for r in both for uid, t in r.events],
+        "INSERT INTO advisory_events (uid, advisory, type, author, reviewer, review_state)"
+        " VALUES ($1, $2, $3, $4, $5, $6)",
+        facts,
     )
+
+
+async def stored(tx: Conn, uid: str) -> tuple[Advisory, bool]:
+    """The advisory `uid` and whether it was authored over the API (not imported), its row locked until
+    `tx` ends (read-modify-write); NOT_FOUND when there is none."""
+    row = await tx.fetchrow("SELECT body, digest FROM advisories WHERE uid = $1" + rows.for_update(tx), uid)
+    if row is None:
+        raise errors.not_found(RESOURCE, uid)
+    return rows.decode(Advisory, row["body"]), row["digest"] == AUTHORED
+
+
+async def delete(tx: Conn, group: str, uid: str) -> None:
+    """Remove one advisory of `group` with its aliases and events (an authored one, deleted over the API)."""
+    await tx.execute("DELETE FROM advisory_events WHERE advisory = $1", uid)
+    await tx.execute("DELETE FROM advisory_aliases WHERE advisory = $1", uid)
+    if await tx.execute("DELETE FROM advisories WHERE uid = $1 AND parent = $2", uid, group):
+        await listing.add_counts(tx, "advisories", [(group, 0, -1)])
 
 
 async def delete_in_group(tx: Conn, group: str) -> None:
