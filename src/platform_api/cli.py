@@ -148,6 +148,20 @@ def _parser() -> argparse.ArgumentParser:
     tok.add_argument("--identity", required=True, help="identity uid (the token's subject)")
     tok.add_argument("--ttl", type=int, default=3600, help="lifetime in seconds (default 3600)")
 
+    grant = sub.add_parser(
+        "grant",
+        help="bind an identity at a group to a role of the given capabilities (created if the group lacks it)",
+        description="The operator's grant, with the database: what no caller can pass on (nobody grants a"
+        " capability they do not hold), e.g. advisories.create, advisories.update, advisories.delete,"
+        " advisories.approve for the v1 advisory authoring calls. Prints {role, binding, createdRole}.",
+    )
+    grant.set_defaults(run=grant_command)
+    _database(grant)
+    grant.add_argument("--group", required=True, help="group uid where the role lives and is bound")
+    grant.add_argument("--identity", required=True, help="identity uid to bind")
+    grant.add_argument("--role-name", required=True, help="the group's role to bind (created if missing)")
+    grant.add_argument("capabilities", nargs="+", help="capability names, friendly (advisories.create) or enum")
+
     keys = sub.add_parser("keys", help="manage the issuer's signing keys")
     keys.set_defaults(run=keys_command)
     _database(keys)
@@ -234,6 +248,15 @@ def bootstrap_command(inv: Invocation) -> None:
 def token_command(inv: Invocation) -> None:
     """`token`: prints an access token for an identity, signed with the stored keys."""
     print(_with_database(inv.settings, lambda db, _: _token(db, inv)))
+
+
+def grant_command(inv: Invocation) -> None:
+    """`grant`: the operator binds an identity to a role of any capabilities (iam.bootstrap.grant)."""
+    ns = inv.args
+    out = _with_database(
+        inv.settings, lambda db, _: bootstrap.grant(db, ns.group, ns.identity, ns.role_name, ns.capabilities)
+    )
+    print(json.dumps(out))
 
 
 def keys_command(inv: Invocation) -> None:

@@ -98,7 +98,13 @@ async def usable_at(conn: Conn, role_uid: str, group: str, field: str = "role_ui
     return rows.decode(Role, body)
 
 
-def _check(role: Role) -> None:
+async def named(conn: Conn, group: str, name: str) -> Role | None:
+    """The custom role of `group` called `name`, if there is one."""
+    body = await conn.fetchval("SELECT body FROM roles WHERE parent = $1 AND name = $2", group, name)
+    return None if body is None else rows.decode(Role, body)
+
+
+def check(role: Role) -> None:
     validate.name(role.name)
     validate.description(role.description)
     if not role.capabilities:
@@ -125,7 +131,7 @@ async def create_role(req: CreateRoleRequest, ctx: Context) -> Role:
         create_time=now,
         update_time=now,
     )
-    _check(role)
+    check(role)
     authz.caller(ctx).check_grantable(role_mask(role), req.parent)
     async with ctx.rt.db.transaction() as tx:
         await groups.require(tx, req.parent, "parent")
@@ -153,15 +159,15 @@ async def list_roles(req: ListRolesRequest, ctx: Context) -> ListRolesResponse:
 @rpc(SERVICE + "UpdateRole")
 async def update_role(req: UpdateRoleRequest, ctx: Context) -> Role:
 
-    def check(role: Role) -> None:
+    def checked(role: Role) -> None:
         role.capabilities = caps.canonical(role.capabilities)
-        _check(role)
+        check(role)
 
     async def grantable(tx: Conn, current: Role, role: Role) -> None:
         authz.caller(ctx).check_grantable(role_mask(role) & ~role_mask(current), uidp.parent(role.uid))
 
     role = await ROLES.update_rpc(
-        ctx, req.role or Role(), req.update_mask, UPDATABLE, check=check, before=grantable, check_name=False,
+        ctx, req.role or Role(), req.update_mask, UPDATABLE, check=checked, before=grantable, check_name=False,
         columns=lambda r: {"name": r.name, "capabilities": ",".join(r.capabilities)},
     )  # fmt: skip
     ctx.rt.grants_changed()

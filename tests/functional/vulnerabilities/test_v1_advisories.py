@@ -5,7 +5,7 @@ read-only and a re-import taking an authored one over, the same authorization; H
 
 from __future__ import annotations
 
-import asyncio
+import json
 import secrets
 from collections.abc import Iterator
 from datetime import datetime
@@ -15,12 +15,8 @@ from typing import Any
 import httpx
 import pytest
 
-from platform_api.core import clock, uidp
 from platform_api.gen.chainguard.platform.common import uidp_pb2
 from platform_api.gen.chainguard.platform.vulnerabilities.v1 import advisory_pb2, advisory_pb2_grpc
-from platform_api.gen.records.iam_v2 import Role
-from platform_api.iam import queries, roles
-from platform_api.store import db
 from tests.helpers import Server, assert_error, imported, mk_group, ok, unique
 
 V1 = "/vulnerabilities/v1/advisories"
@@ -114,25 +110,13 @@ AUTHORING = ["CAP_ADVISORIES_LIST", "CAP_ADVISORIES_CREATE", "CAP_ADVISORIES_UPD
 
 def advisory_editor(server: Server, group: str, *capabilities: str) -> tuple[str, str]:
     """A new identity holding a role of these capabilities at `group`, and a token for it. No built-in role
-    grants advisory authoring and nobody may grant what they do not hold, so the role and its binding are
-    written the way `bootstrap` writes the first owner's: through IAM's own functions, on the database."""
+    grants advisory authoring and nobody may grant what they do not hold: the operator's `platform-api grant`."""
     subject = secrets.token_hex(8)
     claim = {"issuer": "https://issuer.example", "subject": subject}
     ident = ok(server.http.post(f"/iam/v2/identities/{group}", json={"name": f"id-{subject}", "claimMatch": claim}))
-
-    async def go() -> None:
-        database = await db.connect(server.database_url)
-        try:
-            now = clock.now()
-            role = Role(uid=uidp.new_child(group), name=unique("advisories"), capabilities=list(capabilities),
-                        create_time=now, update_time=now)  # fmt: skip
-            async with database.transaction() as tx:
-                await roles.ROLES.insert(tx, role, group, name=role.name, capabilities=",".join(capabilities))
-                await queries.insert_role_binding(tx, group, ident["uid"], role.uid, now)
-        finally:
-            await database.close()
-
-    asyncio.run(go())
+    out = json.loads(server.cli("grant", "--group", group, "--identity", ident["uid"], "--role-name",
+                                unique("advisories"), *capabilities))  # fmt: skip
+    assert out["createdRole"] is True and out["binding"].startswith(group + "/")
     return str(ident["uid"]), server.mint(ident["uid"])
 
 
