@@ -121,7 +121,7 @@ def test_authorization_is_the_v2_one(server: Server, anon: httpx.Client, org: st
         assert len(ok(c.get(paths[2]))["items"]) == 205
     _, puller = server.identity_with_role(org, "registry.pull")
     with server.client(puller) as c:
-        for path in paths + [f"{V1}/count?ecosystems=GO", f"{V1}?ecosystems=GO"]:
+        for path in [*paths, f"{V1}/count?ecosystems=GO", f"{V1}?ecosystems=GO"]:
             assert_error(c.get(path, params=params if "?" not in path else None), 403, 7)
 
 
