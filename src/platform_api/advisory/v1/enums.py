@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, get_args
 
 from platform_api.gen.records import advisory as v1_records
 from platform_api.gen.records import advisory_v2 as v2
@@ -14,6 +14,17 @@ def v1_name(value: str, prefix: str = "") -> str:
     return prefix + value.removeprefix("TYPE_")
 
 
+def _table(v1_values: Any, v2_values: Any) -> dict[str, Any]:
+    """v2 value -> the v1 record module's own value object: a record leaves out a field whose value IS its
+    default (msgspec's omit_defaults compares by identity), so an unspecified type stays out of the JSON."""
+    ours = {v: v for v in get_args(v1_values)}
+    return {v: ours[v1_name(v)] for v in get_args(v2_values)}
+
+
+SEVERITY = _table(v1_records.Severity_Type, v2.Severity_Type)
+REFERENCE = _table(v1_records.Reference_Type, v2.Reference_Type)
+
+
 def severities(found: list[v2.Severity]) -> list[v1_records.Severity]:
     # v1's UBUNTU type is not kept by v2 (an Ubuntu priority is stored unspecified): it answers UNSPECIFIED.
-    return [v1_records.Severity(type=cast(Any, v1_name(s.type)), score=s.score) for s in found]
+    return [v1_records.Severity(type=SEVERITY[s.type], score=s.score) for s in found]

@@ -10,9 +10,7 @@ the rest: never a silent truncation). A page token of one works in the other.
 
 from __future__ import annotations
 
-from typing import Any, cast
-
-from platform_api.advisory.v1.enums import severities, v1_name
+from platform_api.advisory.v1.enums import REFERENCE, severities
 from platform_api.gen.records import advisory_v2 as v2
 from platform_api.gen.records.advisory import (
     Reference,
@@ -27,7 +25,7 @@ V2 = "chainguard.platform.advisory.v2.SecurityAdvisoryService.ListVulnerabilityM
 
 
 def to_v1(m: v2.VulnerabilityMetadata) -> VulnerabilityMetadata:
-    references = [Reference(type=cast(Any, v1_name(r.type)), url=r.url) for r in m.references]
+    references = [Reference(type=REFERENCE[r.type], url=r.url) for r in m.references]
     return VulnerabilityMetadata(id=m.id, summary=m.summary, details=m.details, references=references,
                                  severity=severities(m.severities))  # fmt: skip
 
