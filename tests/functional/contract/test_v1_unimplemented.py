@@ -86,11 +86,13 @@ def test_unserved_v1_methods_want_a_token_unless_public(server: Server) -> None:
             if got != want:
                 wrong[f"{service}.{m.name}"] = got
     assert wrong == {}
-    assert sorted(f"{s}.{m.name}" for s, m in METHODS if m.public) == [
+    # The contract's public methods, less those served now (all three are: the walk has none left to try).
+    public = {
         "chainguard.platform.advisory.SecurityAdvisory.ListDocuments",
         "chainguard.platform.advisory.SecurityAdvisory.ListVulnerabilityMetadata",
         "chainguard.platform.ping.PingService.Ping",
-    ]
+    }
+    assert sorted(f"{s}.{m.name}" for s, m in METHODS if m.public) == sorted(public - SERVED)
 
 
 def _sample_path(template: str, org: str) -> str:
@@ -139,7 +141,8 @@ def test_every_unserved_v1_route_is_unimplemented_over_http(server: Server, org:
             if _http_answer(a)[:3] != want_anon:
                 wrong[f"anonymous {h.verb} {h.path}"] = _http_answer(a)
     assert wrong == {}
-    assert routes == sum(len(m.http) for _, m in METHODS) > 90
+    # Every unserved method's routes were walked (fewer as more are served: no fixed floor).
+    assert routes == sum(len(m.http) for _, m in METHODS) > 0
 
 
 def test_a_method_no_service_has_is_a_structured_unimplemented(server: Server) -> None:

@@ -14,10 +14,10 @@ from __future__ import annotations
 import msgspec
 
 from platform_api.advisory import documents
-from platform_api.advisory.v1.enums import v1_name
+from platform_api.advisory.v1.enums import FALSE_POSITIVE
 from platform_api.core import errors
 from platform_api.gen.records import advisory_v2 as v2
-from platform_api.gen.records.advisory import DocumentFilter
+from platform_api.gen.records.advisory import Advisory, DocumentFilter, Event
 from platform_api.service import v1
 from platform_api.service.context import Context, rpc
 
@@ -47,12 +47,18 @@ def advisory_v1(raw: msgspec.Raw) -> msgspec.Raw:
     """A stored (v2) DocumentAdvisory as the v1 Advisory: only a false positive's type differs."""
     if _FALSE_POSITIVE not in bytes(raw):
         return raw
-    advisory = msgspec.json.decode(raw)
-    for event in advisory.get("events", []):
-        fp = event.get("falsePositiveDetermination")
-        if fp and "type" in fp:
-            fp["type"] = v1_name(fp["type"], "FPT_TYPE_")
+    stored = msgspec.json.decode(raw, type=v2.DocumentAdvisory)
+    advisory = Advisory(id=stored.id, events=[_event(e) for e in stored.events], aliases=stored.aliases,
+                        package_namespace=stored.package_namespace)  # fmt: skip
     return msgspec.Raw(msgspec.json.encode(advisory))
+
+
+def _event(e: v2.DocumentEvent) -> Event:
+    fields = msgspec.to_builtins(e)
+    fp = fields.get("falsePositiveDetermination")
+    if fp and "type" in fp:
+        fp["type"] = FALSE_POSITIVE[fp["type"]]
+    return msgspec.convert(fields, Event)
 
 
 @rpc("chainguard.platform.advisory.SecurityAdvisory.ListDocuments")

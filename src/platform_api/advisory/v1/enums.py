@@ -9,20 +9,17 @@ from platform_api.gen.records import advisory as v1_records
 from platform_api.gen.records import advisory_v2 as v2
 
 
-def v1_name(value: str, prefix: str = "") -> str:
-    """`TYPE_X` as v1 writes it: `prefix + X`."""
-    return prefix + value.removeprefix("TYPE_")
-
-
-def _table(v1_values: Any, v2_values: Any) -> dict[str, Any]:
-    """v2 value -> the v1 record module's own value object: a record leaves out a field whose value IS its
-    default (msgspec's omit_defaults compares by identity), so an unspecified type stays out of the JSON."""
+def _table(v1_values: Any, v2_values: Any, prefix: str = "") -> dict[str, Any]:
+    """v2 value -> its v1 name (`TYPE_X`: `X`, or `prefix + TYPE_X`) as the v1 record module's own value
+    object: a record leaves out a field whose value IS its default (msgspec's omit_defaults compares by
+    identity), so an unspecified type stays out of the JSON."""
     ours = {v: v for v in get_args(v1_values)}
-    return {v: ours[v1_name(v)] for v in get_args(v2_values)}
+    return {v: ours[prefix + v if prefix else v.removeprefix("TYPE_")] for v in get_args(v2_values)}
 
 
 SEVERITY = _table(v1_records.Severity_Type, v2.Severity_Type)
 REFERENCE = _table(v1_records.Reference_Type, v2.Reference_Type)
+FALSE_POSITIVE = _table(v1_records.FalsePositiveDetermination_Type, v2.FalsePositiveDetermination_Type, "FPT_")
 
 
 def severities(found: list[v2.Severity]) -> list[v1_records.Severity]:
