@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from platform_api.core import errors
+from platform_api.core import errors, validate
 from platform_api.gen.records.common import UIDPFilter
 from platform_api.service import listing
 from platform_api.service.context import Context
@@ -72,6 +72,7 @@ def uidp_of(uidp: UIDPFilter | None, id_: str = "") -> UIDPFilter | None:
     """The v2 filter of a v1 filter's `uidp` and `id` (an id is `uidp.ids`: the v2 List keeps it scoped)."""
     if not id_:
         return uidp
+    validate.uid(id_, "id")
     base = uidp or UIDPFilter()
     return msgspec.structs.replace(base, ids=[*base.ids, id_])
 

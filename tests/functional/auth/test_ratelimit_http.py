@@ -77,6 +77,10 @@ def test_anonymous_routes_are_limited_per_client_address(anon_limited: Server) -
         # served outside the API router, the token exchange (which also has its own limit).
         assert_anon_limited(c.get("/advisory/v2/documents", params={"id": "pkg"}))
         assert_anon_limited(c.get("/advisory/v2/metadata", params={"id": "CVE-2024-1"}))
+        # The v1 twins of the public calls share it.
+        assert_anon_limited(c.get("/ping/v1/ping"))
+        assert_anon_limited(c.get("/advisory/v1/documents", params={"id": "pkg"}))
+        assert_anon_limited(c.get("/advisory/v1/metadata", params={"id": "CVE-2024-1"}))
         assert_anon_limited(c.get("/openapi.json"))
         assert_anon_limited(c.get("/.well-known/jwks.json"))
         assert_anon_limited(c.get("/sts/exchange", headers={"authorization": "Bearer x"}))

@@ -51,6 +51,7 @@ def test_list_filters_full_set_and_unknown_id(http: httpx.Client, org: str) -> N
     assert [g["name"] for g in v1_list(http, name="n042", **{"uidp.childrenOf": org})] == ["n042"]
     assert v1_list(http, id=org + "/" + "0" * 16) == []
     assert ok(http.get("/iam/v1/groups", params={"id": org + "/" + "0" * 16})) == {}
+    assert_error(http.get("/iam/v1/groups", params={"id": "not-a-uid"}), 400, 3, "id")  # named as sent
 
 
 def test_resource_limits_are_refused_not_dropped(http: httpx.Client, org: str) -> None:
