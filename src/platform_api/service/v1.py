@@ -79,14 +79,15 @@ def uidp_of(uidp: UIDPFilter | None, id_: str = "") -> UIDPFilter | None:
 
 def convert(source: Any, cls: type[R], renames: Mapping[str, str] | None = None, **values: Any) -> R:
     """`cls` with every field that `source` has under the same name (or under `renames[field]`), then
-    `values`. Fields only one side has are left out, which is how v2-only facts stay out of v1 answers."""
+    `values`. Fields only one side has are left out, which is how v2-only facts stay out of v1 answers.
+    (`__struct_fields__`, not msgspec.structs.fields, which evaluates the annotations on every call.)"""
     renames = renames or {}
-    have = {f.name for f in msgspec.structs.fields(type(source))}
+    have = type(source).__struct_fields__
     fields: dict[str, Any] = {}
-    for f in msgspec.structs.fields(cls):
-        name = renames.get(f.name, f.name)
-        if f.name not in values and name in have:
-            fields[f.name] = getattr(source, name)
+    for name in cls.__struct_fields__:
+        theirs = renames.get(name, name)
+        if name not in values and theirs in have:
+            fields[name] = getattr(source, theirs)
     fields.update(values)
     return cls(**fields)
 
