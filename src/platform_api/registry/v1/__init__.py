@@ -1,0 +1,3 @@
+"""The registry's v1 calls (`chainguard.platform.registry.Registry` and `.Vulnerabilities`, `/registry/v1/...`):
+adapters over the v2 implementations (service/v1.py says how the dialects differ), and the three v1 calls
+with no v2 counterpart (reports.py)."""

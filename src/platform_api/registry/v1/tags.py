@@ -1,0 +1,73 @@
+"""/registry/v1/tags (chainguard.platform.registry.Registry: CreateTag, UpdateTag, ListTags, DeleteTag) over
+registry/tags.py: `id` for `uid`, `repo_id` for `parent`, `lastUpdated` for `updateTime`.
+
+v1 differences:
+- ListTags lists every tag unless `excludeReferrers` / `excludeDates` / `excludeEpochs` says otherwise (v2's
+  `include_*` flags default the other way).
+- UpdateTag (PUT, no v2 counterpart) points the tag at `digest` and sets `deprecated` through the v2 create
+  (an upsert by name: the same validation, lock and write), emitting the v1 method's `tag.updated` event. A
+  tag is not renamed: a `name` other than the tag's is refused.
+- `bundles` is not kept: it answers empty, and bundles sent are refused (INVALID_ARGUMENT) rather than dropped.
+"""
+
+from __future__ import annotations
+
+from platform_api.core import errors, uidp, validate
+from platform_api.gen.records import registry_v2 as v2
+from platform_api.gen.records._base import Empty
+from platform_api.gen.records.registry import CreateTagRequest, DeleteTagRequest, Tag, TagFilter, TagList
+from platform_api.service import v1
+from platform_api.service.context import Context, rpc
+
+SERVICE = "chainguard.platform.registry.Registry."
+V2 = "chainguard.platform.registry.v2.TagsService."
+NAMES = {"id": "uid", "last_updated": "update_time"}
+
+
+def to_v1(tag: v2.Tag) -> Tag:
+    return v1.convert(tag, Tag, NAMES)
+
+
+def _v2(tag: Tag, at: str) -> v2.Tag:
+    if tag.bundles:
+        raise errors.invalid_argument(at + "bundles", "bundles are not kept by this service")
+    return v2.Tag(name=tag.name, digest=tag.digest, deprecated=tag.deprecated)
+
+
+@rpc(SERVICE + "CreateTag")
+async def create(req: CreateTagRequest, ctx: Context) -> Tag:
+    given = _v2(req.tag or Tag(), "tag.")
+    return to_v1(await v1.call(ctx, V2 + "CreateTag", v2.CreateTagRequest(parent=req.repo_id, tag=given)))
+
+
+@rpc(SERVICE + "UpdateTag")
+async def update(req: Tag, ctx: Context) -> Tag:
+    validate.uid(req.id, "id")
+    given = _v2(req, "")
+    current = await v1.call(ctx, V2 + "GetTag", v2.GetTagRequest(uid=req.id))
+    if given.name != current.name:
+        raise errors.invalid_argument("name", f"a tag is not renamed: this tag is {current.name!r}")
+    # The v2 create is the one write of a tag's digest and deprecation; run in this call's own context so the
+    # event is the v1 method's (tag.updated), which v2 has no method for.
+    impl = ctx.rt.handlers[V2 + "CreateTag"]
+    done = await impl(v2.CreateTagRequest(parent=uidp.parent(req.id), tag=given), ctx)
+    return to_v1(done)
+
+
+@rpc(SERVICE + "ListTags")
+async def list_(req: TagFilter, ctx: Context) -> TagList:
+    ask = v2.ListTagsRequest(
+        uidp=v1.uidp_of(req.uidp, req.id),
+        name=req.name,
+        updated_since=req.updated_since,
+        include_referrers=not req.exclude_referrers,
+        include_dates=not req.exclude_dates,
+        include_epochs=not req.exclude_epochs,
+        digest=req.digest,
+    )
+    return TagList(items=[to_v1(t) for t in await v1.every(ctx, V2 + "ListTags", ask, "tags")])
+
+
+@rpc(SERVICE + "DeleteTag")
+async def delete(req: DeleteTagRequest, ctx: Context) -> Empty:
+    return await v1.call(ctx, V2 + "DeleteTag", v2.DeleteTagRequest(uid=req.id))
