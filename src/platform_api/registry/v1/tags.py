@@ -16,6 +16,7 @@ from platform_api.core import errors, uidp, validate
 from platform_api.gen.records import registry_v2 as v2
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.registry import CreateTagRequest, DeleteTagRequest, Tag, TagFilter, TagList
+from platform_api.registry.v1 import shape
 from platform_api.service import v1
 from platform_api.service.context import Context, rpc
 
@@ -25,7 +26,7 @@ NAMES = {"id": "uid", "last_updated": "update_time"}
 
 
 def to_v1(tag: v2.Tag) -> Tag:
-    return v1.convert(tag, Tag, NAMES)
+    return shape.convert(tag, Tag, NAMES)
 
 
 def _v2(tag: Tag, at: str) -> v2.Tag:
