@@ -4,7 +4,6 @@ conversion alone. Same semantics as service/v1.py's `convert` (kept here until t
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -13,9 +12,14 @@ import msgspec
 R = TypeVar("R", bound=msgspec.Struct)
 
 
-@functools.cache
+_NAMES: dict[type[Any], tuple[str, ...]] = {}
+
+
 def _names(cls: type[Any]) -> tuple[str, ...]:
-    return tuple(f.name for f in msgspec.structs.fields(cls))
+    names = _NAMES.get(cls)
+    if names is None:
+        names = _NAMES[cls] = tuple(f.name for f in msgspec.structs.fields(cls))
+    return names
 
 
 def convert(source: Any, cls: type[R], renames: Mapping[str, str] | None = None, **values: Any) -> R:
