@@ -7,6 +7,9 @@ v1 differences:
 - UpdateTag (PUT, no v2 counterpart) points the tag at `digest` and sets `deprecated` through the v2 create
   (an upsert by name: the same validation, lock and write), emitting the v1 method's `tag.updated` event. A
   tag is not renamed: a `name` other than the tag's is refused.
+- GetRepoTagsSummary (/registry/v1/repotagssummary/{repo_id}) is one v2 ListTags page: its total count and
+  its most recently updated tag (`lastUpdated` is that tag's). `latestVersion` is not kept (no version is
+  derived from tag names here) and answers "".
 - `bundles` is not kept: it answers empty, and bundles sent are refused (INVALID_ARGUMENT) rather than dropped.
 """
 
@@ -15,7 +18,16 @@ from __future__ import annotations
 from platform_api.core import errors, uidp, validate
 from platform_api.gen.records import registry_v2 as v2
 from platform_api.gen.records._base import Empty
-from platform_api.gen.records.registry import CreateTagRequest, DeleteTagRequest, Tag, TagFilter, TagList
+from platform_api.gen.records.common import UIDPFilter
+from platform_api.gen.records.registry import (
+    CreateTagRequest,
+    DeleteTagRequest,
+    GetRepoTagsSummaryRequest,
+    RepoTagsSummary,
+    Tag,
+    TagFilter,
+    TagList,
+)
 from platform_api.registry.v1 import shape
 from platform_api.service import v1
 from platform_api.service.context import Context, rpc
@@ -72,3 +84,23 @@ async def list_(req: TagFilter, ctx: Context) -> TagList:
 @rpc(SERVICE + "DeleteTag")
 async def delete(req: DeleteTagRequest, ctx: Context) -> Empty:
     return await v1.call(ctx, V2 + "DeleteTag", v2.DeleteTagRequest(uid=req.id))
+
+
+@rpc(SERVICE + "GetRepoTagsSummary")
+async def summary(req: GetRepoTagsSummaryRequest, ctx: Context) -> RepoTagsSummary:
+    # NOT_FOUND for a repo that does not exist (a v2 list of its tags would answer an empty page).
+    await v1.call(ctx, "chainguard.platform.registry.v2.ReposService.GetRepo", v2.GetRepoRequest(uid=req.repo_id))
+    ask = v2.ListTagsRequest(
+        uidp=UIDPFilter(children_of=req.repo_id),
+        include_referrers=not req.exclude_referrers,
+        include_dates=not req.exclude_dates,
+        include_epochs=not req.exclude_epochs,
+        page_size=1,
+        order_by="updated_at desc",
+    )
+    page = await v1.call(ctx, V2 + "ListTags", ask)
+    latest = to_v1(page.tags[0]) if page.tags else None
+    out = RepoTagsSummary(id=req.repo_id, last_updated=latest.last_updated if latest else None, latest_tag=latest)
+    if page.tags:  # a count left at its default is omitted as proto3 JSON omits a zero (msgspec: by identity)
+        out.tag_count = str(page.total_count)
+    return out
