@@ -11,8 +11,10 @@ import httpx
 import pytest
 
 from platform_api.gen.chainguard.platform.registry.v1 import registry_pb2, registry_pb2_grpc
-from tests.helpers import Server, assert_error, image_architectures, image_size, mk_group, mk_repo, ok, unique
+from tests.helpers import Server, assert_error, image_architectures, image_size, imported, mk_group, mk_repo, ok, unique
 from tests.helpers.registry import image
+
+SBOM = Path(__file__).resolve().parents[2] / "data" / "sbom" / "spdx-2.3.json"
 
 UNKNOWN = "sha256:" + "0" * 64
 
@@ -66,3 +68,34 @@ def test_authorization_is_the_v2_one(server: Server, http: httpx.Client, org: st
         assert ok(viewer.get(f"/registry/v1/repotagssummary/{mine}"))["tagCount"] == "1"
         for path in (f"/registry/v1/repos/{other}/digests/{digest}/size", f"/registry/v1/repotagssummary/{other}"):
             assert viewer.get(path).status_code == image_size(viewer, other, digest).status_code  # 404: hidden
+
+
+def test_manifest_metadata_is_the_sbom_purls(server: Server, http: httpx.Client, org: str, tmp_path: Path) -> None:
+    repo, _, digest = image(server, http, org, tmp_path, ("latest",))
+    bare, _, other = image(server, http, org, tmp_path, ("latest",))
+    imported(server, "sbom", repo, digest, str(SBOM))
+    stub = registry_pb2_grpc.RegistryStub(server.grpc_channel(server.token))
+    entry = registry_pb2.ManifestMetadataFilterEntry
+    ask = registry_pb2.ManifestMetadataFilter(
+        repo_id=repo,
+        items=[
+            entry(image_digest=digest),
+            entry(index_filter=registry_pb2.ManifestMetadataIndexFilter(digest=digest, arch="amd64")),
+        ],
+    )
+    got = stub.ListManifestMetadata(ask)
+    want = ["pkg:apk/wolfi/glibc@2.40-r1?arch=x86_64", "pkg:apk/wolfi/openssl@3.3.2-r0?arch=x86_64"]
+    assert [(m.digest, [p.purl for p in m.pkg_metadata]) for m in got.items] == [(digest, want), (digest, want)]
+    none = stub.ListManifestMetadata(
+        registry_pb2.ManifestMetadataFilter(repo_id=bare, items=[entry(image_digest=other)])
+    )
+    assert [(m.digest, list(m.pkg_metadata)) for m in none.items] == [(other, [])]
+    for wrong in (
+        entry(image_digest=UNKNOWN),
+        entry(index_filter=registry_pb2.ManifestMetadataIndexFilter(digest=digest, arch="arm64")),
+    ):
+        with pytest.raises(grpc.RpcError) as e:
+            stub.ListManifestMetadata(registry_pb2.ManifestMetadataFilter(repo_id=repo, items=[wrong]))
+        assert e.value.code() == grpc.StatusCode.NOT_FOUND
+    # Over HTTP (a GET) the entries, repeated messages, cannot travel as query parameters: nothing is asked.
+    assert ok(http.get(f"/registry/v1/repos/{repo}/manifestmetdata", params={"items.imageDigest": digest})) == {}
