@@ -13,7 +13,7 @@ import pytest
 
 from platform_api.gen.chainguard.platform.common import uidp_pb2
 from platform_api.gen.chainguard.platform.registry.v1 import registry_pb2, registry_pb2_grpc
-from tests.helpers import Server, assert_error, mk_group, mk_org, mk_repo, ok, unique
+from tests.helpers import Server, assert_error, mk_group, mk_org, mk_repo, ok, run_db, unique
 
 D1, D2 = "sha256:" + "1" * 64, "sha256:" + "2" * 64
 
@@ -114,3 +114,16 @@ def test_over_grpc_with_the_contract_messages(server: Server, repo: str) -> None
     with pytest.raises(grpc.RpcError) as e:
         stub.DeleteTag(registry_pb2.DeleteTagRequest(id=made.id))
     assert e.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_v1_writes_emit_the_contract_events(server: Server, http: httpx.Client, repo: str) -> None:
+    made = ok(http.post(f"/registry/v1/tags/{repo}", json={"name": unique("e"), "digest": D1}))
+    ok(http.put(f"/registry/v1/tags/{made['id']}", json={"name": made["name"], "digest": D2}))
+    ok(http.put(f"/registry/v1/tags/{made['id']}", json={"name": made["name"], "digest": D2}))  # unchanged: none
+    ok(http.delete(f"/registry/v1/tags/{made['id']}"))
+
+    async def types(database: Any) -> list[str]:
+        found = await database.fetch("SELECT type FROM events WHERE subject = $1 ORDER BY time", made["id"])
+        return [r["type"].rsplit(".registry.", 1)[1] for r in found]
+
+    assert run_db(server, types) == ["tag.created.v1", "tag.updated.v1", "tag.deleted.v1"]

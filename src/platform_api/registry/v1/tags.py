@@ -5,7 +5,8 @@ v1 differences:
 - ListTags lists every tag unless `excludeReferrers` / `excludeDates` / `excludeEpochs` says otherwise (v2's
   `include_*` flags default the other way).
 - UpdateTag (PUT, no v2 counterpart) points the tag at `digest` and sets `deprecated` through the v2 create
-  (an upsert by name: the same validation, lock and write), emitting the v1 method's `tag.updated` event. A
+  (an upsert by name: the same validation, lock and write), emitting the v1 method's `tag.updated` event
+  (with the v2 twin's subject and source). A
   tag is not renamed: a `name` other than the tag's is refused.
 - GetRepoTagsSummary (/registry/v1/repotagssummary/{repo_id}) is one v2 ListTags page: its total count and
   its most recently updated tag (`lastUpdated` is that tag's). `latestVersion` is not kept (no version is
@@ -14,6 +15,8 @@ v1 differences:
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 from platform_api.core import errors, uidp, validate
 from platform_api.gen.records import registry_v2 as v2
@@ -60,10 +63,14 @@ async def update(req: Tag, ctx: Context) -> Tag:
     current = await v1.call(ctx, V2 + "GetTag", v2.GetTagRequest(uid=req.id))
     if given.name != current.name:
         raise errors.invalid_argument("name", f"a tag is not renamed: this tag is {current.name!r}")
-    # The v2 create is the one write of a tag's digest and deprecation; run in this call's own context so the
-    # event is the v1 method's (tag.updated), which v2 has no method for.
-    impl = ctx.rt.handlers[V2 + "CreateTag"]
-    done = await impl(v2.CreateTagRequest(parent=uidp.parent(req.id), tag=given), ctx)
+    # The v2 create is the one write of a tag's digest and deprecation (an upsert by name). It runs as its v2
+    # twin (the event's subject, source and body are v2's, as for every v1 write) but the event it emits is the
+    # v1 method's, tag.updated: v2 has no update of a tag to take it from.
+    twin = v1.twin(ctx, V2 + "CreateTag")
+    if twin.info is not None and ctx.info is not None:
+        twin = dataclasses.replace(twin, info=dataclasses.replace(twin.info, event_type=ctx.info.event_type))
+    ask = v2.CreateTagRequest(parent=uidp.parent(req.id), tag=given)
+    done = await ctx.rt.handlers[V2 + "CreateTag"](ask, twin)
     return to_v1(done)
 
 
