@@ -6,8 +6,7 @@ v1 differences:
   `include_*` flags default the other way).
 - UpdateTag (PUT, no v2 counterpart) points the tag at `digest` and sets `deprecated` through the v2 create
   (an upsert by name: the same validation, lock and write), emitting the v1 method's `tag.updated` event
-  (with the v2 twin's subject and source). A
-  tag is not renamed: a `name` other than the tag's is refused.
+  (with the v2 twin's subject and source). A tag is not renamed: a `name` other than the tag's is refused.
 - GetRepoTagsSummary (/registry/v1/repotagssummary/{repo_id}) is one v2 ListTags page: its total count and
   its most recently updated tag (`lastUpdated` is that tag's). `latestVersion` is not kept (no version is
   derived from tag names here) and answers "".
