@@ -9,15 +9,18 @@ from platform_api.registry import (
     repos,
     sbom_import,
     tags,
-    v1,
     vulnreport_import,
 )
+from platform_api.registry.v1 import images as v1_images
+from platform_api.registry.v1 import reports as v1_reports
+from platform_api.registry.v1 import repos as v1_repos
+from platform_api.registry.v1 import tags as v1_tags
 from platform_api.service.cascade import Cascade
 from platform_api.service.wiring import Domain, handlers
 
 DOMAIN = Domain(
     "registry",
-    rpcs=handlers(repos, tags, images, v1),
+    rpcs=handlers(repos, tags, images, v1_reports, v1_repos, v1_tags, v1_images),
     importers={"oci": oci_import, "sbom": sbom_import, "vulnreport": vulnreport_import, "eol": eol},
     cascades=(Cascade("group", "repos", exists=queries.any_repo_in),),
 )
