@@ -75,12 +75,7 @@ async def _insert(database: Any, table: str, batch: list[tuple[str, ...]]) -> No
         return
     sql = INSERT.format(table=table)
     async with database.transaction() as tx:
-        raw = getattr(tx, "_conn", None)
-        if raw is not None and hasattr(tx, "_q"):
-            raw.executemany(tx._q(sql), batch)  # sqlite3 executemany, the store's own placeholder rewrite
-        else:  # store internals changed: same rows, one statement each
-            for row in batch:
-                await tx.execute(sql, *row)
+        await tx.executemany(sql, batch)  # sqlite3 executemany under the store's placeholder rewrite
 
 
 async def load(url: str, repos: int = 100_000, groups: int = 100) -> Dataset:

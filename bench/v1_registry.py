@@ -77,9 +77,8 @@ async def _insert(database: Any, table: str, columns: list[str], batch: list[tup
 
 
 async def load_registry(url: str, repos: int, tags: int) -> dict[str, Any]:
-    """bench/load.py's dataset (an organization and an owner bound to it; its SQLite insert calls the store's
-    private `_q`, whose shape changed, so the same rows are written here through `executemany`), `repos` repos
-    under the organization, the last one "big" with `tags` tags."""
+    """An organization and an owner bound to it (as bench/load.py's), `repos` repos under the organization,
+    the last one "big" with `tags` tags, written through the store's `executemany`."""
     t0 = time.perf_counter()
     database = await store.connect(url)
     try:

@@ -27,7 +27,6 @@ from platform_api.gen.records.registry import (
     SyncConfig,
 )
 from platform_api.registry import repos
-from platform_api.registry.v1 import shape
 from platform_api.service import v1
 from platform_api.service.context import Context, rpc
 
@@ -37,7 +36,7 @@ ID = {"id": "uid"}
 
 
 def to_v1(repo: v2.Repo) -> Repo:
-    return shape.convert(repo, Repo, ID)
+    return v1.convert(repo, Repo, ID)
 
 
 def _v2(repo: Repo, at: str) -> v2.Repo:
@@ -52,7 +51,7 @@ def _v2(repo: Repo, at: str) -> v2.Repo:
     for name, sent in unkept.items():
         if sent:
             raise errors.invalid_argument(at + name, f"{name} is not kept by this service")
-    return shape.convert(repo, v2.Repo, {"uid": "id"})
+    return v1.convert(repo, v2.Repo, {"uid": "id"})
 
 
 @rpc(SERVICE + "CreateRepo")

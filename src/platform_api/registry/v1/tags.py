@@ -30,7 +30,6 @@ from platform_api.gen.records.registry import (
     TagFilter,
     TagList,
 )
-from platform_api.registry.v1 import shape
 from platform_api.service import v1
 from platform_api.service.context import Context, rpc
 
@@ -40,7 +39,7 @@ NAMES = {"id": "uid", "last_updated": "update_time"}
 
 
 def to_v1(tag: v2.Tag) -> Tag:
-    return shape.convert(tag, Tag, NAMES)
+    return v1.convert(tag, Tag, NAMES)
 
 
 def _v2(tag: Tag, at: str) -> v2.Tag:
