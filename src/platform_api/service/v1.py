@@ -65,6 +65,8 @@ async def every(ctx: Context, full_name: str, request: Any, items: str) -> list[
         out += getattr(answer, items)
         if not answer.next_page_token:
             return out
+        # Later pages are read by key after the last one: the count of the first is the walk's.
+        tw.state[listing.KNOWN_TOTAL] = total
         req = msgspec.structs.replace(req, page_token=answer.next_page_token)
 
 
