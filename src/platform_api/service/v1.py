@@ -70,11 +70,12 @@ async def every(ctx: Context, full_name: str, request: Any, items: str) -> list[
         req = msgspec.structs.replace(req, page_token=answer.next_page_token)
 
 
-def uidp_of(uidp: UIDPFilter | None, id_: str = "") -> UIDPFilter | None:
-    """The v2 filter of a v1 filter's `uidp` and `id` (an id is `uidp.ids`: the v2 List keeps it scoped)."""
+def uidp_of(uidp: UIDPFilter | None, id_: str = "", field: str = "id") -> UIDPFilter | None:
+    """The v2 filter of a v1 filter's `uidp` and `id` (an id is `uidp.ids`: the v2 List keeps it scoped);
+    a malformed id is refused naming the v1 `field` it came in."""
     if not id_:
         return uidp
-    validate.uid(id_, "id")
+    validate.uid(id_, field)
     base = uidp or UIDPFilter()
     return msgspec.structs.replace(base, ids=[*base.ids, id_])
 

@@ -65,12 +65,15 @@ def test_what_v2_does_not_keep_is_refused() -> None:
     _refused(lambda: adapter.request_of(clc_filter), "latest_event_type")
 
 
+ID = "a" * 40 + "/" + "b" * 16
+
+
 def test_filter_becomes_the_v2_request() -> None:
-    f = one.AdvisoryFilter(id="g/a", artifact_name=["p"], event_statuses=["UNKNOWN", "APPROVED"],
+    f = one.AdvisoryFilter(id=ID, artifact_name=["p"], event_statuses=["UNKNOWN", "APPROVED"],
                            event_author=["me"], exclude_event_author=["bot"], event_reviewer=["you"],
                            event_types=["EVENT_TYPE_FILTER_FIXED"], order_by="CREATED_AT_DESC", origin="o")  # fmt: skip
     r = adapter.request_of(f)
-    assert r.uidp is not None and r.uidp.ids == ["g/a"]
+    assert r.uidp is not None and r.uidp.ids == [ID]
     assert r.event_review_states == ["REVIEW_STATE_UNSPECIFIED", "REVIEW_STATE_APPROVED"]
     assert (r.artifact_names, r.event_authors, r.exclude_event_authors, r.event_reviewers) == (
         ["p"], ["me"], ["bot"], ["you"])  # fmt: skip
