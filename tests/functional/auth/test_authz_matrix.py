@@ -20,7 +20,6 @@ from typing import Any
 import httpx
 import pytest
 
-from platform_api import app
 from tests.helpers import BUILTIN_ROLE_UIDS, Server
 
 DIGEST = "sha256:" + "a" * 64
@@ -200,21 +199,12 @@ LISTS_V1 = [
 ]  # fmt: skip
 
 
-def served(case: Case) -> Case:
-    """A v1 case runs once its method is served (the adapters land service by service)."""
-    name = case.name.removeprefix("v1 ").removesuffix(" by id")
-    service, method = name.split(".")
-    area = "registry" if service == "Registry" else "iam"
-    full = f"chainguard.platform.{area}.{service}.{method}"
-    return case if full in app.HANDLERS else pytest.param(case, marks=pytest.mark.skip(reason=f"{full} not served"))  # type: ignore[return-value]
-
-
 def call(client: httpx.Client, method: str, path: str, body: dict[str, Any] | None) -> httpx.Response:
     return client.request(method, path, json=body)
 
 
 @pytest.mark.parametrize("role", ROLES)
-@pytest.mark.parametrize("case", SCOPED + [served(c) for c in SCOPED_V1], ids=lambda c: c.name)
+@pytest.mark.parametrize("case", SCOPED + SCOPED_V1, ids=lambda c: c.name)
 def test_scoped(world: World, role: str, case: Case) -> None:
     allowed = set(case.needs) <= ROLE_CAPS[role]
     for place in PLACES:
@@ -244,7 +234,7 @@ def test_lists(world: World, role: str, case: Case) -> None:
 
 
 @pytest.mark.parametrize("role", ROLES)
-@pytest.mark.parametrize("case", [served(c) for c in LISTS_V1], ids=lambda c: c.name)
+@pytest.mark.parametrize("case", LISTS_V1, ids=lambda c: c.name)
 def test_lists_v1(world: World, role: str, case: Case) -> None:
     """v1 lists answer the full set the v2 twin would show: empty (`{}`) outside, or without the capability."""
     allowed = set(case.needs) <= ROLE_CAPS[role]
