@@ -7,8 +7,6 @@ it."""
 
 from __future__ import annotations
 
-import re
-
 from platform_api.advisory.v1.enums import severities
 from platform_api.core import errors
 from platform_api.gen.records import advisory_v2 as v2
@@ -27,11 +25,12 @@ NAMES = {"start_time": "from", "end_time": "to"}
 
 def renamed(e: errors.ApiError, names: dict[str, str]) -> errors.ApiError:
     """`e` with its field violations under their v1 names (the v2 twin names its own fields)."""
-    word = re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\b")
     violations: list[tuple[str, str]] = []
     for d in e.details:
         for v in d.get("fieldViolations", []):
-            description = word.sub(lambda m: names[m.group(1)], v["description"])
+            description = v["description"]
+            for old, new in names.items():  # the v2 names are snake_case words no other word contains
+                description = description.replace(old, new)
             violations.append((names.get(v["field"], v["field"]), description))
     if e.code != errors.INVALID_ARGUMENT or not violations:
         return e
