@@ -1,8 +1,9 @@
 """v1 tag history and digest count (chainguard.platform.registry.Registry ListTagHistory, GetManifestDigestCount):
 every create or move of a tag, by any writer (v2, v1, `import oci`), is one history entry, oldest first, gone
 with the tag and with its repo; `start`/`end` bound it; the count is of the images recorded under a scope;
-authorization is the v1 method's (a viewer elsewhere is refused); a database upgraded from the previous release
-starts each tag's history with its current digest; over HTTP and gRPC."""
+authorization is the v1 method's (a viewer elsewhere is refused); at most the last 1,000 entries per tag are
+kept; over HTTP and gRPC. A database upgraded from the previous release starts each tag's history with its current
+digest: tests/functional/ops/test_upgrade.py (test_writes_after_the_upgrade, on the server it already starts)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ import pytest
 from google.protobuf import timestamp_pb2
 
 from platform_api.gen.chainguard.platform.registry.v1 import registry_pb2, registry_pb2_grpc
-from tests.functional.ops.test_upgrade import upgraded  # noqa: F401 (the fixture, restored per backend)
 from tests.helpers import Server, assert_error, mk_group, mk_repo, ok, run_db, unique
 from tests.helpers.registry import image
 
@@ -110,12 +110,18 @@ def test_authorization(server: Server, http: httpx.Client, org: str) -> None:
         assert_error(viewer.get(f"/registry/v1/digestcount/{org}"), 404, 5)
 
 
-def test_an_upgraded_database_starts_each_history_with_the_current_digest(upgraded: Any) -> None:  # noqa: F811
-    s, facts = upgraded()
-    tag = facts["uids"]["tag_latest"]
-    with s.client(facts["tokens"]["owner"]) as owner:
-        now = ok(owner.get(f"/registry/v2/tags/{tag}"))
-        assert history(owner, tag) == [(now["updateTime"], now["digest"])]
-        name, repo = now["name"], tag.rsplit("/", 1)[0]
-        moved = ok(owner.post(f"/registry/v2/tags/{repo}", json={"name": name, "digest": D3}))
-        assert history(owner, tag) == [(now["updateTime"], now["digest"]), (moved["updateTime"], D3)]
+def test_the_last_1000_entries_per_tag_are_kept(server: Server, http: httpx.Client, repo: str) -> None:
+    made = ok(http.post(f"/registry/v2/tags/{repo}", json={"name": "busy", "digest": D1}))
+
+    async def fill(database: Any) -> None:  # 999 older moves (seq 2..1000) without 999 API calls
+        await database.execute(
+            "WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)"
+            " INSERT INTO tag_history (tag, seq, digest, at) SELECT $1, i, $2, $3 FROM n",
+            made["uid"], D2, made["updateTime"],
+        )  # fmt: skip
+
+    run_db(server, fill)
+    moved = ok(http.post(f"/registry/v2/tags/{repo}", json={"name": "busy", "digest": D3}))
+    got = history(http, made["uid"])
+    # The 1,001st entry dropped the oldest (the creation at D1).
+    assert len(got) == 1000 and got[0] == (made["updateTime"], D2) and got[-1] == (moved["updateTime"], D3)
