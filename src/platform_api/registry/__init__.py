@@ -11,6 +11,8 @@ from platform_api.registry import (
     tags,
     vulnreport_import,
 )
+from platform_api.registry.v1 import digestcount as v1_digestcount
+from platform_api.registry.v1 import history as v1_history
 from platform_api.registry.v1 import images as v1_images
 from platform_api.registry.v1 import reports as v1_reports
 from platform_api.registry.v1 import repos as v1_repos
@@ -20,7 +22,7 @@ from platform_api.service.wiring import Domain, handlers
 
 DOMAIN = Domain(
     "registry",
-    rpcs=handlers(repos, tags, images, v1_reports, v1_repos, v1_tags, v1_images),
+    rpcs=handlers(repos, tags, images, v1_reports, v1_repos, v1_tags, v1_images, v1_history, v1_digestcount),
     importers={"oci": oci_import, "sbom": sbom_import, "vulnreport": vulnreport_import, "eol": eol},
     cascades=(Cascade("group", "repos", exists=queries.any_repo_in),),
 )

@@ -225,3 +225,10 @@ async def tagged_digests(conn: Conn, repo: str, tags: list[str], limit: int) -> 
         if len(found) > limit:
             break
     return list(found)[: limit + 1]
+
+
+async def count_in(conn: Conn, repos: list[str]) -> int:
+    """How many images (manifests and indexes) `import oci` recorded in the repos `repos`."""
+    if not repos:
+        return 0
+    return int(await conn.fetchval("SELECT COUNT(*) FROM images WHERE repo = ANY($1)", repos) or 0)

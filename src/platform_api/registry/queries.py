@@ -1,4 +1,5 @@
-"""The registry's tables that its reads join, `repos`, `tags` and `vuln_reports`, and all SQL on them.
+"""The registry's tables that its reads join, `repos`, `tags` (with `tag_history`) and `vuln_reports`, and all
+SQL on them.
 
 Ownership rule (every domain): each table has one owning module in its domain package, and only that module
 has SQL on it (including the generic statements `service.crud.Resource`, `storage.get` and `listing` build
@@ -58,15 +59,66 @@ async def insert_tag(tx: Conn, parent: str, name: str, digest: str, deprecated: 
     tag = Tag(uid=uidp.new_child(parent), name=name, digest=digest, deprecated=deprecated,
               create_time=now, update_time=now)  # fmt: skip
     await TAGS.insert(tx, tag, parent, name=tag.name, digest=tag.digest, kind=kind)
+    await _record_history(tx, tag)
     return tag
 
 
 async def update_tag(tx: Conn, tag: Tag) -> None:
-    """The tag's digest, deprecation and update_time as the record has them."""
+    """The tag's digest, deprecation and update_time as the record has them (a move to another digest is
+    recorded in its history)."""
+    before = await tx.fetchval("SELECT digest FROM tags WHERE uid = $1", tag.uid)
     await tx.execute(
         "UPDATE tags SET digest = $2, update_time = $3, body = $4 WHERE uid = $1",
         tag.uid, tag.digest, tag.update_time, rows.body(tag),
     )  # fmt: skip
+    if before != tag.digest:
+        await _record_history(tx, tag)
+
+
+async def delete_history(tx: Conn, tag: str) -> None:
+    """DELETE a deleted tag's history (in the transaction that deletes the tag)."""
+    await tx.execute("DELETE FROM tag_history WHERE tag = $1", tag)
+
+
+async def delete_history_below(tx: Conn, repo: str) -> None:
+    """DELETE the history of a deleted repo's tags (in the transaction that deletes them)."""
+    lo, hi = uidp.descendant_range(repo)
+    await tx.execute("DELETE FROM tag_history WHERE tag > $1 AND tag < $2", lo, hi)
+
+
+# ------------------------------------------------------------------ tag history (registry.v1.history)
+
+# The most recent moves kept per tag: older rows are deleted as new ones are written, so one tag's history is
+# a bounded read (and below the v1 full-set cap).
+HISTORY_KEPT = 1_000
+
+
+async def _record_history(tx: Conn, tag: Tag) -> None:
+    """One history row: the tag points at its digest since its update_time. The caller holds the repo's lock
+    (every tag writer does: tags.upsert), so the next seq cannot race."""
+    last = await tx.fetchval("SELECT MAX(seq) FROM tag_history WHERE tag = $1", tag.uid)
+    seq = int(last or 0) + 1
+    await tx.execute(
+        "INSERT INTO tag_history (tag, seq, digest, at) VALUES ($1, $2, $3, $4)", tag.uid, seq, tag.digest,
+        tag.update_time,
+    )  # fmt: skip
+    if seq > HISTORY_KEPT:
+        await tx.execute("DELETE FROM tag_history WHERE tag = $1 AND seq <= $2", tag.uid, seq - HISTORY_KEPT)
+
+
+async def tag_history(conn: Conn, tag: str, start: str, end: str, limit: int) -> list[Row]:
+    """`at` and `digest` of the tag's history, oldest first, `start` <= at < `end` (either "" for no
+    bound), at most `limit` rows."""
+    conds, args = ["tag = $1"], [tag]
+    if start:
+        args.append(start)
+        conds.append(f"at >= ${len(args)}")
+    if end:
+        args.append(end)
+        conds.append(f"at < ${len(args)}")
+    return await conn.fetch(
+        f"SELECT at, digest FROM tag_history WHERE {' AND '.join(conds)} ORDER BY seq LIMIT {int(limit)}", *args
+    )
 
 
 async def tag_digests(conn: Conn, repo: str, names: list[str]) -> list[str]:
@@ -82,6 +134,18 @@ async def repos_named(conn: Conn, name: str) -> list[str]:
 
 async def repo_exists(conn: Conn, uid: str) -> bool:
     return await conn.fetchval("SELECT 1 FROM repos WHERE uid = $1", uid) is not None
+
+
+async def repos_within(conn: Conn, scope: str) -> list[str]:
+    """The uids of the repos that are `scope` or below it (a group's, an organization's, or one repo)."""
+    args: list[Any] = []
+
+    def p(value: Any) -> str:
+        args.append(value)
+        return f"${len(args)}"
+
+    found = await conn.fetch(f"SELECT uid FROM repos WHERE {listing.within([scope], 'uid', p)}", *args)
+    return [r["uid"] for r in found]
 
 
 # ------------------------------------------------------------------ vulnerability reports (registry.vulnreports)

@@ -90,7 +90,7 @@ async def update_repo(req: UpdateRepoRequest, ctx: Context) -> Repo:
 @rpc(SERVICE + "DeleteRepo")
 async def delete_repo(req: DeleteRepoRequest, ctx: Context) -> Empty:
     # A repo's tags go with it.
-    await queries.REPOS.delete_rpc(ctx, req, children=(queries.TAGS.delete_descendants,))
+    await queries.REPOS.delete_rpc(ctx, req, children=(queries.TAGS.delete_descendants, queries.delete_history_below))
     return Empty()
 
 

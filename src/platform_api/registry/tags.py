@@ -86,5 +86,5 @@ async def list_tags(req: ListTagsRequest, ctx: Context) -> ListTagsResponse:
 
 @rpc(SERVICE + "DeleteTag")
 async def delete_tag(req: DeleteTagRequest, ctx: Context) -> Empty:
-    await queries.TAGS.delete_rpc(ctx, req)
+    await queries.TAGS.delete_rpc(ctx, req, children=(queries.delete_history,))
     return Empty()

@@ -342,6 +342,13 @@ def test_writes_after_the_upgrade(upgraded: Callable[..., tuple[Server, dict[str
     u = facts["uids"]
     repo = recorded_body(facts, "owner", f"/registry/v2/repos/{u['repo']}")
     with client(s, facts, "owner") as c:
+        # Migration 0013: each existing tag's history starts with its current digest; a move after it adds one.
+        old = c.get(f"/registry/v2/tags/{u['tag_latest']}").json()
+        first = {"updateTimestamp": old["updateTime"], "digest": old["digest"]}
+        assert c.get(f"/registry/v1/tags/{u['tag_latest']}/history").json() == {"items": [first]}
+        r = c.post(f"/registry/v2/tags/{u['repo']}", json={"name": old["name"], "digest": NEW_DIGEST})
+        moved = {"updateTimestamp": r.json()["updateTime"], "digest": NEW_DIGEST}
+        assert c.get(f"/registry/v1/tags/{u['tag_latest']}/history").json() == {"items": [first, moved]}
         r = c.post(f"/registry/v2/tags/{u['repo']}", json={"name": "after-upgrade", "digest": NEW_DIGEST})
         assert r.status_code == 200, r.text
         tag = r.json()

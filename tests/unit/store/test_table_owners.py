@@ -29,6 +29,7 @@ OWNERS = {
     "refresh_tokens": "iam/sts.py",
     "repos": "registry/queries.py",
     "tags": "registry/queries.py",
+    "tag_history": "registry/queries.py",
     "vuln_reports": "registry/queries.py",
     "images": "registry/images.py",
     "sboms": "registry/sboms.py",
