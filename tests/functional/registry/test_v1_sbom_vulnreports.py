@@ -4,6 +4,10 @@ organization and a caller without the capabilities see."""
 
 from __future__ import annotations
 
+import base64
+import contextlib
+import hashlib
+import io
 import json
 import secrets
 from pathlib import Path
@@ -13,8 +17,29 @@ import grpc
 import httpx
 import pytest
 
-from platform_api.gen.chainguard.platform.registry.v1 import vulnerabilities_pb2, vulnerabilities_pb2_grpc
+from platform_api import cli
+from platform_api.gen.chainguard.platform.registry.v1 import (
+    registry_pb2,
+    registry_pb2_grpc,
+    vulnerabilities_pb2,
+    vulnerabilities_pb2_grpc,
+)
+from tests.helpers import run_db
 from tests.helpers.registry import GRYPE_REPORT, image
+
+
+class InProcess:
+    """`server.cli` for imports, run in this process (the same importer as `platform-api import`, without a
+    new interpreter per import: these tests import a dozen files)."""
+
+    def __init__(self, server: Any) -> None:
+        self.server = server
+
+    def cli(self, *args: str) -> str:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            cli.main([*args, "--database", self.server.database_url])
+        return out.getvalue()
 
 
 def report_at(tmp_path: Path, timestamp: str) -> Path:
@@ -32,12 +57,13 @@ def listed(client: httpx.Client, **params: Any) -> list[dict[str, Any]]:
 
 
 def test_vuln_reports(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
-    repo, _, digest = image(server, http, org, tmp_path, ("latest", "1.0"))
-    repo2, _, digest2 = image(server, http, org, tmp_path, ("2.0",))
+    imports = InProcess(server)
+    repo, _, digest = image(imports, http, org, tmp_path, ("latest", "1.0"))
+    repo2, _, digest2 = image(imports, http, org, tmp_path, ("2.0",))
     later = report_at(tmp_path, "2026-01-05T09:00:00Z")
-    server.cli("import", "vulnreport", repo, digest, str(GRYPE_REPORT))  # 2026-01-02T03:04:05.123Z
-    server.cli("import", "vulnreport", repo, digest, str(later))
-    server.cli("import", "vulnreport", repo2, digest2, str(GRYPE_REPORT))
+    imports.cli("import", "vulnreport", repo, digest, str(GRYPE_REPORT))  # 2026-01-02T03:04:05.123Z
+    imports.cli("import", "vulnreport", repo, digest, str(later))
+    imports.cli("import", "vulnreport", repo2, digest2, str(GRYPE_REPORT))
 
     items = listed(http, repoId=repo)
     assert [(i["digest"], i["createdAt"]) for i in items] == [
@@ -107,3 +133,91 @@ def test_vuln_reports(server: Any, http: httpx.Client, org: str, tmp_path: Path)
     _, token = server.identity_with_role(org, "viewer")
     with server.client(token) as c:
         assert len(listed(c, repoId=repo)) == 2
+
+
+SBOMS = Path(__file__).resolve().parents[2] / "data" / "sbom"
+SPDX = {"name": "sbom-example", "tool": "hand-written", "generatedAt": "2026-01-02T03:04:05.000Z"}
+
+
+def test_sboms(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
+    imports = InProcess(server)
+    repo, _, digest = image(imports, http, org, tmp_path, ("latest",))
+    spdx = SBOMS / "spdx-2.3.json"
+    imports.cli("import", "sbom", repo, digest, str(spdx))
+    path = f"/registry/v1/repos/{repo}/digests/{digest}/sbom"
+    r = http.get(path)
+    assert r.status_code == 200, r.text
+    got = r.json()
+    assert {k: got.get(k) for k in SPDX} == SPDX
+    assert (got["format"], got["source"], got["digest"]) == ("spdx", "INGESTED", digest)
+    assert got["id"] == hashlib.sha256(spdx.read_bytes()).hexdigest() and got["lastSeen"]
+    assert base64.b64decode(got["rawSbom"]) == spdx.read_bytes()
+    assert [n["package"] for n in got["graph"]["nodes"]] == [
+        {"name": "glibc", "version": "2.40-r1", "purl": "pkg:apk/wolfi/glibc@2.40-r1?arch=x86_64"},
+        {"name": "openssl", "version": "3.3.2-r0", "purl": "pkg:apk/wolfi/openssl@3.3.2-r0?arch=x86_64"},
+        {"name": "readme-without-version"},
+    ]
+    assert http.get(path, params={"arch": "amd64"}).status_code == 200
+    assert http.get(path, params={"arch": "arm64"}).status_code == 404
+    raw = f"/registry/v1/repos/{repo}/digest/{digest}/rawsbom"
+    r = http.get(raw)
+    assert r.status_code == 200 and r.json() == {"rawSbom": spdx.read_text()}, r.text
+    r = http.get(f"/registry/v1/repos/{repo}/digest/{digest}/rawsbom", params={"reference": "latest"})
+    assert r.status_code == 200 and r.json() == {"rawSbom": spdx.read_text()}, r.text
+
+    # Another document replaces it: CycloneDX metadata.
+    doc = json.loads((SBOMS / "cyclonedx-1.5.json").read_text())
+    doc["metadata"] |= {"timestamp": "2026-02-03T04:05:06Z", "authors": [{"name": "Ann"}, {"name": "Bo"}],
+                        "tools": {"components": [{"name": "syft", "version": "1.0.0"}]}}  # fmt: skip
+    cdx = tmp_path / "cdx.json"
+    cdx.write_text(json.dumps(doc))
+    imports.cli("import", "sbom", repo, digest, str(cdx))
+    got = http.get(path).json()
+    assert (got["format"], got["tool"], got["authors"], got["generatedAt"], got["name"]) == (
+        "cyclonedx", "syft 1.0.0", "Ann, Bo", "2026-02-03T04:05:06.000Z", "example-image")  # fmt: skip
+    assert len(got["graph"]["nodes"]) == 4
+    assert http.get(raw).json() == {"rawSbom": cdx.read_text()}
+
+    with server.grpc_channel(server.token) as ch:
+        stub = registry_pb2_grpc.RegistryStub(ch)
+        sbom = stub.GetSbom(registry_pb2.SbomRequest(repo_id=repo, digest=digest))
+        assert sbom.format == "cyclonedx" and sbom.raw_sbom == cdx.read_bytes() and sbom.authors == "Ann, Bo"
+        assert sbom.generated_at.seconds > 0 and len(sbom.graph.nodes) == 4
+        assert stub.GetRawSbom(registry_pb2.RawSbomRequest(repo_id=repo, digest=digest)).rawSbom == cdx.read_text()
+        with pytest.raises(grpc.RpcError) as e:
+            stub.GetSbom(registry_pb2.SbomRequest(repo_id=repo, digest="sha256:" + "0" * 64))
+        assert e.value.code() == grpc.StatusCode.NOT_FOUND
+
+    # An image without an SBOM, an unknown image, a bad digest.
+    repo2, _, digest2 = image(imports, http, org, tmp_path, ("x",))
+    assert http.get(f"/registry/v1/repos/{repo2}/digests/{digest2}/sbom").status_code == 404
+    assert http.get(f"/registry/v1/repos/{repo2}/digest/{digest2}/rawsbom").status_code == 404
+    assert http.get(f"/registry/v1/repos/{repo2}/digests/nope/sbom").status_code == 400
+
+    # Imported before documents were kept (migration 0014): packages answered, the document refused.
+    async def as_before(database: Any) -> None:
+        await database.execute("UPDATE sboms SET raw = NULL, raw_sha256 = NULL WHERE repo = $1", repo)
+
+    run_db(server, as_before)
+    got = http.get(path).json()
+    assert len(got["graph"]["nodes"]) == 4 and "rawSbom" not in got and "tool" not in got and "id" not in got
+    r = http.get(raw)
+    assert r.status_code == 400 and r.json()["code"] == 9, r.text
+    assert "SBOM_DOCUMENT_NOT_KEPT" in r.text and "import it again" in r.text
+    imports.cli("import", "sbom", repo, digest, str(cdx))  # the same packages: the document is kept again
+    assert http.get(raw).json() == {"rawSbom": cdx.read_text()}
+
+    # Authorization: another organization's viewer is not shown the repo; a caller without
+    # CAP_TENANT_SBOMS_LIST is refused.
+    other = http.post("/iam/v2/groups/", json={"name": "o-" + secrets.token_hex(4)}).json()["uid"]
+    _, token = server.identity_with_role(other, "viewer")
+    with server.client(token) as c:
+        assert c.get(path).status_code == 404 and c.get(raw).status_code == 404
+    caps = ["CAP_REPO_LIST", "CAP_MANIFEST_METADATA_LIST"]
+    role = http.post(f"/iam/v2/roles/{org}", json={"name": "r-" + secrets.token_hex(4), "capabilities": caps})
+    _, token = server.identity_with_role(org, role.json()["uid"])
+    with server.client(token) as c:
+        assert c.get(path).status_code == 403 and c.get(raw).status_code == 403
+    _, token = server.identity_with_role(org, "viewer")
+    with server.client(token) as c:
+        assert c.get(path).status_code == 200 and c.get(raw).status_code == 200
