@@ -158,6 +158,10 @@ def _time(value: Any) -> str | None:
         return None
 
 
+def _obj(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def _dicts(value: Any) -> list[dict[str, Any]]:
     return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
 
@@ -174,19 +178,19 @@ def describe(raw: bytes) -> Described:
     if not isinstance(doc, dict):
         return Described()
     if "spdxVersion" in doc:
-        info = doc.get("creationInfo") if isinstance(doc.get("creationInfo"), dict) else {}
-        creators = [_str(c) for c in info.get("creators", [])] if isinstance(info.get("creators"), list) else []
-        tools = [c.split(":", 1)[1].strip() for c in creators if c.startswith("Tool:")]
+        info = _obj(doc.get("creationInfo"))
+        creators = [_str(c) for c in info.get("creators") or []] if isinstance(info.get("creators"), list) else []
+        by_tool = [c.split(":", 1)[1].strip() for c in creators if c.startswith("Tool:")]
         people = [c.split(":", 1)[1].strip() for c in creators if c.startswith(("Person:", "Organization:"))]
-        return Described(", ".join(tools), ", ".join(people), _time(info.get("created")), _str(doc.get("name")),
+        return Described(", ".join(by_tool), ", ".join(people), _time(info.get("created")), _str(doc.get("name")),
                          _str(doc.get("comment")))  # fmt: skip
-    meta = doc.get("metadata") if isinstance(doc.get("metadata"), dict) else {}
+    meta = _obj(doc.get("metadata"))
     tools = meta.get("tools")
     listed = (
         _dicts(tools.get("components")) + _dicts(tools.get("services")) if isinstance(tools, dict) else _dicts(tools)
     )
     names = [" ".join(x for x in (_str(t.get("name")), _str(t.get("version"))) if x) for t in listed]
     authors = [_str(a.get("name")) for a in _dicts(meta.get("authors"))]
-    component = meta.get("component") if isinstance(meta.get("component"), dict) else {}
+    component = _obj(meta.get("component"))
     return Described(", ".join(n for n in names if n), ", ".join(a for a in authors if a), _time(meta.get("timestamp")),
                      _str(component.get("name")), _str(component.get("description")))  # fmt: skip
