@@ -54,7 +54,7 @@ def test_listed_is_bounded_unread(backend: str, tmp_path: Path) -> None:
             with pytest.raises(vulnreports.TooLarge):
                 await vulnreports.listed(conn, REPO, "", "", "", None, 3, 3 * size - 1)  # type: ignore[arg-type]
             read = [sql for sql, _ in conn.on("vuln_reports")]
-            assert len(read) == 2 and all("length(v.body)" in sql and "v.digest" not in sql for sql in read)
+            assert len(read) == 2 and all(sql.startswith("SELECT length(v.body) AS n FROM") for sql in read)
             stored, raw = await vulnreports.raw(database, DIGEST, "", [ORG]) or (None, b"")
             assert stored is not None and stored.report_generation == "2026-01-03T00:00:00Z" and raw == b"{}"
             assert await vulnreports.raw(database, DIGEST, "", ["cd" * 20]) is None
