@@ -221,3 +221,17 @@ def test_sboms(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> Non
     _, token = server.identity_with_role(org, "viewer")
     with server.client(token) as c:
         assert c.get(path).status_code == 200 and c.get(raw).status_code == 200
+
+
+def test_an_sbom_too_large_to_answer_is_refused(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
+    """GetRawSbom answers the kept document whole: one over 16 MiB is refused at import (a sparse file:
+    refused from its size, unread)."""
+    imports = InProcess(server)
+    repo, _, digest = image(imports, http, org, tmp_path, ("latest",))
+    path = tmp_path / "big.json"
+    with path.open("wb") as f:
+        f.truncate((16 << 20) + 1)
+    with pytest.raises(SystemExit) as e:
+        imports.cli("import", "sbom", repo, digest, str(path))
+    assert "over the limit of 16777216 bytes" in str(e.value.code), e.value.code
+    assert http.get(f"/registry/v1/repos/{repo}/digest/{digest}/rawsbom").status_code == 404
