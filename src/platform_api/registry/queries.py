@@ -183,6 +183,47 @@ async def latest_report(conn: Conn, repo: str, digest: str) -> Row | None:
     )  # fmt: skip
 
 
+async def reports(
+    conn: Conn,
+    columns: str,
+    repo: str,
+    digest: str,
+    tag: str,
+    since: str,
+    at: str,
+    roots: list[str] | None,
+    limit: int,
+    newest_first: bool = False,
+) -> list[Row]:
+    """`columns` (of `v` the report) of the reports filtered by repo uid, digest, a tag of the repo naming the
+    digest, generation time from `since` (compared to the second) or exactly `at`, and, when `roots` is not
+    None, repos under those groups (each "" or None: no filter); ordered by repo, digest, generation (newest
+    first when asked); at most `limit` rows. For the v1 ListVulnReports and GetRawVulnReport."""
+    conds, args = [], []
+
+    def p(value: Any) -> str:
+        args.append(value)
+        return f"${len(args)}"
+
+    if repo:
+        conds.append(f"v.repo = {p(repo)}")
+    if digest:
+        conds.append(f"v.digest = {p(digest)}")
+    if tag:
+        conds.append(
+            f"EXISTS (SELECT 1 FROM tags t WHERE t.parent = v.repo AND t.digest = v.digest AND t.name = {p(tag)})"
+        )
+    if since:  # stored times drop a zero fraction ("...:05Z" sorts after "...:05.1Z"): compare whole seconds
+        conds.append(f"substr(v.generated, 1, 19) >= {p(since[:19])}")
+    if at:
+        conds.append(f"v.generated = {p(at)}")
+    if roots is not None:
+        conds.append(listing.within(roots, "v.repo", p))
+    where = (" WHERE " + " AND ".join(conds)) if conds else ""
+    order = "v.generated DESC, v.repo, v.digest" if newest_first else "v.repo, v.digest, v.generated"
+    return await conn.fetch(f"SELECT {columns} FROM vuln_reports v{where} ORDER BY {order} LIMIT {int(limit)}", *args)
+
+
 async def report_counts(
     conn: Conn, columns: str, repo_name: str, tag: str, since: str, until: str, roots: list[str] | None, limit: int
 ) -> list[Row]:

@@ -2,15 +2,17 @@
 2.2/2.3 JSON document (`packages[]`: name, versionInfo, the purl among externalRefs) or a CycloneDX
 1.5+ JSON document (`components[]`, nested components included: name, version, purl). The image must
 be known from `import oci`. One transaction; the SBOM replaces the one recorded for the image, writing
-only the difference (packages counted as created / unchanged, and `removed`)."""
+only the difference (packages counted as created / unchanged, and `removed`). The document is kept as
+imported (v1 GetRawSbom) and `describe` reads what v1 GetSbom answers of it; at most MAX_SBOM bytes."""
 
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from platform_api.core import validate
+from platform_api.core import clock, validate
 from platform_api.registry import images, sboms
 from platform_api.registry.oci_import import repo_or_bad
 from platform_api.service import imports
@@ -22,6 +24,9 @@ CYCLONEDX_VERSIONS = ("1.5", "1.6", "1.7")
 MAX_PACKAGES = 200_000
 MAX_DEPTH = 32  # nested CycloneDX components
 LIMITS = {"name": 1024, "version": 256, "purl": 2048}
+# The document is kept and answered whole (GetRawSbom: a JSON string, escapes at most double it): at this size
+# the answer stays well below the server's answer backstop (api.dispatch.MAX_ENCODED_ANSWER, 64 MiB).
+MAX_SBOM = 16 << 20
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:
@@ -94,9 +99,9 @@ def cyclonedx(file: Path, doc: dict[str, Any]) -> list[sboms.Package]:
     return out
 
 
-def parse(file: Path) -> tuple[str, list[sboms.Package]]:
+def parse(file: Path, raw: bytes) -> tuple[str, list[sboms.Package]]:
     """The SBOM's format ("spdx" or "cyclonedx") and its packages, sorted and unique."""
-    doc = imports.load_json(file, imports.read_file(file))
+    doc = imports.load_json(file, raw)
     if not isinstance(doc, dict):
         raise BadInput(file, "$", "an SBOM must be a JSON object")
     if "spdxVersion" in doc:
@@ -114,17 +119,78 @@ async def run(job: imports.Job) -> imports.Summary:
     repo, digest, file = job.args.repo_uid, job.args.digest, job.args.file
     if not validate.is_digest(digest):
         raise BadInput(file, "", f"digest {digest[:80]!r} is not sha256:<64 lowercase hex digits>")
-    fmt, packages = parse(file)
+    raw = imports.read_file(file, limit=MAX_SBOM)
+    fmt, packages = parse(file, raw)
     job.progress.total = len(packages)
     summary = imports.Summary()
     async with job.rt.db.transaction() as tx:
         await repo_or_bad(tx, repo)
         if not await images.known(tx, repo, digest):
             raise BadInput(file, "", f"image {digest} is not known in repo {repo} (import its OCI content first)")
-        change = await sboms.put(tx, repo, digest, fmt, packages)
+        change = await sboms.put(tx, repo, digest, fmt, packages, raw)
     job.progress.advance(len(packages))
     summary.count("created", change.added)
     summary.count("unchanged", change.kept)
     summary.kinds["sbom"] = {"created": 0, "updated": 0, "unchanged": 0} | {change.outcome: 1}
     summary.kinds["packages"] = {"created": change.added, "removed": change.removed, "unchanged": change.kept}
     return summary
+
+
+class Described(NamedTuple):
+    """What GetSbom answers of a kept document: the tools that made it, its authors, when, its name and
+    description ("" and None where the document does not say)."""
+
+    tool: str = ""
+    authors: str = ""
+    generated_at: str | None = None
+    name: str = ""
+    description: str = ""
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _time(value: Any) -> str | None:
+    try:
+        return clock.parse(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+
+
+def _obj(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _dicts(value: Any) -> list[dict[str, Any]]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def describe(raw: bytes) -> Described:
+    """The tool, authors, creation time, name and description a kept SPDX or CycloneDX document states
+    (SPDX: creationInfo's "Tool:" and "Person:"/"Organization:" creators, its `created`, the document's name
+    and comment; CycloneDX: metadata's tools, authors, timestamp and component name and description). It
+    was valid when imported; whatever is missing or malformed answers empty."""
+    try:
+        doc = json.loads(raw)
+    except ValueError:
+        return Described()
+    if not isinstance(doc, dict):
+        return Described()
+    if "spdxVersion" in doc:
+        info = _obj(doc.get("creationInfo"))
+        creators = [_str(c) for c in info.get("creators") or []] if isinstance(info.get("creators"), list) else []
+        by_tool = [c.split(":", 1)[1].strip() for c in creators if c.startswith("Tool:")]
+        people = [c.split(":", 1)[1].strip() for c in creators if c.startswith(("Person:", "Organization:"))]
+        return Described(", ".join(by_tool), ", ".join(people), _time(info.get("created")), _str(doc.get("name")),
+                         _str(doc.get("comment")))  # fmt: skip
+    meta = _obj(doc.get("metadata"))
+    tools = meta.get("tools")
+    listed = (
+        _dicts(tools.get("components")) + _dicts(tools.get("services")) if isinstance(tools, dict) else _dicts(tools)
+    )
+    names = [" ".join(x for x in (_str(t.get("name")), _str(t.get("version"))) if x) for t in listed]
+    authors = [_str(a.get("name")) for a in _dicts(meta.get("authors"))]
+    component = _obj(meta.get("component"))
+    return Described(", ".join(n for n in names if n), ", ".join(a for a in authors if a), _time(meta.get("timestamp")),
+                     _str(component.get("name")), _str(component.get("description")))  # fmt: skip

@@ -1,5 +1,6 @@
-"""The packages of an image's SBOM, per (repo, digest): written by `import sbom`, read by whoever joins
-packages to advisories (`packages`)."""
+"""The packages of an image's SBOM, per (repo, digest), and the document as imported: written by `import sbom`,
+read by whoever joins packages to advisories (`packages`) and by the v1 GetSbom and GetRawSbom (`get`). SBOMs
+imported before migration 0014 have no document (`Stored.raw` None)."""
 
 from __future__ import annotations
 
@@ -35,12 +36,23 @@ def fingerprint(packages: list[Package]) -> str:
     return h.hexdigest()
 
 
-async def put(tx: Conn, repo: str, digest: str, fmt: str, packages: list[Package]) -> Change:
-    """Record the SBOM of image `digest` in `repo` as exactly `packages` (sorted, unique): only the
-    difference to what is recorded is written."""
-    sha = fingerprint(packages)
-    old = await tx.fetchrow("SELECT format, packages_sha256 FROM sboms WHERE repo = $1 AND digest = $2", repo, digest)
-    if old is not None and (old["format"], old["packages_sha256"]) == (fmt, sha):
+class Stored(NamedTuple):
+    """An SBOM as recorded: its format, when it was imported, the document (None: imported before the
+    documents were kept)."""
+
+    format: str
+    import_time: str
+    raw: bytes | None
+
+
+async def put(tx: Conn, repo: str, digest: str, fmt: str, packages: list[Package], raw: bytes | None = None) -> Change:
+    """Record the SBOM of image `digest` in `repo` as exactly `packages` (sorted, unique) from the document
+    `raw` (None: no document is kept): only the difference to what is recorded is written."""
+    sha, raw_sha = fingerprint(packages), None if raw is None else hashlib.sha256(raw).hexdigest()
+    old = await tx.fetchrow(
+        "SELECT format, packages_sha256, raw_sha256 FROM sboms WHERE repo = $1 AND digest = $2", repo, digest
+    )
+    if old is not None and (old["format"], old["packages_sha256"], old["raw_sha256"]) == (fmt, sha, raw_sha):
         return Change(0, 0, len(packages), "unchanged")
     found = await tx.fetch(
         "SELECT name, version, purl FROM sbom_packages WHERE repo = $1 AND digest = $2", repo, digest
@@ -61,13 +73,15 @@ async def put(tx: Conn, repo: str, digest: str, fmt: str, packages: list[Package
     now = clock.now()
     if old is None:
         await tx.execute(
-            "INSERT INTO sboms (repo, digest, format, packages_sha256, import_time) VALUES ($1, $2, $3, $4, $5)",
-            repo, digest, fmt, sha, now,
+            "INSERT INTO sboms (repo, digest, format, packages_sha256, import_time, raw, raw_sha256)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            repo, digest, fmt, sha, now, raw, raw_sha,
         )  # fmt: skip
         return Change(len(new), 0, len(want & have), "created")
     await tx.execute(
-        "UPDATE sboms SET format = $3, packages_sha256 = $4, import_time = $5 WHERE repo = $1 AND digest = $2",
-        repo, digest, fmt, sha, now,
+        "UPDATE sboms SET format = $3, packages_sha256 = $4, import_time = $5, raw = $6, raw_sha256 = $7"
+        " WHERE repo = $1 AND digest = $2",
+        repo, digest, fmt, sha, now, raw, raw_sha,
     )  # fmt: skip
     return Change(len(new), len(gone), len(want & have), "updated")
 
@@ -85,3 +99,13 @@ async def packages(conn: Conn, repo_uid: str, digests: list[str]) -> list[Packag
         repo_uid, digests,
     )  # fmt: skip
     return [Package(r["name"], r["version"], r["purl"]) for r in found]
+
+
+async def get(conn: Conn, repo: str, digest: str) -> Stored | None:
+    """The SBOM recorded for image `digest` in `repo`, with its document (None: no SBOM is recorded)."""
+    found = await conn.fetchrow(
+        "SELECT format, import_time, raw FROM sboms WHERE repo = $1 AND digest = $2", repo, digest
+    )
+    if found is None:
+        return None
+    return Stored(found["format"], found["import_time"], None if found["raw"] is None else bytes(found["raw"]))

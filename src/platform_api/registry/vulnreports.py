@@ -1,6 +1,7 @@
 """Vulnerability reports per (repo, digest, generation time): written by `import vulnreport`, read by the
-v1 GetVulnReport (the latest report of a digest) and ListVulnCountReports (per repo, tag and day). Their
-table is `queries`'s (its counts join the repos and the tags)."""
+v1 GetVulnReport (the latest report of a digest), ListVulnCountReports (per repo, tag and day), ListVulnReports
+and GetRawVulnReport (every generation, by repo, digest, tag and time). Their table is `queries`'s (its
+counts join the repos and the tags)."""
 
 from __future__ import annotations
 
@@ -113,3 +114,46 @@ async def counts(
             r["repo_name"], r["tag"], r["day"], int(c["size"]), c["ids"], len(r["counts"])
         )
     return list(out.values())
+
+
+class TooManyReports(Exception):
+    """More than the `limit` a list call answers: `matched` is how many were found (limit + 1 at most)."""
+
+    def __init__(self, matched: int) -> None:
+        self.matched = matched
+
+
+@dataclass
+class Listed:
+    """One stored report as a list answers it: its digest and the report (without raw bytes)."""
+
+    digest: str
+    report: VulnReport
+
+
+async def listed(
+    conn: Conn, repo: str, digest: str, tag: str, since: str, roots: list[str] | None, limit: int, budget: int
+) -> list[Listed]:
+    """Every report (each generation) filtered by repo uid, digest, tag, generation from `since` (to the
+    second) and, when `roots` is not None, repos under those groups; ordered by repo, digest, generation.
+    TooManyReports beyond `limit`; TooLarge when their stored bodies take more than `budget` characters,
+    known from their lengths before any is read."""
+    filters = (repo, digest, tag, since, "", roots, limit + 1)
+    sizes = await queries.reports(conn, "length(v.body) AS n", *filters)
+    if len(sizes) > limit:
+        raise TooManyReports(len(sizes))
+    if sum(int(r["n"]) for r in sizes) > budget:
+        raise TooLarge()
+    found = await queries.reports(conn, "v.digest, v.body", *filters)
+    if len(found) > limit or sum(len(r["body"]) for r in found) > budget:  # an import in between
+        raise TooLarge()
+    return [Listed(r["digest"], _decode(r["body"])) for r in found]
+
+
+async def raw(conn: Conn, digest: str, at: str, roots: list[str] | None) -> tuple[VulnReport, bytes] | None:
+    """The report on `digest` generated exactly `at` ("" for the most recent one) in a repo under `roots`
+    (None: anywhere), with its raw bytes. A digest in several repos: the most recent of them."""
+    found = await queries.reports(conn, "v.body, v.raw", "", digest, "", "", at, roots, 1, newest_first=True)
+    if not found:
+        return None
+    return _decode(found[0]["body"]), bytes(found[0]["raw"])

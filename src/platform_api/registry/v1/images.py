@@ -48,7 +48,7 @@ async def get_size(req: SizeRequest, ctx: Context) -> Size:
     return Size(size=size.size, arch=size.architecture)
 
 
-async def _manifest(ctx: Context, repo: str, entry: ManifestMetadataFilterEntry) -> str:
+async def platform_manifest(ctx: Context, repo: str, entry: ManifestMetadataFilterEntry) -> str:
     """The manifest digest an entry names: its image digest, or the `arch` platform manifest of an index (as
     GetSize finds it: the index's flattened entries)."""
     at = entry.index_filter
@@ -72,7 +72,7 @@ async def list_manifest_metadata(req: ManifestMetadataFilter, ctx: Context) -> M
         raise errors.invalid_argument("items", f"at most {sboms.MAX_DIGESTS} entries")
     out, used = ManifestMetadataList(), 0
     for entry in req.items:
-        digest = await _manifest(ctx, req.repo_id, entry)
+        digest = await platform_manifest(ctx, req.repo_id, entry)
         purls = [p.purl for p in await sboms.packages(ctx.rt.db, req.repo_id, [digest]) if p.purl]
         used += sum(len(p) + 16 for p in purls) + len(digest)
         if used > listing.MAX_ANSWER:
