@@ -40,8 +40,9 @@ SERVICE = "chainguard.platform.registry.Vulnerabilities."
 RESOURCE = "chainguard.platform.registry.RawVulnReport"
 
 
-def _roots(ctx: Context) -> list[str] | None:
-    return ctx.principal.visible_roots(ctx.required) if ctx.principal is not None and ctx.required else None
+def _roots(ctx: Context) -> list[str]:
+    """The groups whose repos the caller may see here (none without a caller: fail closed)."""
+    return ctx.principal.visible_roots(ctx.required) if ctx.principal is not None else []
 
 
 def _time(value: str | None, field: str) -> str:
