@@ -30,11 +30,25 @@ def rx() -> Iterator[Receiver]:
         yield r
 
 
-@pytest.fixture(scope="session", params=BACKENDS)
-def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    s = start_server(request.param, tmp_path_factory.mktemp(request.param))
-    yield s
-    stop_server(s)
+@pytest.fixture(scope="session")
+def _servers() -> Iterator[dict[str, Server]]:
+    """One server per backend for the whole run of this process, started on first use, stopped at the end."""
+    started: dict[str, Server] = {}
+    yield started
+    for s in started.values():
+        stop_server(s)
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, _servers: dict[str, Server]
+) -> Server:
+    # Module-scoped over a session cache: a process that alternates backends from file to file (pytest-xdist
+    # hands each process one file at a time) keeps its two servers instead of restarting one per switch.
+    backend = request.param
+    if backend not in _servers:
+        _servers[backend] = start_server(backend, tmp_path_factory.mktemp(backend))
+    return _servers[backend]
 
 
 @pytest.fixture

@@ -38,9 +38,18 @@ def cli(database_url: str, *args: str) -> str:
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A free loopback port. Under pytest-xdist each process takes only ports of its own residue (worker
+    number modulo the worker count): two processes picking the same just-freed port at once would start two
+    servers sharing it (serve listens with SO_REUSEPORT), each answering the other's clients."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1)
+    mine = int(worker.removeprefix("gw")) % count if worker.startswith("gw") and count > 1 else 0
+    while True:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = int(s.getsockname()[1])
+        if count <= 1 or port % count == mine:
+            return port
 
 
 @dataclass
