@@ -65,7 +65,9 @@ def test_vuln_reports(server: Any, http: httpx.Client, org: str, tmp_path: Path)
     imports.cli("import", "vulnreport", repo, digest, str(later))
     imports.cli("import", "vulnreport", repo2, digest2, str(GRYPE_REPORT))
 
-    items = listed(http, repoId=repo)
+    _, viewer = server.identity_with_role(org, "viewer")
+    mine = server.client(viewer)
+    items = listed(mine, repoId=repo)
     assert [(i["digest"], i["createdAt"]) for i in items] == [
         (digest, "2026-01-02T03:04:05.123Z"), (digest, "2026-01-05T09:00:00Z")]  # fmt: skip
     first = items[0]
@@ -78,37 +80,39 @@ def test_vuln_reports(server: Any, http: httpx.Client, org: str, tmp_path: Path)
     assert v[0]["relatedUrls"] == ["https://nvd.nist.gov/vuln/detail/CVE-2024-0001"]
     assert v[1]["aliases"] == ["CVE-2024-0002"] and "aliases" not in v[0]
 
-    # Filters: digest, tag, createdSince (to the second), scanner name; both repos without repoId.
-    assert len(listed(http, digest=digest)) == 2
-    assert [i["digest"] for i in listed(http, repoId=repo, tag="1.0")] == [digest, digest]
-    assert listed(http, repoId=repo, tag="2.0") == []
-    assert [i["digest"] for i in listed(http, tag="2.0")] == [digest2]
-    assert [i["createdAt"] for i in listed(http, repoId=repo, createdSince="2026-01-03T00:00:00Z")] == [
+    # Filters: digest, tag, createdSince (to the second), scanner name; both repos without repoId. Asked by a
+    # viewer of this organization: the owner sees every test's reports, and images of the same content share
+    # their digest across organizations.
+    assert len(listed(mine, digest=digest)) == 2
+    assert [i["digest"] for i in listed(mine, repoId=repo, tag="1.0")] == [digest, digest]
+    assert listed(mine, repoId=repo, tag="2.0") == []
+    assert [i["digest"] for i in listed(mine, tag="2.0")] == [digest2]
+    assert [i["createdAt"] for i in listed(mine, repoId=repo, createdSince="2026-01-03T00:00:00Z")] == [
         "2026-01-05T09:00:00Z"
     ]
-    assert len(listed(http, repoId=repo, createdSince="2026-01-02T03:04:05.500Z")) == 2  # the same second
-    assert len(listed(http, **{"scanner.name": "GRYPE"})) == 3
-    assert listed(http, **{"scanner.name": "TRIVY"}) == []
-    r = http.get("/registry/v1/vuln_reports", params={"scanner.version": "0.74.0"})
+    assert len(listed(mine, repoId=repo, createdSince="2026-01-02T03:04:05.500Z")) == 2  # the same second
+    assert len(listed(mine, **{"scanner.name": "GRYPE"})) == 3
+    assert listed(mine, **{"scanner.name": "TRIVY"}) == []
+    r = mine.get("/registry/v1/vuln_reports", params={"scanner.version": "0.74.0"})
     assert r.status_code == 400 and "scanner.version" in r.text, r.text
-    assert http.get("/registry/v1/vuln_reports", params={"repoId": "nope"}).status_code == 400
+    assert mine.get("/registry/v1/vuln_reports", params={"repoId": "nope"}).status_code == 400
     assert listed(http, repoId=org + "/" + "0" * 16) == []
 
     # GetRawVulnReport: the file as imported; the latest without createdAt, the one asked for with it.
-    r = http.get("/registry/v1/vuln_reports/raw", params={"digest": digest})
+    r = mine.get("/registry/v1/vuln_reports/raw", params={"digest": digest})
     assert r.status_code == 200, r.text
     assert r.json()["rawReport"] == later.read_text() and r.json()["createdAt"] == "2026-01-05T09:00:00Z"
     assert r.json()["scanner"]["name"] == "GRYPE" and "rawReportUrl" not in r.json()
-    r = http.get("/registry/v1/vuln_reports/raw", params={"digest": digest, "createdAt": "2026-01-02T03:04:05.123Z"})
+    r = mine.get("/registry/v1/vuln_reports/raw", params={"digest": digest, "createdAt": "2026-01-02T03:04:05.123Z"})
     assert r.status_code == 200 and r.json()["rawReport"] == GRYPE_REPORT.read_text(), r.text
-    r = http.get("/registry/v1/vuln_reports/raw", params={"digest": digest, "createdAt": "2026-01-05T09:00:00.000Z"})
+    r = mine.get("/registry/v1/vuln_reports/raw", params={"digest": digest, "createdAt": "2026-01-05T09:00:00.000Z"})
     assert r.status_code == 200 and r.json()["createdAt"] == "2026-01-05T09:00:00Z", r.text
-    r = http.get("/registry/v1/vuln_reports/raw", params={"digest": digest, "createdAt": "2026-01-06T00:00:00Z"})
+    r = mine.get("/registry/v1/vuln_reports/raw", params={"digest": digest, "createdAt": "2026-01-06T00:00:00Z"})
     assert r.status_code == 404 and r.json()["code"] == 5, r.text
-    assert http.get("/registry/v1/vuln_reports/raw", params={"digest": "sha256:" + "0" * 64}).status_code == 404
-    assert http.get("/registry/v1/vuln_reports/raw", params={"digest": "x"}).status_code == 400
+    assert mine.get("/registry/v1/vuln_reports/raw", params={"digest": "sha256:" + "0" * 64}).status_code == 404
+    assert mine.get("/registry/v1/vuln_reports/raw", params={"digest": "x"}).status_code == 400
 
-    with server.grpc_channel(server.token) as ch:
+    with server.grpc_channel(viewer) as ch:
         stub = vulnerabilities_pb2_grpc.VulnerabilitiesStub(ch)
         got = stub.ListVulnReports(vulnerabilities_pb2.VulnReportFilter(repo_id=repo))
         assert [i.digest for i in got.items] == [digest, digest]
