@@ -11,8 +11,6 @@ the repo, the vulnerability counts join reports, repos and tags) belong to the d
 
 from __future__ import annotations
 
-from typing import Any
-
 from platform_api.core import clock, uidp
 from platform_api.gen.records.registry_v2 import Repo, Tag
 from platform_api.outbox import outbox
@@ -138,13 +136,8 @@ async def repo_exists(conn: Conn, uid: str) -> bool:
 
 async def repos_within(conn: Conn, scope: str) -> list[str]:
     """The uids of the repos that are `scope` or below it (a group's, an organization's, or one repo)."""
-    args: list[Any] = []
-
-    def p(value: Any) -> str:
-        args.append(value)
-        return f"${len(args)}"
-
-    found = await conn.fetch(f"SELECT uid FROM repos WHERE {listing.within([scope], 'uid', p)}", *args)
+    w = listing.Where()
+    found = await conn.fetch(f"SELECT uid FROM repos WHERE {listing.within([scope], 'uid', w.p)}", *w.args)
     return [r["uid"] for r in found]
 
 
@@ -199,11 +192,9 @@ async def reports(
     digest, generation time from `since` (compared to the second) or exactly `at`, and, when `roots` is not
     None, repos under those groups (each "" or None: no filter); ordered by repo, digest, generation (newest
     first when asked); at most `limit` rows. For the v1 ListVulnReports and GetRawVulnReport."""
-    conds, args = [], []
-
-    def p(value: Any) -> str:
-        args.append(value)
-        return f"${len(args)}"
+    conds: list[str] = []
+    w = listing.Where()  # its numbered placeholders
+    p, args = w.p, w.args
 
     if repo:
         conds.append(f"v.repo = {p(repo)}")
@@ -230,11 +221,9 @@ async def report_counts(
     """`columns` (of `v` the report, `r` its repo, `t` each tag naming its digest) of the reports filtered by
     repo name, tag, days (inclusive, `YYYY-MM-DD`) and, when `roots` is not None, repos under those groups;
     ordered by repo name, tag, day, generation; at most `limit` rows."""
-    conds, args = [], []
-
-    def p(value: Any) -> str:
-        args.append(value)
-        return f"${len(args)}"
+    conds: list[str] = []
+    w = listing.Where()  # its numbered placeholders
+    p, args = w.p, w.args
 
     if repo_name:
         conds.append(f"r.name = {p(repo_name)}")
