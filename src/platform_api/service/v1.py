@@ -26,17 +26,20 @@ R = TypeVar("R", bound=msgspec.Struct)
 MAX_ITEMS = 10_000
 
 
-def twin(ctx: Context, full_name: str) -> Context:
+def twin(ctx: Context, full_name: str, event_type: str = "") -> Context:
     """The context the v2 method `full_name` runs in for a v1 call: its contract options (events, paging
-    binding, the capabilities an unscoped method filters by), the same caller."""
+    binding, the capabilities an unscoped method filters by), the same caller. `event_type`: the event the
+    write emits instead of the v2 method's (a v1 call whose v2 twin is another operation)."""
     info = ctx.rt.methods[full_name]
+    if event_type:
+        info = dataclasses.replace(info, event_type=event_type)
     required = info.required if info.unscoped else ctx.required
     return dataclasses.replace(ctx, method=full_name, info=info, required=required, state={})
 
 
-async def call(ctx: Context, full_name: str, request: Any) -> Any:
-    """The v2 implementation `full_name` answering `request` for this v1 call."""
-    return await ctx.rt.handlers[full_name](request, twin(ctx, full_name))
+async def call(ctx: Context, full_name: str, request: Any, event_type: str = "") -> Any:
+    """The v2 implementation `full_name` answering `request` for this v1 call (see `twin`)."""
+    return await ctx.rt.handlers[full_name](request, twin(ctx, full_name, event_type))
 
 
 def too_many(what: str, total: int) -> errors.ApiError:

@@ -15,8 +15,6 @@ v1 differences:
 
 from __future__ import annotations
 
-import dataclasses
-
 from platform_api.core import errors, uidp, validate
 from platform_api.gen.records import registry_v2 as v2
 from platform_api.gen.records._base import Empty
@@ -64,11 +62,8 @@ async def update(req: Tag, ctx: Context) -> Tag:
     # The v2 create is the one write of a tag's digest and deprecation (an upsert by name). It runs as its v2
     # twin (the event's subject, source and body are v2's, as for every v1 write) but the event it emits is the
     # v1 method's, tag.updated: v2 has no update of a tag to take it from.
-    twin = v1.twin(ctx, V2 + "CreateTag")
-    if twin.info is not None and ctx.info is not None:
-        twin = dataclasses.replace(twin, info=dataclasses.replace(twin.info, event_type=ctx.info.event_type))
     ask = v2.CreateTagRequest(parent=uidp.parent(req.id), tag=given)
-    done = await ctx.rt.handlers[V2 + "CreateTag"](ask, twin)
+    done = await v1.call(ctx, V2 + "CreateTag", ask, event_type=ctx.info.event_type if ctx.info else "")
     return to_v1(done)
 
 
