@@ -86,9 +86,10 @@ def strict(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 
 @pytest.fixture(scope="module", params=BACKENDS)
 def loose(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A development server: --insecure-allow-loopback; no rate limit (a test sends 200 exchanges in a row)."""
+    """A development server: --insecure-allow-loopback; no rate limits (a test sends 200 exchanges in a row, and the
+    exchange is an anonymous route as well: the per-client bucket of anonymous routes would answer 429)."""
     s = start_server(request.param, tmp_path_factory.mktemp("loose"), "--insecure-allow-loopback", "--no-dispatcher",
-                     "--sts-rate", "0")  # fmt: skip
+                     "--sts-rate", "0", "--anon-rate", "0")  # fmt: skip
     yield s
     stop_server(s)
 
