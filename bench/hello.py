@@ -40,7 +40,12 @@ def main() -> None:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--log-level", default="info")
+    p.add_argument("--runtime-threads", type=int, help="Granian's runtime threads (default: serve's, http_threads)")
     ns = p.parse_args()
+    if ns.runtime_threads is None:
+        from platform_api.core.settings import Settings
+
+        ns.runtime_threads = Settings.from_env().http_threads
     # Same arguments as platform_api.cli._serve, minus the factory (this app needs no settings).
     Server(
         "hello:app",
@@ -48,6 +53,7 @@ def main() -> None:
         port=ns.port,
         interface=Interfaces.ASGI,
         workers=1,
+        runtime_threads=ns.runtime_threads,
         loop=Loops.uvloop,
         log_level=ns.log_level,
     ).serve()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -81,6 +82,9 @@ class Service:
         if settings.dispatcher:
             self.dispatcher = Dispatcher(rt.db, settings, access.keys)
             await self.dispatcher.start()
+        # What start-up built (modules, the contract's descriptors, caches) lives as long as the process: the
+        # collector no longer walks it at every full collection (bench/README.md: GET +3-4%).
+        gc.freeze()
 
     async def stop(self) -> None:
         """The reverse of `start`: listeners first (gRPC drains for up to 5 s), storage last."""

@@ -463,6 +463,7 @@ def _serve(settings: Settings, workers: int) -> None:
         port=settings.http_port,
         interface=Interfaces.ASGI,
         workers=workers,
+        runtime_threads=settings.http_threads,
         loop=Loops.uvloop,
         factory=True,
         log_level=settings.log_level,  # type: ignore[arg-type]

@@ -47,6 +47,7 @@ async def call(method: MethodInfo, request: Any, ctx: Context) -> bytes:
 
 async def _call(method: MethodInfo, request: Any, ctx: Context) -> Any:
     ctx.info = method
+    ctx.raw_answers = True  # the answer is encoded by `call` as soon as it returns
     impl = ctx.rt.handlers.get(method.impl)
     if method.auth_disabled:
         # Before any work: a method anyone may call is limited per client address (the token exchange's

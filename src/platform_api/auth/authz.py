@@ -7,10 +7,13 @@ transaction as any change to role bindings, role capabilities or identities. A p
 - SQLite: `PRAGMA data_version` on the read connection (`SqliteDatabase.commit_marker`, ~3.5 µs) changes
   when any other connection (this process's writer, or another process) commits; only then is the version
   row read.
-- PostgreSQL: every authenticated request reads the version row (one primary-key read). The trigger also
-  NOTIFYs `platform_api_authz`, but a notification reaches another process some time after the commit (a
-  revoked binding was still honoured in 4 of 30 trials under load when the cache trusted it), so it cannot
-  prove that nothing changed. Mutations made by this process invalidate the cache synchronously.
+- PostgreSQL: every authenticated request waits for a read of the version row that began after the request
+  arrived. The trigger also NOTIFYs `platform_api_authz`, but a notification reaches another process some
+  time after the commit (a revoked binding was still honoured in 4 of 30 trials under load when the cache
+  trusted it), so it cannot prove that nothing changed. Concurrent requests share reads: while one read is
+  on its way, the requests that arrive meanwhile wait for the next one, which starts when it returns (one
+  read per round trip, not one per request; a lone request pays one). Mutations made by this process
+  invalidate the cache synchronously.
 
 Rules (reference 11): a capability held at a group holds at every descendant. An identity that lives
 under a group (`<group>/<16 hex>`) is confined to that group's subtree (spec 2.3): grants above its home
@@ -19,6 +22,7 @@ apply from its home down, grants elsewhere not at all. Tokens may narrow further
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass, field
@@ -179,6 +183,9 @@ class Authorizer:
         # Incremented whenever cached grants are dropped: a Principal built at an older epoch is stale.
         self.epoch = 0
         self._listener: Any = None  # a store Listener on CHANNEL, from start()
+        # The version read on its way, and the one that the requests arrived since then wait for (see module doc).
+        self._reading: asyncio.Future[Any] | None = None
+        self._queued: asyncio.Future[Any] | None = None
 
     # ------------------------------------------------------------------ freshness
 
@@ -217,10 +224,52 @@ class Authorizer:
         if listener is not None and listener.exact and not listener.changed() and not self._stale:
             return
         self._stale = False
-        v = await self.db.fetchval("SELECT v FROM authz_version WHERE id = 1")
+        if listener is None:
+            v = await self._version_read_after_now()
+        else:
+            v = await self._read_version()
         if v != self._version:
             self._version = v
             self._forget()
+
+    async def _read_version(self) -> Any:
+        return await self.db.fetchval("SELECT v FROM authz_version WHERE id = 1")
+
+    def _version_read_after_now(self) -> asyncio.Future[Any]:
+        """A read of the version row that begins after this call: the one on its way began before, so the
+        caller waits for the next, shared by everyone who arrives until it begins."""
+        if self._reading is None:
+            self._reading = self._begin_read()
+            return asyncio.shield(self._reading)
+        if self._queued is None:
+            self._queued = asyncio.get_running_loop().create_future()
+        return asyncio.shield(self._queued)
+
+    def _begin_read(self) -> asyncio.Future[Any]:
+        task = asyncio.ensure_future(self._read_version())
+        task.add_done_callback(self._read_done)
+        return task
+
+    def _read_done(self, done: asyncio.Future[Any]) -> None:
+        queued, self._queued = self._queued, None
+        self._reading = None
+        if queued is None:
+            return
+        self._reading = nxt = self._begin_read()
+
+        def deliver(t: asyncio.Future[Any]) -> None:
+            if queued.done():
+                return
+            if t.cancelled():
+                queued.cancel()
+            elif t.exception() is not None:
+                queued.set_exception(t.exception())  # type: ignore[arg-type]
+            else:
+                queued.set_result(t.result())
+
+        nxt.add_done_callback(deliver)
+        if not done.cancelled():
+            done.exception()  # retrieved: a failed read is reported to its own waiters only
 
     # ------------------------------------------------------------------ lookups
 

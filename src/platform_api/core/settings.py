@@ -16,7 +16,7 @@ FALSE = frozenset({"0", "false", "no", "off"})
 PORTS = frozenset({"http_port", "grpc_port", "port"})
 # Numbers that must be above zero (the others may be zero, which for a rate or a port means off).
 POSITIVE = frozenset({
-    "front_sniff_timeout", "front_max_connections", "front_max_connections_per_client", "idle_timeout",
+    "front_sniff_timeout", "front_max_connections", "front_max_connections_per_client", "idle_timeout", "http_threads",
     "delivery_max_attempts", "delivery_connect_timeout",
     "delivery_timeout", "delivery_concurrency", "delivery_poll_seconds",
 })  # fmt: skip
@@ -59,6 +59,9 @@ class Settings:
     # (grpc.max_connection_idle_ms); on HTTP, no complete request head (Granian's header-read timeout,
     # at most 30 s there).
     idle_timeout: float = 300.0
+    # Granian's Rust runtime threads per HTTP worker (its socket I/O beside the Python thread); chosen by
+    # bench/run.py (bench/README.md "Server settings").
+    http_threads: int = 2
     database_url: str = "sqlite:///platform-api.db"
     public_url: str = "http://localhost:8080"
     # Base of ErrorInfo domains ("iam.<domain>") and event types.

@@ -24,10 +24,17 @@ def description(value: str, field: str = "description") -> None:
 
 
 def uid(value: str, field: str = "uid") -> None:
+    global _last_uid
+    if value is _last_uid:  # the same string object checked last (a GET's scope, then its read): valid
+        return
     if not uidp.valid(value):
         raise errors.invalid_argument(
             field, f"{field} must be a uid path matching ^[0-9a-f]{{40}}(?:/[0-9a-f]{{16}})*$"
         )
+    _last_uid = value
+
+
+_last_uid: object = None
 
 
 def is_tag_name(value: str) -> bool:

@@ -23,8 +23,8 @@ TAG = "chainguard.platform.registry.v2.Tag"
 REPO_NAMES = crud.UniqueName("repos", REPO, "a repo", "in this group")
 REPOS = crud.Resource("repos", Repo, REPO, outbox.emit, REPO_NAMES)
 TAGS = crud.Resource("tags", Tag, TAG, outbox.emit)
-REPOS_TABLE = listing.Table("repos")
-TAGS_TABLE = listing.Table("tags")
+REPOS_TABLE = listing.Table("repos", bodies_are_answers=True)
+TAGS_TABLE = listing.Table("tags", bodies_are_answers=True)
 
 
 async def any_repo_in(conn: Conn, group: str) -> bool:

@@ -50,6 +50,10 @@ class Context:
     info: MethodInfo | None = None
     # The client's address (host, no port): the TCP peer over HTTP, `context.peer()`'s host over gRPC.
     peer: str = ""
+    # Set by dispatch, whose caller encodes the answer at once: a List may then put stored bodies in it as
+    # they are (`msgspec.Raw`; see listing.Table.bodies_are_answers). Code that reads an answer's items
+    # (v1 adapters) runs the implementation in a context without it.
+    raw_answers: bool = False
 
     @property
     def subject(self) -> str:

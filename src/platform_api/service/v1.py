@@ -34,7 +34,7 @@ def twin(ctx: Context, full_name: str, event_type: str = "") -> Context:
     if event_type:
         info = dataclasses.replace(info, event_type=event_type)
     required = info.required if info.unscoped else ctx.required
-    return dataclasses.replace(ctx, method=full_name, info=info, required=required, state={})
+    return dataclasses.replace(ctx, method=full_name, info=info, required=required, state={}, raw_answers=False)
 
 
 async def call(ctx: Context, full_name: str, request: Any, event_type: str = "") -> Any:
