@@ -40,8 +40,6 @@ from tests.helpers import (
     stop_server,
 )
 
-pytestmark = pytest.mark.skipif("postgres" not in BACKENDS, reason="several processes on one PostgreSQL database")
-
 PREFIX = "local.platform-api.api."
 T = TypeVar("T")
 
@@ -64,6 +62,8 @@ def event_env() -> Iterator[None]:
 @pytest.fixture(scope="module")
 def _processes() -> Iterator[list[Server]]:
     """The processes started so far, on one database (the first one's, dropped with it at the end)."""
+    if "postgres" not in BACKENDS:
+        pytest.skip("several processes on one PostgreSQL database: postgres not selected")
     started: list[Server] = []
     yield started
     for s in reversed(started):
