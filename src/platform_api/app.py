@@ -59,6 +59,8 @@ class Service:
         self.openapi = openapi.document(methods, settings.public_url)
         self.grpc: Any = None
         self.dispatcher: Dispatcher | None = None
+        # What the operator should fix in the database's settings, found once at start: logged, and in /readyz.
+        self.warnings: list[str] = []
 
     async def start(self) -> None:
         """Storage (migrated), keys, built-in roles, token checks, then the gRPC listener and the dispatcher."""
@@ -67,6 +69,9 @@ class Service:
         applied = await migrate(rt.db)
         if applied:
             log.info("applied migrations: %s", ", ".join(applied))
+        self.warnings = await database_warnings(rt.db)
+        for warning in self.warnings:
+            log.warning("%s", warning)
         await rt.load_secrets()
         await keys.ensure(rt.db)
         await roles.seed_builtin(rt.db)
@@ -97,6 +102,29 @@ class Service:
         await self.rt.db.close()
 
 
+async def database_warnings(db: store.Database) -> list[str]:
+    """The database settings that degrade the service over time. PostgreSQL without autovacuum (or without
+    track_counts, which autovacuum reads to pick its tables) never reclaims the row versions left by the rows
+    updated in place on every write (child_counts' counters, authz_version, the outbox's deliveries), so
+    counts and listings read ever more dead rows, and the planner's statistics go stale."""
+    if db.name != "postgres":
+        return []
+    row = await db.fetchrow("SELECT current_setting('autovacuum') AS av, current_setting('track_counts') AS tc")
+    out = []
+    if row is not None and row["av"] != "on":
+        out.append(
+            "PostgreSQL autovacuum is off: dead rows of the tables updated on every write (child_counts, "
+            "authz_version, deliveries) are never reclaimed and planner statistics go stale; set autovacuum = on "
+            "in postgresql.conf, or run VACUUM ANALYZE regularly"
+        )
+    if row is not None and row["tc"] != "on":
+        out.append(
+            "PostgreSQL track_counts is off: autovacuum cannot tell which tables need vacuuming; set "
+            "track_counts = on in postgresql.conf"
+        )
+    return out
+
+
 def _service(request: Request) -> Service:
     """The Service behind a route of the fallback app (set by `create_app`)."""
     service: Service = request.app.state.service
@@ -120,11 +148,15 @@ async def healthz(_: Request) -> Response:
 
 
 async def readyz(request: Request) -> Response:
-    """Readiness: the database answers too."""
+    """Readiness: the database answers too. Still ready with warnings (the database settings checked at
+    start), which are listed so that an operator looking at the probe sees them."""
+    service = _service(request)
     try:
-        await _service(request).rt.db.fetchval("SELECT 1")
+        await service.rt.db.fetchval("SELECT 1")
     except Exception:  # any storage failure means not ready
         return JSONResponse({"status": "unavailable"}, status_code=503)
+    if service.warnings:
+        return JSONResponse({"status": "ok", "warnings": service.warnings})
     return JSONResponse({"status": "ok"})
 
 
