@@ -33,11 +33,12 @@ UPDATABLE = frozenset({"name", "description"})
 
 
 async def require(conn: Conn, uid: str, field: str = "uid") -> None:
-    """The group must exist (NOT_FOUND names it otherwise). Inside a transaction the row stays locked
-    until commit, so a concurrent delete cannot remove the group under a resource being created in it.
+    """The group must exist (NOT_FOUND names it otherwise). Inside a transaction the row is kept until
+    commit (a key-share lock: a concurrent delete, which locks the group for update first, waits; other
+    creators under the same group do not), so no delete removes the group under a resource created in it.
     """
     validate.uid(uid, field)
-    if await conn.fetchval("SELECT 1 FROM groups WHERE uid = $1" + rows.for_update(conn), uid) is None:
+    if await conn.fetchval("SELECT 1 FROM groups WHERE uid = $1" + conn.key_share_suffix, uid) is None:
         raise errors.not_found(RESOURCE, uid)
 
 

@@ -288,7 +288,7 @@ async def add_counts(tx: Conn, table: str, counts: list[tuple[str, int, int]]) -
     """Add to the counters of `table`: (parent, kind, n) each."""
     await tx.executemany(
         "INSERT INTO child_counts (tbl, parent, kind, n) VALUES ($1, $2, $3, $4)"
-        " ON CONFLICT (tbl, parent, kind) DO UPDATE SET n = child_counts.n + excluded.n",
+        " ON CONFLICT (tbl, parent, kind, shard) DO UPDATE SET n = child_counts.n + excluded.n",
         [(table, parent, kind, n) for parent, kind, n in counts],
     )
 

@@ -67,6 +67,9 @@ class Conn(Protocol):
     # Appended to a SELECT to hold its rows until the transaction ends (empty where the single writer
     # already serializes read-modify-write).
     lock_suffix: str
+    # Appended to a SELECT to keep its rows from being deleted until the transaction ends, while other
+    # transactions may hold the same (creates under one parent do not wait for each other).
+    key_share_suffix: str
     # True when the planner has no statistics and listing must pick the access path (SQLite without STAT4).
     index_hints: bool
 
@@ -151,6 +154,7 @@ def _sqlite_text(sql: str) -> tuple[str, tuple[int, ...]]:
 class _SqliteConn:
     dialect = "sqlite"
     lock_suffix = ""
+    key_share_suffix = ""
     index_hints = True
 
     def __init__(self, conn: sqlite3.Connection, local: _Local) -> None:
@@ -400,6 +404,7 @@ class SqliteDatabase(_SqliteConn):
 class _PgConn:
     dialect = "postgres"
     lock_suffix = " FOR UPDATE"
+    key_share_suffix = " FOR KEY SHARE"
     index_hints = False
 
     def __init__(self, conn: Any, local: _Local) -> None:
