@@ -3,6 +3,8 @@ per-parent counters (structural filters) or from COUNT(*) (other filters)."""
 
 from __future__ import annotations
 
+import secrets
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
@@ -58,3 +60,23 @@ def test_counts_follow_creates_and_deletes(http: httpx.Client, org: str) -> None
     assert http.delete(f"/iam/v2/groups/{sub}").status_code == 200
     check("/iam/v2/groups", 1, **{"uidp.descendants_of": org})
     check("/registry/v2/repos", 3, **{"uidp.descendants_of": org})
+
+
+def test_counts_stay_exact_under_concurrent_creates_and_deletes_in_one_parent(http: httpx.Client, org: str) -> None:
+    """On PostgreSQL concurrent writers count on different counter rows (shards, one per connection) and a
+    delete may decrement another shard than its create incremented: only the sum is exact, and it must be."""
+    team = mk_group(http, org, "busy")["uid"]
+    created = [mk_repo(http, team)["uid"] for _ in range(12)]
+
+    def create(_: int) -> int:
+        return http.post(f"/registry/v2/repos/{team}", json={"name": "c-" + secrets.token_hex(4)}).status_code
+
+    def delete(uid: str) -> int:
+        return http.delete(f"/registry/v2/repos/{uid}").status_code
+
+    with ThreadPoolExecutor(16) as pool:
+        creates = pool.map(create, range(48))
+        deletes = pool.map(delete, created)
+        assert set(creates) == {200} and set(deletes) == {200}
+    assert _listed(http, "/registry/v2/repos", **{"uidp.children_of": team}) == (48, 48)
+    assert _listed(http, "/registry/v2/repos", **{"uidp.descendants_of": org, "name": "nothing"}) == (0, 0)
