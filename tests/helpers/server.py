@@ -8,12 +8,13 @@ import os
 import random
 import resource
 import secrets
+import signal
 import socket
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -199,6 +200,33 @@ def start_server(
     s.http = s.client(s.token)
     s.channel = s.grpc_channel(s.token)
     return s
+
+
+def _descendants(pid: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    out, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+def kill9(s: Server) -> None:
+    """SIGKILL the server: its main process and the worker that runs the application (a crash: nothing of
+    it gets to finish); then close its clients."""
+    for pid in [s.process.pid, *_descendants(s.process.pid)]:
+        with suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    s.process.wait(timeout=10)
+    s.http.close()
+    s.channel.close()
 
 
 def stop_server(s: Server, drop: bool = True) -> None:

@@ -14,8 +14,10 @@ Everything that differs between the two lives here (and in `rows`, `migrate`): p
 notifications between processes (`notify` / `listen`). Code outside `store` never asks which one it has.
 
 SQLite runs in-process on the event loop: a primary-key read costs ~10 µs, far less than handing it to
-a thread. Writes go through one connection under a lock, one transaction at a time (SQLite allows a
-single writer anyway); reads use a second connection, which in WAL mode sees only committed data.
+a thread. Writes go through one connection under a lock (SQLite allows a single writer anyway); reads use
+a second connection, which in WAL mode sees only committed data. Writes commit in groups (see
+`SqliteDatabase.transaction`): concurrent transactions share one COMMIT, each a savepoint of it, and
+each caller resumes only after that COMMIT returned.
 
 Reads on SQLite share one read transaction per turn of the event loop (`SqliteDatabase._snapshot`): each
 statement outside a transaction would begin and end one of its own, taking and dropping WAL locks with
@@ -29,6 +31,7 @@ the snapshot began runs in a later turn, after the snapshot ended.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import logging
 import sqlite3
@@ -59,6 +62,8 @@ log = logging.getLogger("platform_api.store")
 SQLITE_CHANGE_POLL_SECONDS = 0.02
 LISTEN_RETRY_SECONDS = 5.0  # after a failed LISTEN
 LISTEN_LOST_RETRY_SECONDS = 1.0  # after the listening connection was lost
+# A write transaction finding nobody queued behind it commits on the event loop instead of in the commit
+# thread (saves the hand-off: one client's latency).
 
 
 class Conn(Protocol):
@@ -209,6 +214,40 @@ class _SqliteConn:
         _wake_local(self._local, channel)
 
 
+class CommitFailed(Exception):
+    """The COMMIT of the write group holding this caller's transaction failed (or SQLite rolled the group
+    back): none of the group's work is stored."""
+
+
+class _Group:
+    """The open write transaction on the SQLite writer and the callers whose savepoints it holds: they wait
+    for `done`, set by its COMMIT to None, or to the error that lost it."""
+
+    __slots__ = ("channels", "done")
+
+    def __init__(self) -> None:
+        self.done: asyncio.Future[BaseException | None] = asyncio.get_running_loop().create_future()
+        self.channels: set[str] = set()  # notified in the group: this process's listeners wake at its COMMIT
+
+
+class _SqliteWriter(_SqliteConn):
+    """The writer connection, as the callers of `transaction` see it."""
+
+    group: _Group | None = None
+
+    async def notify(self, channel: str) -> None:
+        # A listener woken now would read before the COMMIT (a dispatcher would find no new row): wake this
+        # process's at the COMMIT; other processes see the commit itself.
+        if self.group is not None:
+            self.group.channels.add(channel)
+        else:
+            _wake_local(self._local, channel)
+
+
+# Statements SQLite refuses inside a transaction: `execute` runs them on the writer outside any.
+_OUTSIDE = ("PRAGMA", "VACUUM", "ATTACH", "DETACH")
+
+
 class _SqliteListener:
     exact = True
 
@@ -265,8 +304,17 @@ class SqliteDatabase(_SqliteConn):
         writer = self._open(path, synchronous)
         local: _Local = {}
         super().__init__(self._open(path, synchronous) if path != ":memory:" else writer, local)
-        self._writer = _SqliteConn(writer, local)
+        self._writer = _SqliteWriter(writer, local)
+        self._raw = writer
         self._lock = asyncio.Lock()
+        self._waiting = 0  # callers queued for the lock
+        self._group: _Group | None = None
+        self._committer: asyncio.Task[None] | None = None
+        # COMMIT (an fsync with synchronous=FULL) runs here while the event loop serves reads; one thread,
+        # used only under the lock. An in-memory database (reader and writer one connection) commits inline.
+        self._commits = (
+            concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="sqlite-commit") if path != ":memory:" else None
+        )
         # The shared read transaction of this turn of the loop (not in memory: there one connection writes too).
         self._snapshots = path != ":memory:"
         self._in_snapshot = False
@@ -289,7 +337,8 @@ class SqliteDatabase(_SqliteConn):
             self._in_snapshot = False
             self._conn.execute("COMMIT")
 
-    def _committed(self) -> None:
+    @staticmethod
+    def _end_snapshots() -> None:
         """This process committed a write: every handle's read snapshot ends, so that the next read of the
         committing task (in this turn still) sees it, through any handle of this process."""
         for db in list(_open_databases):
@@ -330,32 +379,167 @@ class SqliteDatabase(_SqliteConn):
         # 8.8 to 7.1 µs here (the default cache is 2 MiB and every miss is a pread).
         conn.execute("PRAGMA mmap_size=268435456")
         conn.execute("PRAGMA cache_size=-32768")
+        # A savepoint's statement journal in memory, not a temporary file opened and unlinked per write.
+        conn.execute("PRAGMA temp_store=MEMORY")
         return conn
+
+    # ------------------------------------------------------------------ group commit
+    #
+    # One write transaction (a group) stays open while callers queue for the writer: each caller's work is a
+    # savepoint in it (an error undoes that caller's work only), and one COMMIT makes the whole group durable.
+    # The first caller of a group schedules a committer task, which queues for the lock behind the callers
+    # already waiting (asyncio.Lock is FIFO: they join the group), then commits in a thread; callers arriving
+    # meanwhile form the next group. A caller resumes only after the COMMIT holding its work returned, so
+    # when `async with db.transaction()` exits the work is durable, as with a transaction of its own.
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Conn]:
-        async with self._lock:
-            raw = self._writer._conn
-            raw.execute("BEGIN IMMEDIATE")
+        group = await self._enter()
+        try:
+            yield self._writer
+            self._raw.execute("RELEASE caller")
+        except BaseException as e:
+            kept = self._undo(group, e)
+            self._leave(group)
+            if kept and isinstance(e, Exception):  # its answer may rest on what the group read: after the COMMIT
+                await self._outcome(group)
+            raise
+        self._leave(group)
+        await self._outcome(group)
+
+    async def _enter(self) -> _Group:
+        """Take the writer and open the caller's savepoint, in the open group or a new one."""
+        await self._acquire()
+        group = self._group
+        try:
+            if group is None:
+                self._raw.execute("BEGIN IMMEDIATE")
+                group = self._group = self._writer.group = _Group()
+            self._raw.execute("SAVEPOINT caller")
+        except BaseException as e:
+            if group is not None:
+                self._abort(group, e)
+            self._lock.release()
+            raise
+        return group
+
+    async def _acquire(self) -> None:
+        self._waiting += 1
+        try:
+            await self._lock.acquire()
+        finally:
+            self._waiting -= 1
+
+    def _undo(self, group: _Group, error: BaseException) -> bool:
+        """Roll back the caller's savepoint (the lock held), and whether the group is kept: when SQLite rolled
+        back the whole transaction (SQLITE_FULL, IOERR, BUSY, RAISE(ROLLBACK), ...) it is lost, and every
+        caller of it fails."""
+        if self._raw.in_transaction:
             try:
-                yield self._writer
-            except BaseException:
-                raw.execute("ROLLBACK")
-                raise
-            raw.execute("COMMIT")
-            self._committed()
+                self._raw.execute("ROLLBACK TO caller")
+                self._raw.execute("RELEASE caller")
+                return True
+            except Exception as e:
+                error = e
+        self._abort(group, error)
+        return False
+
+    def _abort(self, group: _Group, error: BaseException) -> None:
+        with contextlib.suppress(Exception):
+            if self._raw.in_transaction:
+                self._raw.execute("ROLLBACK")
+        self._group = self._writer.group = None
+        group.done.set_result(error)
+
+    def _leave(self, group: _Group) -> None:
+        """Make sure the group gets committed, and release the writer."""
+        try:
+            if self._group is group and self._committer is None:
+                self._committer = asyncio.get_running_loop().create_task(self._commit_in_turn())
+        finally:
+            self._lock.release()
+
+    async def _outcome(self, group: _Group) -> None:
+        error = group.done.result() if group.done.done() else await asyncio.shield(group.done)
+        if error is not None:
+            raise CommitFailed(f"the write transaction failed: {error}") from error
+
+    async def _commit_in_turn(self) -> None:
+        try:
+            async with self._lock:
+                self._committer = None  # callers from here on need another
+                if self._group is not None:
+                    await self._commit(self._group)
+        finally:
+            if self._committer is asyncio.current_task():  # cancelled while queued
+                self._committer = None
+
+    async def _commit(self, group: _Group) -> None:
+        """COMMIT the group (the lock held), in the commit thread."""
+        if self._commits is None:
+            self._commit_inline(group)
+            return
+        self._group = self._writer.group = None
+        done = self._commits.submit(self._raw.execute, "COMMIT")
+        error: BaseException | None = None
+        try:
+            await asyncio.shield(asyncio.wrap_future(done))
+        except asyncio.CancelledError:
+            # The writer stays ours until the thread is done with it.
+            concurrent.futures.wait([done])
+            self._committed(group, done.exception())
+            raise
+        except Exception as e:
+            error = e
+        self._committed(group, error)
+
+    def _commit_inline(self, group: _Group) -> None:
+        self._group = self._writer.group = None
+        try:
+            self._raw.execute("COMMIT")
+        except Exception as e:
+            self._committed(group, e)
+            return
+        self._committed(group, None)
+
+    def _committed(self, group: _Group, error: BaseException | None) -> None:
+        if error is not None:
+            with contextlib.suppress(Exception):
+                if self._raw.in_transaction:
+                    self._raw.execute("ROLLBACK")
+            log.error("SQLite COMMIT failed: %s", error)
+        else:
+            self._end_snapshots()
+        group.done.set_result(error)
+        if error is None:
+            for channel in group.channels:
+                _wake_local(self._local, channel)
+
+    @asynccontextmanager
+    async def _alone(self) -> AsyncIterator[sqlite3.Connection]:
+        """The writer connection outside any transaction: the open group committed first."""
+        await self._acquire()
+        try:
+            if self._group is not None:
+                group = self._group
+                await self._commit(group)
+                await self._outcome(group)
+            yield self._raw
+        finally:
+            self._lock.release()
+            self._end_snapshots()
 
     async def execute(self, sql: str, *args: Any) -> int:
-        # A write outside an explicit transaction still goes through the single writer.
-        async with self._lock:
-            n = await self._writer.execute(sql, *args)
-        self._committed()
-        return n
+        # A write outside an explicit transaction is a transaction of its own (it joins the group).
+        if sql.lstrip()[:6].upper() in _OUTSIDE:
+            async with self._alone() as raw:
+                return raw.execute(*self._q(sql, args)).rowcount
+        async with self.transaction() as tx:
+            return await tx.execute(sql, *args)
 
     async def executemany(self, sql: str, args: Iterable[Sequence[Any]]) -> None:
-        async with self._lock:
-            await self._writer.executemany(sql, args)
-        self._committed()
+        async with self.transaction() as tx:
+            await tx.executemany(sql, args)
 
     async def claim(self, sql: str, pick: str, *args: Any) -> list[Row]:
         """Run `sql`, an UPDATE of the rows `pick` selects (`{pick}` in it) that marks them claimed,
@@ -373,9 +557,9 @@ class SqliteDatabase(_SqliteConn):
         return _SqliteListener(self, channel, callback)
 
     async def executescript(self, script: str) -> None:
-        async with self._lock:
-            self._writer._conn.executescript(script)
-        self._committed()
+        """Run `script` on the writer outside any transaction (it may hold its own BEGIN ... COMMIT)."""
+        async with self._alone() as raw:
+            raw.executescript(script)
 
     def commit_marker_now(self) -> int:
         """`commit_marker` without the await (a PRAGMA on the read connection, as of this turn's snapshot)."""
@@ -394,11 +578,15 @@ class SqliteDatabase(_SqliteConn):
         return int(await self.fetchval("PRAGMA data_version"))
 
     async def close(self) -> None:
+        async with self._alone():  # the open group committed
+            pass
         self._end_snapshot()
         _open_databases.discard(self)
         self._conn.close()
-        if self._writer._conn is not self._conn:
-            self._writer._conn.close()
+        if self._raw is not self._conn:
+            self._raw.close()
+        if self._commits is not None:
+            self._commits.shutdown()
 
 
 class _PgConn:
