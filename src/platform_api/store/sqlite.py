@@ -217,6 +217,7 @@ class SqliteDatabase(_SqliteConn):
         # The shared read transaction of this turn of the loop (not in memory: there one connection writes too).
         self._snapshots = path != ":memory:"
         self._in_snapshot = False
+        self._marker: int | None = None  # the commit counter as of this snapshot, once read
         _open_databases.add(self)
 
     def _snapshot(self) -> None:
@@ -234,6 +235,7 @@ class SqliteDatabase(_SqliteConn):
     def _end_snapshot(self) -> None:
         if self._in_snapshot:
             self._in_snapshot = False
+            self._marker = None
             self._conn.execute("COMMIT")
 
     @staticmethod
@@ -461,10 +463,16 @@ class SqliteDatabase(_SqliteConn):
             raw.executescript(script)
 
     def commit_marker_now(self) -> int:
-        """`commit_marker` without the await (a PRAGMA on the read connection, as of this turn's snapshot)."""
+        """`commit_marker` without the await (a PRAGMA on the read connection, as of this turn's snapshot: read
+        once per snapshot, since nothing another connection commits shows inside it)."""
+        if self._marker is not None:
+            return self._marker
         if not self._in_snapshot:
             self._snapshot()
-        return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+        marker = int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+        if self._in_snapshot:
+            self._marker = marker
+        return marker
 
     async def commit_marker(self) -> int:
         """A value that changes whenever another connection (of this process or another) commits a write.

@@ -1,6 +1,6 @@
 """Where a request's CPU goes: py-spy samples the server under wrk load; self time grouped by component.
 
-    python bench/profile.py --backend sqlite|postgres|both [--what get|list200|ping] [--seconds 15]
+    python bench/cpu_profile.py --backend sqlite|postgres|both [--what get|list200|ping] [--seconds 15]
 
 Steps: load a fresh database (bench/load.py, 20k repos by default), serve it pinned to core 0, drive the
 request with wrk (64 connections) pinned to core 1 while `py-spy record --native --format raw` samples the
