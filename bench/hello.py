@@ -45,7 +45,8 @@ def main() -> None:
     if ns.runtime_threads is None:
         from platform_api.core.settings import Settings
 
-        ns.runtime_threads = Settings.from_env().http_threads
+        # A tree from before the setting existed serves with Granian's default, 1 (bench/README.md: before/after).
+        ns.runtime_threads = getattr(Settings.from_env(), "http_threads", 1)
     # Same arguments as platform_api.cli._serve, minus the factory (this app needs no settings).
     Server(
         "hello:app",
