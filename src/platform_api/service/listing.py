@@ -49,7 +49,8 @@ class Table:
     # Each row's stored body is its API record exactly as the answer encodes it (written by `rows.body` of
     # that record, nothing else in it): a List answered straight to a transport sends the stored bytes
     # instead of decoding and encoding them again (List(200): -29% CPU). Only for tables whose bodies hold
-    # nothing the API must not show; tests/unit/service/test_raw_bodies.py checks the identity.
+    # nothing the API must not show; tests/functional/registry/test_list_stored_bodies.py checks that lists
+    # answer what Get answers.
     bodies_are_answers: bool = False
 
 
