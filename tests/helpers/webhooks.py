@@ -131,20 +131,27 @@ def receiver() -> Iterator[Receiver]:
         httpd.server_close()
 
 
-def start_events_server(backend: str, tmp: Path, *extra: str, database_url: str | None = None,
-                        env: dict[str, str] | None = None, loopback: bool = True) -> Server:  # fmt: skip
-    """A server that may deliver to loopback sinks (unless `loopback` is false), with fast retries."""
+@contextmanager
+def event_env(env: dict[str, str] | None = None) -> Iterator[None]:
+    """The events tests' fast retries (and `env`) in the environment of the servers started meanwhile."""
     saved = {k: os.environ.get(k) for k in {**EVENT_ENV, **(env or {})}}
     os.environ.update({**EVENT_ENV, **(env or {})})
     try:
-        flags = ("--insecure-allow-loopback",) if loopback else ()
-        return start_server(backend, tmp, *flags, *extra, database_url=database_url)
+        yield
     finally:
         for k, v in saved.items():
             if v is None:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+def start_events_server(backend: str, tmp: Path, *extra: str, database_url: str | None = None,
+                        env: dict[str, str] | None = None, loopback: bool = True) -> Server:  # fmt: skip
+    """A server that may deliver to loopback sinks (unless `loopback` is false), with fast retries."""
+    flags = ("--insecure-allow-loopback",) if loopback else ()
+    with event_env(env):
+        return start_server(backend, tmp, *flags, *extra, database_url=database_url)
 
 
 class Verifier:

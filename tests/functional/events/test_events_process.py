@@ -6,10 +6,8 @@ database deliver each attempt once.
 from __future__ import annotations
 
 import collections
-import contextlib
 import os
 import secrets
-import signal
 import subprocess
 import sys
 import time
@@ -18,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import BACKENDS, EVENT_ENV, Receiver, Server, ok, start_events_server, stop_server
+from tests.helpers import BACKENDS, EVENT_ENV, Receiver, Server, kill9, ok, start_events_server, stop_server
 
 PREFIX = "local.platform-api.api."
 
@@ -33,32 +31,6 @@ def setup_org(s: Server, sink: str) -> tuple[str, dict[str, Any]]:
 
 def make_groups(s: Server, org: str, n: int) -> list[str]:
     return [ok(s.http.post(f"/iam/v2/groups/{org}", json={"name": f"g{i}"}))["uid"] for i in range(n)]
-
-
-def descendants(pid: int) -> list[int]:
-    children: dict[int, list[int]] = collections.defaultdict(list)
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        children[int(fields[1])].append(int(stat.parent.name))
-    out, todo = [], [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            out.append(child)
-            todo.append(child)
-    return out
-
-
-def kill9(s: Server) -> None:
-    """SIGKILL the server: its main process and the worker that runs the application and dispatcher."""
-    for pid in [s.process.pid, *descendants(s.process.pid)]:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
-    s.process.wait(timeout=10)
-    s.http.close()
-    s.channel.close()
 
 
 def delivery_states(s: Server, sub: str) -> collections.Counter[str]:

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import contextlib
-import os
 import secrets
 import threading
 import time
@@ -29,9 +27,9 @@ import pytest
 from tests.helpers import (
     BACKENDS,
     BUILTIN_ROLE_UIDS,
-    EVENT_ENV,
     Receiver,
     Server,
+    event_env,
     metric,
     mk_org,
     ok,
@@ -42,21 +40,6 @@ from tests.helpers import (
 
 PREFIX = "local.platform-api.api."
 T = TypeVar("T")
-
-
-@contextlib.contextmanager
-def event_env() -> Iterator[None]:
-    """The events tests' fast retries for servers started meanwhile (set once: servers start in threads)."""
-    saved = {k: os.environ.get(k) for k in EVENT_ENV}
-    os.environ.update(EVENT_ENV)
-    try:
-        yield
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
 
 
 @pytest.fixture(scope="module")
