@@ -16,6 +16,7 @@ from platform_api.core import errors, metrics
 from platform_api.core.ratelimit import AnonymousLimit
 from platform_api.service.context import Context
 from platform_api.service.methods import MethodInfo
+from platform_api.store import Unavailable
 
 # No answer is larger, whatever the method: a backstop behind each method's own budget (Lists page at
 # listing.MAX_ANSWER; the largest single answer, a vulnerability report with its raw file, stays below it).
@@ -28,7 +29,11 @@ async def call(method: MethodInfo, request: Any, ctx: Context) -> bytes:
     start = time.perf_counter()
     code = "OK"
     try:
-        answer: bytes = _encode(await _call(method, request, ctx))
+        try:
+            result = await _call(method, request, ctx)
+        except Unavailable as e:  # nothing of the write was kept: the client may retry it as it is
+            raise errors.unavailable(str(e)) from e
+        answer: bytes = _encode(result)
         if len(answer) > MAX_ENCODED_ANSWER:
             raise errors.answer_too_large(MAX_ENCODED_ANSWER, "bytes", "ask for less")
         return answer

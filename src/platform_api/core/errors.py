@@ -163,6 +163,15 @@ def rate_limited(retry_after: int) -> ApiError:
     return e
 
 
+def unavailable(message: str, retry_after: int = 1) -> ApiError:
+    """503 UNAVAILABLE: nothing was done, the same request may be sent again (`Retry-After` in seconds)."""
+    e = ApiError(UNAVAILABLE, f"Service unavailable: {message}")
+    e.info_reason = "UNAVAILABLE"
+    e.info_metadata = {"retryAfterSeconds": str(retry_after)}
+    e.headers = {"retry-after": str(retry_after)}
+    return e
+
+
 def internal() -> ApiError:
     # Never leak the cause to the caller; it is logged with the request id.
     return ApiError(INTERNAL, "Internal error")

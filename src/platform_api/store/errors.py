@@ -22,3 +22,8 @@ class Conflict(StorageError):
     def __init__(self, table: str = "") -> None:
         super().__init__(f"unique constraint violated{' in ' + table if table else ''}")
         self.table = table
+
+
+class Unavailable(StorageError):
+    """The store could not take this write now and kept none of it (a lost group commit, another process
+    holding the SQLite write lock past the busy timeout): a retry may succeed. Answered as UNAVAILABLE."""

@@ -30,6 +30,7 @@ from typing import Any
 
 import msgspec
 
+from platform_api.store.errors import Unavailable
 from platform_api.store.interface import Conn, Listener, Row, _Local, _wake_local, log
 
 _ANY = "= ANY($"
@@ -113,9 +114,19 @@ class _SqliteConn:
         _wake_local(self._local, channel)
 
 
-class CommitFailed(Exception):
+class CommitFailed(Unavailable):
     """The COMMIT of the write group holding this caller's transaction failed (or SQLite rolled the group
     back): none of the group's work is stored."""
+
+
+def _begin_immediate(raw: sqlite3.Connection) -> None:
+    try:
+        raw.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as e:
+        if e.sqlite_errorcode != sqlite3.SQLITE_BUSY:
+            raise
+        # Another process held the write lock past busy_timeout: nothing was written, the caller may retry.
+        raise Unavailable("the database is busy with another process's write; retry") from e
 
 
 class _Group:
@@ -315,7 +326,7 @@ class SqliteDatabase(_SqliteConn):
         group = self._group
         try:
             if group is None:
-                self._raw.execute("BEGIN IMMEDIATE")
+                _begin_immediate(self._raw)
                 group = self._group = self._writer.group = _Group()
             self._raw.execute("SAVEPOINT caller")
             group.callers += 1

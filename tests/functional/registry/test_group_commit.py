@@ -5,6 +5,7 @@ SIGKILL of the server under 64 concurrent writers."""
 from __future__ import annotations
 
 import random
+import sqlite3
 import threading
 from collections import Counter
 from pathlib import Path
@@ -12,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.helpers import BACKENDS, Server, all_items, kill9, mk_group, start_server, stop_server, unique
+from tests.helpers import BACKENDS, Server, all_items, kill9, mk_group, mk_org, start_server, stop_server, unique
 
 CLIENTS = 64
 
@@ -93,5 +94,30 @@ def test_sigkill_under_64_concurrent_writers_loses_no_acknowledged_create(backen
         stored = {r["uid"] for r in listed}
         lost = set(acknowledged) - stored
         assert not lost, f"{len(lost)} of {len(acknowledged)} acknowledged creates lost"
+    finally:
+        stop_server(s)
+
+
+def test_a_write_blocked_by_another_process_answers_unavailable_then_succeeds(tmp_path: Path) -> None:
+    """Another process holding SQLite's write lock past the busy timeout: the create answers 503 UNAVAILABLE
+    with Retry-After and stores nothing; the same request succeeds once the lock is free."""
+    s = start_server("sqlite", tmp_path)
+    try:
+        org = mk_org(s.http)
+        holder = sqlite3.connect(s.database_url.removeprefix("sqlite:///"), isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            r = s.http.post(f"/registry/v2/repos/{org}", json={"name": "blocked"}, timeout=30)
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        assert r.status_code == 503, r.text
+        assert r.headers["retry-after"] == "1"
+        body = r.json()
+        assert body["code"] == 14 and body["details"][0]["reason"] == "UNAVAILABLE"
+        listed, total = all_items(s.http, "/registry/v2/repos", "repos", **{"uidp.children_of": org})
+        assert total == 0 and listed == []
+        again = s.http.post(f"/registry/v2/repos/{org}", json={"name": "blocked"})
+        assert again.status_code == 200, again.text
     finally:
         stop_server(s)
