@@ -119,14 +119,9 @@ class CommitFailed(Unavailable):
     back): none of the group's work is stored."""
 
 
-def _begin_immediate(raw: sqlite3.Connection) -> None:
-    try:
-        raw.execute("BEGIN IMMEDIATE")
-    except sqlite3.OperationalError as e:
-        if e.sqlite_errorcode != sqlite3.SQLITE_BUSY:
-            raise
-        # Another process held the write lock past busy_timeout: nothing was written, the caller may retry.
-        raise Unavailable("the database is busy with another process's write; retry") from e
+# How long a write waits for another process's write lock before answering UNAVAILABLE.
+BUSY_WAIT = 5.0
+_BUSY_TIMEOUT = f"PRAGMA busy_timeout={int(BUSY_WAIT * 1000)}"
 
 
 class _Group:
@@ -217,6 +212,7 @@ class SqliteDatabase(_SqliteConn):
         super().__init__(self._open(path, synchronous) if path != ":memory:" else writer, local)
         self._writer = _SqliteWriter(writer, local)
         self._raw = writer
+        writer.execute("PRAGMA busy_timeout=0")  # see _begin; `_alone` waits in SQLite as before
         self._lock = asyncio.Lock()
         self._waiting = 0  # callers queued for the lock
         self._group: _Group | None = None
@@ -284,7 +280,7 @@ class SqliteDatabase(_SqliteConn):
         # isolation_level=None: we issue BEGIN/COMMIT ourselves.
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         # First: processes opening a new file together wait for each other's locks instead of failing.
-        conn.execute("PRAGMA busy_timeout=5000")
+        conn.execute(_BUSY_TIMEOUT)
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute(f"PRAGMA synchronous={synchronous}")
         conn.execute("PRAGMA foreign_keys=ON")
@@ -326,7 +322,7 @@ class SqliteDatabase(_SqliteConn):
         group = self._group
         try:
             if group is None:
-                _begin_immediate(self._raw)
+                await self._begin()
                 group = self._group = self._writer.group = _Group()
             self._raw.execute("SAVEPOINT caller")
             group.callers += 1
@@ -336,6 +332,22 @@ class SqliteDatabase(_SqliteConn):
             self._lock.release()
             raise
         return group
+
+    async def _begin(self) -> None:
+        """BEGIN IMMEDIATE, waiting for another process's write lock on the event loop, not in SQLite's busy
+        handler (the writer's busy_timeout is 0), so reads go on meanwhile."""
+        delay, deadline = 0.001, time.monotonic() + BUSY_WAIT
+        while True:
+            try:
+                self._raw.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as e:
+                if e.sqlite_errorcode != sqlite3.SQLITE_BUSY:
+                    raise
+                if time.monotonic() >= deadline:  # nothing was written: the caller may retry
+                    raise Unavailable("the database is busy with another process's write; retry") from e
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 0.05)
 
     async def _acquire(self) -> None:
         self._waiting += 1
@@ -445,7 +457,11 @@ class SqliteDatabase(_SqliteConn):
                 group = self._group
                 await self._commit(group)
                 await self._outcome(group)
-            yield self._raw
+            self._raw.execute(_BUSY_TIMEOUT)  # migrations and maintenance wait for other processes' locks
+            try:
+                yield self._raw
+            finally:
+                self._raw.execute("PRAGMA busy_timeout=0")
         finally:
             self._lock.release()
             self._end_snapshots()

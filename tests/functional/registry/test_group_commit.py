@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import sqlite3
 import threading
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -99,15 +100,28 @@ def test_sigkill_under_64_concurrent_writers_loses_no_acknowledged_create(backen
 
 
 def test_a_write_blocked_by_another_process_answers_unavailable_then_succeeds(tmp_path: Path) -> None:
-    """Another process holding SQLite's write lock past the busy timeout: the create answers 503 UNAVAILABLE
-    with Retry-After and stores nothing; the same request succeeds once the lock is free."""
+    """Another process holding SQLite's write lock past the busy timeout: reads go on meanwhile, the create
+    answers 503 UNAVAILABLE with Retry-After and stores nothing; the same request succeeds once the lock is
+    free."""
     s = start_server("sqlite", tmp_path)
     try:
         org = mk_org(s.http)
         holder = sqlite3.connect(s.database_url.removeprefix("sqlite:///"), isolation_level=None)
         holder.execute("BEGIN IMMEDIATE")
         try:
-            r = s.http.post(f"/registry/v2/repos/{org}", json={"name": "blocked"}, timeout=30)
+            answers: dict[str, httpx.Response] = {}
+
+            def create() -> None:
+                with s.client(s.token) as c:
+                    answers["create"] = c.post(f"/registry/v2/repos/{org}", json={"name": "blocked"}, timeout=30)
+
+            writer = threading.Thread(target=create)
+            writer.start()
+            time.sleep(0.5)  # the create is waiting for the lock: reads are served meanwhile
+            read = s.http.get(f"/iam/v2/groups/{org}")
+            assert read.status_code == 200 and "create" not in answers
+            writer.join()
+            r = answers["create"]
         finally:
             holder.execute("ROLLBACK")
             holder.close()
