@@ -14,7 +14,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from platform_api import advisory, events, iam, libraries, ping, registry, vulnerabilities
-from platform_api.api import grpc_server, http_errors, metrics, openapi, schema, sts_routes
+from platform_api.api import grpc_server, http_errors, metrics, openapi, registry_routes, schema, sts_routes
 from platform_api.api.rest import RestApp
 from platform_api.auth import discovery, issuer, keys
 from platform_api.auth.access import Access
@@ -186,6 +186,10 @@ async def routing_error(request: Request, exc: Exception) -> Response:
 # The operator's probes and scrapers: cheap, and never rate-limited, so that a client flooding the public
 # routes from the same address (a proxy's, say) cannot take the instance out of its load balancer.
 UNLIMITED_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
+# Routes that take our token and limit only the requests without a valid one themselves (a CI's pulls from
+# one address are not anonymous traffic).
+SELF_LIMITED_PATHS = frozenset({registry_routes.TOKEN_PATH})
+_NOT_LIMITED = UNLIMITED_PATHS | SELF_LIMITED_PATHS
 
 
 def limit_anonymous(app: Any, limit: AnonymousLimit, domain: str) -> Any:
@@ -193,7 +197,7 @@ def limit_anonymous(app: Any, limit: AnonymousLimit, domain: str) -> Any:
     discovery documents, the token exchange) behind the anonymous routes' rate limit, UNLIMITED_PATHS aside."""
 
     async def limited(scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and scope["path"] not in UNLIMITED_PATHS:
+        if scope["type"] == "http" and scope["path"] not in _NOT_LIMITED:
             client = scope.get("client")
             try:
                 limit.check(client[0] if client else "")
@@ -217,6 +221,7 @@ def create_app(settings: Settings | None = None) -> RestApp:
         Route("/.well-known/openid-configuration", openid_configuration),
         Route(discovery.JWKS_PATH, jwks),
         *sts_routes.routes(service.rt),
+        *registry_routes.routes(service.rt),
         metrics.route(service.rt),
     ]
     fallback = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: routing_error, 405: routing_error})

@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 from platform_api.api import fd_budget, front, schema
@@ -26,6 +27,7 @@ from platform_api.core.errors import ApiError
 from platform_api.core.settings import Settings
 from platform_api.events import dispatcher
 from platform_api.iam import bootstrap, identities
+from platform_api.registry import registry_config
 from platform_api.service import imports
 from platform_api.service.runtime import Runtime
 from platform_api.store import db
@@ -167,6 +169,20 @@ def _parser() -> argparse.ArgumentParser:
     _database(keys)
     keys.add_argument("action", choices=["rotate", "list"], help="rotate: new signing key, old ones keep verifying")
 
+    reg = sub.add_parser(
+        "registry-config",
+        help="write a Distribution registry config (token auth at this server) and its CA bundle",
+        description="Writes <out>/config.yml and <out>/rootcertbundle.pem for `docker-registry serve`, and"
+        " prints {config, rootcertbundle, realm, service}. Run it again after moving the server (--public-url).",
+    )
+    reg.set_defaults(run=registry_config_command)
+    _database(reg)
+    _issuer(reg)
+    reg.add_argument("--out", required=True, help="directory for config.yml and rootcertbundle.pem")
+    reg.add_argument("--registry-addr", default="127.0.0.1:5000", help="where the registry listens")
+    reg.add_argument("--server-url", help="where registry clients reach this server (default: the issuer URL)")
+    reg.add_argument("--storage", required=True, help="the registry's filesystem storage directory")
+
     imp = sub.add_parser("import", help="import security data from files in their published formats")
     kinds = imp.add_subparsers(dest="kind", required=True)
     for kind, importer in IMPORTERS.items():
@@ -262,6 +278,20 @@ def grant_command(inv: Invocation) -> None:
 def keys_command(inv: Invocation) -> None:
     """`keys rotate|list`: starts signing with a new key, or lists the keys, as JSON."""
     print(json.dumps(_with_database(inv.settings, lambda db, _: _keys(db, inv.args.action))))
+
+
+def registry_config_command(inv: Invocation) -> None:
+    """`registry-config`: registry.registry_config.write with this server's issuer and registry service."""
+    ns, settings = inv.args, inv.settings
+
+    async def run(database: Database, _: list[str]) -> dict[str, str]:
+        iss = await issuer.issuer_of(database, settings, inv.explicit_url)
+        return await registry_config.write(
+            database, Path(ns.out), public_url=ns.server_url or iss, issuer=iss, service=settings.registry_service,
+            addr=ns.registry_addr, storage=str(Path(ns.storage).resolve()), log_level=settings.log_level,
+        )  # fmt: skip
+
+    print(json.dumps(_with_database(settings, run)))
 
 
 def import_command(inv: Invocation) -> None:

@@ -101,6 +101,8 @@ class Settings:
     # token bucket per client address, refilled at `anon_rate` per second up to `anon_burst`; 0 disables.
     anon_rate: float = 20.0
     anon_burst: int = 100
+    # The `service` of the Distribution registry our `/registry/token` serves (its tokens' audience).
+    registry_service: str = "platform-api-registry"
     extra: dict[str, str] = field(default_factory=dict)
 
     @property

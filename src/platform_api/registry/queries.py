@@ -130,6 +130,12 @@ async def repos_named(conn: Conn, name: str) -> list[str]:
     return [r["uid"] for r in await conn.fetch("SELECT uid FROM repos WHERE name = $1 ORDER BY uid", name)]
 
 
+async def repo_named(conn: Conn, parent: str, name: str) -> str | None:
+    """The uid of the repo called `name` in the group `parent`."""
+    uid = await conn.fetchval("SELECT uid FROM repos WHERE parent = $1 AND name = $2", parent, name)
+    return None if uid is None else str(uid)
+
+
 async def repo_exists(conn: Conn, uid: str) -> bool:
     return await conn.fetchval("SELECT 1 FROM repos WHERE uid = $1", uid) is not None
 

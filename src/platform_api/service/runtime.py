@@ -63,6 +63,16 @@ async def service_secret(db: Database, name: str, size: int = 32) -> bytes:
     return bytes(value)
 
 
+async def first_service_value(db: Database, name: str, value: bytes) -> bytes:
+    """The named value, `value` if none was stored yet; concurrent callers agree on the first stored."""
+    await db.execute(
+        "INSERT INTO service_secrets (name, value, create_time) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING",
+        name, value, clock.now(),
+    )  # fmt: skip
+    stored = await db.fetchval("SELECT value FROM service_secrets WHERE name = $1", name)
+    return bytes(stored)
+
+
 # This module owns the service_secrets table: settings shared by every process (the issuer URL) go
 # through these too.
 

@@ -1,0 +1,97 @@
+"""`GET /registry/token`: the token service of a Distribution registry (Docker's token authentication:
+`service`, repeated `scope`, credentials by HTTP Basic whose password is one of our access tokens, or a
+bearer). Which actions are granted is registry/registry_tokens.py's; the signature auth/registry_certs.py's.
+
+A request without credentials, or with credentials that are not a valid token of ours, answers 401 with a
+Basic challenge (what makes `docker login` ask for a password) and counts against the anonymous rate limit.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import logging
+from typing import Any
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from platform_api.api import http_errors
+from platform_api.auth import registry_certs
+from platform_api.auth.access import Access
+from platform_api.core import clock, errors
+from platform_api.core.ratelimit import AnonymousLimit
+from platform_api.registry import registry_tokens
+from platform_api.service.runtime import Runtime
+
+log = logging.getLogger("platform_api.registry_token")
+TOKEN_PATH = registry_tokens.TOKEN_PATH
+MAX_HEADER = 8192
+
+
+def _token_of(authorization: str) -> str:
+    """Our access token from `Basic <user:token>` or `Bearer <token>`; "" when there is none."""
+    scheme, _, value = authorization.partition(" ")
+    value = value.strip()
+    if scheme.lower() == "bearer":
+        return value
+    if scheme.lower() == "basic" and value:
+        try:
+            _, _, password = base64.b64decode(value, validate=True).decode("utf-8").partition(":")
+        except (binascii.Error, UnicodeDecodeError):
+            return ""
+        return password
+    return ""
+
+
+def routes(rt: Runtime) -> list[Any]:
+    domain = f"registry.{rt.settings.error_domain_base}"
+    loaded: list[registry_certs.RegistryCA] = []
+
+    def refuse(e: errors.ApiError) -> Response:
+        answer = http_errors.render(e, domain)
+        if e.code == errors.UNAUTHENTICATED:
+            answer.headers["www-authenticate"] = f'Basic realm="{rt.settings.issuer}{TOKEN_PATH}"'
+        return answer
+
+    async def token(request: Request) -> Response:
+        try:
+            headers = request.headers.getlist("authorization")
+            if len(headers) > 1:
+                raise errors.duplicate_authorization()
+            presented = _token_of(headers[0]) if headers and len(headers[0]) <= MAX_HEADER else ""
+            if not presented:
+                rt.part(AnonymousLimit).check(request.client.host if request.client else "")
+                raise errors.unauthenticated("credentials required: HTTP Basic with an access token as password")
+            access = rt.part(Access)
+            try:
+                principal = await access.authenticate("Bearer " + presented)
+            except errors.ApiError:
+                rt.part(AnonymousLimit).check(request.client.host if request.client else "")
+                raise
+            service = request.query_params.get("service", "")
+            if service != rt.settings.registry_service:
+                raise errors.invalid_argument("service", f"this token service serves {rt.settings.registry_service!r}")
+            scopes = registry_tokens.parse(request.query_params.getlist("scope"))
+            granted = await registry_tokens.grant(rt.db, principal, scopes)
+            if not loaded:
+                loaded.append(await registry_certs.load(rt.db))
+            await access.keys.refresh_if_stale()
+            claims = registry_certs.claims(rt.settings.issuer, service, principal.subject, granted)
+            signed = loaded[0].sign(access.keys, claims)
+        except errors.ApiError as e:
+            return refuse(e)
+        except Exception:
+            log.exception("%s failed", TOKEN_PATH)
+            return refuse(errors.internal())
+        body = {
+            "token": signed,
+            "access_token": signed,
+            "expires_in": registry_certs.TOKEN_SECONDS,
+            "issued_at": clock.now(),
+        }
+        return Response(msgspec.json.encode(body), media_type="application/json")
+
+    return [Route(TOKEN_PATH, token, methods=["GET"])]
