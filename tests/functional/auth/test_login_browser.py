@@ -35,7 +35,9 @@ def provider() -> Iterator[Provider]:
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
-def srv(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, provider: Provider) -> Iterator[Server]:
+def srv(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, provider: Provider
+) -> Iterator[Server]:
     tmp = tmp_path_factory.mktemp("login")
     (tmp / "secret").write_text(SECRET + "\n")
     s = start_server(request.param, tmp, "--insecure-allow-loopback", "--login-issuer", provider.issuer,
