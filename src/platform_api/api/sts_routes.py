@@ -4,13 +4,12 @@ that is not our token. Each turns its parameters into the contract's request rec
 function as the gRPC methods (iam/sts.py).
 
 Human login (iam/login.py): `GET /oauth` (a redirect to the login provider), `GET /oauth/callback` (the
-provider's return: a redirect to the client's callback, or a page for a headless login),
-`GET /sts/headless_sessions?code=` and WhoAmI `GET /auth/v1/ok` (iam/whoami.py).
+provider's return: a redirect to the client's callback, or a page for a headless login). WhoAmI
+(`/auth/v1/ok`) and `/sts/headless_sessions` are contract methods, served by the API router.
 """
 
 from __future__ import annotations
 
-import base64
 import html
 import logging
 from collections.abc import Awaitable, Callable
@@ -26,7 +25,7 @@ from platform_api.api import caps, http_errors, schema
 from platform_api.core import bodies, errors
 from platform_api.gen.records.auth import RegistrationRequest
 from platform_api.gen.records.oidc import ExchangeRefreshTokenRequest, ExchangeRequest, RawToken, TokenPair
-from platform_api.iam import login, whoami
+from platform_api.iam import login
 from platform_api.iam.sts import REGISTER_PATH, exchange, exchange_refresh_token, register
 from platform_api.service.runtime import Runtime
 
@@ -149,20 +148,9 @@ def routes(rt: Runtime) -> list[Any]:
         page = f"<!doctype html><title>Signed in</title><p>{html.escape(outcome.page)}</p>"
         return HTMLResponse(page, headers=headers)
 
-    async def http_headless(request: Request) -> dict[str, str]:
-        p = query(request)
-        key, sealed = await rt.part(login.Login).headless_session(_one(p, "code"), _peer(request))
-        # protojson bytes: standard base64 with padding.
-        return {"ecdhPublicKey": base64.b64encode(key).decode(), "encryptedIdtoken": base64.b64encode(sealed).decode()}
-
-    async def http_whoami(request: Request) -> dict[str, Any]:
-        return await whoami.whoami(rt, _authorization(request))
-
     return [
         Route("/oauth", redirecting(http_oauth), methods=["GET"]),
         Route(login.CALLBACK_PATH, redirecting(http_callback), methods=["GET"]),
-        Route("/sts/headless_sessions", endpoint(http_headless), methods=["GET"]),
-        Route("/auth/v1/ok", endpoint(http_whoami), methods=["GET"]),
         Route("/sts/exchange", endpoint(http_exchange), methods=["GET", "POST"]),
         Route("/sts/exchange_refresh_token", endpoint(http_refresh), methods=["GET", "POST"]),
         Route(REGISTER_PATH, endpoint(http_register), methods=["POST"]),

@@ -23,6 +23,7 @@ it, once; before that it answers NOT_FOUND.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import logging
 import secrets
@@ -35,8 +36,10 @@ import msgspec
 from platform_api.auth import headless, matching, oidc_rp, upstream
 from platform_api.auth.access import Access
 from platform_api.core import clock, errors, settings, validate
+from platform_api.gen.records.auth import GetHeadlessSessionRequest, HeadlessSession
 from platform_api.gen.records.iam_v2 import Identity
 from platform_api.iam import group_invites, identity_providers, sts
+from platform_api.service.context import Context, rpc
 from platform_api.service.runtime import Runtime
 
 log = logging.getLogger("platform_api.login")
@@ -332,3 +335,12 @@ class Login:
         if row is None or row["expire_time"] <= clock.now():
             raise errors.not_found("headless session", "(no finished login for this code yet)")
         return bytes.fromhex(row["ecdh_public_key"]), bytes.fromhex(row["encrypted"])
+
+
+@rpc("chainguard.platform.auth.Auth.GetHeadlessSession")
+async def get_headless_session(request: GetHeadlessSessionRequest, ctx: Context) -> HeadlessSession:
+    """Both transports (GET /sts/headless_sessions?code= over HTTP); bytes as protojson's base64."""
+    key, sealed = await ctx.rt.part(Login).headless_session(request.code, ctx.peer)
+    return HeadlessSession(
+        ecdh_public_key=base64.b64encode(key).decode(), encrypted_idtoken=base64.b64encode(sealed).decode()
+    )

@@ -9,22 +9,25 @@ beyond, which no real identity reaches).
 
 from __future__ import annotations
 
-from typing import Any
-
 import msgspec
 
-from platform_api.auth.access import Access
+from platform_api.auth import authz
+from platform_api.auth import capabilities as caps
+from platform_api.auth.authz import Principal
 from platform_api.core import clock, errors
+from platform_api.gen.records._base import Empty
+from platform_api.gen.records.auth import Profile, WhoAmI, WhoAmI_Capability
+from platform_api.gen.records.iam import Group, Role
 from platform_api.iam import groups, identities, queries, roles
+from platform_api.service.context import Context, rpc
+from platform_api.store.db import Conn
 
 MAX_ENTRIES = 1000
 
 
-async def whoami(rt: Any, authorization: str) -> dict[str, Any]:
-    principal = await rt.part(Access).authenticate(authorization)
+async def whoami(db: Conn, principal: Principal) -> WhoAmI:
     claims = principal.claims
     raw = claims.raw if claims is not None else {}
-    db = rt.db
     pairs = await queries.binding_roles(db, principal.subject)
     if claims is not None:
         pairs += [p for p in claims.grants if p not in pairs]
@@ -38,23 +41,29 @@ async def whoami(rt: Any, authorization: str) -> dict[str, Any]:
         if group not in group_bodies or role not in role_bodies:
             continue  # deleted since: nothing held through it
         g, r = msgspec.json.decode(group_bodies[group]), msgspec.json.decode(role_bodies[role])
-        held = [n for n in names.get(role, "").split(",") if n]
-        entries.append({
-            "group": {"id": group, "name": g.get("name", ""), "description": g.get("description", "")},
-            "role": {"id": role, "name": r.get("name", ""), "description": r.get("description", ""),
-                     "capabilities": held},
-            "capabilities": held,
-        })  # fmt: skip
+        # Friendly names (`repo.list`), as tokens, v1 roles and chainctl name them.
+        held = [caps.FRIENDLY.get(n, n) for n in names.get(role, "").split(",") if n]
+        entries.append(
+            WhoAmI_Capability(
+                group=Group(id=group, name=g.get("name", ""), description=g.get("description", "")),
+                role=Role(id=role, name=r.get("name", ""), description=r.get("description", ""), capabilities=held),
+                capabilities=held,
+            )
+        )
     identity = await identities.find(db, principal.subject)
     aud = raw.get("aud")
-    out: dict[str, Any] = {
-        "issuer": raw.get("iss", ""),
-        "subject": principal.subject,
-        "audience": [aud] if isinstance(aud, str) else list(aud or []),
-        "expiry": clock.from_epoch(float(raw["exp"])) if "exp" in raw else None,
-        "issuedAt": clock.from_epoch(float(raw["iat"])) if "iat" in raw else None,
-        "capabilities": entries,
-        "email": identity.email if identity is not None else "",
-        "profile": {"name": identity.name} if identity is not None and identity.name else {},
-    }
-    return {k: v for k, v in out.items() if v not in (None, "", [], {})}
+    return WhoAmI(
+        issuer=str(raw.get("iss", "")),
+        subject=principal.subject,
+        audience=[aud] if isinstance(aud, str) else [str(a) for a in aud or []],
+        expiry=clock.from_epoch(float(raw["exp"])) if "exp" in raw else None,
+        issued_at=clock.from_epoch(float(raw["iat"])) if "iat" in raw else None,
+        capabilities=entries,
+        email=identity.email if identity is not None else "",
+        profile=Profile(name=identity.name) if identity is not None and identity.name else None,
+    )
+
+
+@rpc("chainguard.platform.auth.Auth.Validate")
+async def validate(request: Empty, ctx: Context) -> WhoAmI:
+    return await whoami(ctx.rt.db, authz.caller(ctx))
