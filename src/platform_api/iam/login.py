@@ -313,14 +313,16 @@ class Login:
         now = clock.now()
         expires = clock.from_epoch(clock.to_epoch(now) + HEADLESS_SECONDS)
         async with self.rt.db.transaction() as tx:
-            await tx.execute(
-                "DELETE FROM headless_sessions WHERE expire_time <= $1 OR code_hash = $2", now, _hash(code)
-            )
-            await tx.execute(
+            await tx.execute("DELETE FROM headless_sessions WHERE expire_time <= $1", now)
+            # The first finished login for a code is kept: a later one (someone who saw the code on screen) cannot
+            # replace it with a session of their own.
+            added = await tx.execute(
                 "INSERT INTO headless_sessions (code_hash, ecdh_public_key, encrypted, expire_time)"
-                " VALUES ($1, $2, $3, $4)",
+                " VALUES ($1, $2, $3, $4) ON CONFLICT (code_hash) DO NOTHING",
                 _hash(code), eph.hex(), sealed.hex(), expires,
             )  # fmt: skip
+        if not added:
+            raise errors.failed_precondition("HEADLESS_SESSION", "a login already finished for this code")
 
     async def headless_session(self, code: str, peer: str) -> tuple[bytes, bytes]:
         """(ephemeral public key, sealed result) of the finished login for `code`, once; NOT_FOUND before."""

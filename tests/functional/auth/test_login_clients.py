@@ -134,6 +134,17 @@ def test_headless_protocol(srv: Server) -> None:
     assert httpx.get(poll, params={"code": "x" * 300}).status_code == 400
 
 
+def test_a_second_login_cannot_replace_a_finished_one(srv: Server) -> None:
+    _, _, code = _key()
+    headless_browser(srv.base_url + "/oauth?headless_code=" + code)
+    first = httpx.get(srv.base_url + "/sts/headless_sessions", params={"code": code})
+    headless_browser(srv.base_url + "/oauth?headless_code=" + code)  # nobody read it yet: a new slot
+    with httpx.Client(timeout=30, follow_redirects=True) as c:
+        r = c.get(srv.base_url + "/oauth?headless_code=" + code)  # the slot is taken: refused
+    assert r.status_code == 400 and r.json()["code"] == 9, r.text
+    assert first.status_code == 200
+
+
 def test_headless_over_grpc(srv: Server) -> None:
     private, point, code = _key()
     stub = auth_pb2_grpc.AuthStub(srv.grpc_channel(None))
