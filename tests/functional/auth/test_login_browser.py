@@ -288,3 +288,18 @@ def test_client_module_imports_nothing_of_the_server() -> None:
     names = [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
     names += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
     assert names and not [n for n in names if n.startswith("platform_api")], names
+
+
+def test_login_as_an_identity_that_accepts_the_id_token(srv: Server, provider: Provider) -> None:
+    name = user(provider)
+    sub = provider.users[name].sub
+    cm = {"issuer": provider.issuer, "subject": sub, "audience": CLIENT}
+    r = srv.http.post(f"/iam/v2/identities/{srv.owner_org}", json={"name": "as-" + name, "claimMatch": cm})
+    assert r.status_code == 200, r.text
+    uid = r.json()["uid"]
+    got = login(srv, provider, name, identity=uid)
+    assert jwt.decode(got["token"], options={"verify_signature": False})["sub"] == uid
+    # An identity that does not accept this person's token: refused, nothing registered.
+    other = user(provider)
+    refused_with(complete(oauth(srv, identity=uid), user=other))
+    assert not exists(srv, user_uid(provider, other))
