@@ -22,7 +22,7 @@ from platform_api.core import errors, logs
 from platform_api.core.ratelimit import AnonymousLimit
 from platform_api.core.settings import Settings
 from platform_api.events.dispatcher import Dispatcher
-from platform_api.iam import roles, sts
+from platform_api.iam import login, roles, sts
 from platform_api.service import wiring
 from platform_api.service.cascade import Cascades
 from platform_api.service.methods import MethodInfo
@@ -81,6 +81,7 @@ class Service:
         rt.on_grants_changed.append(access.authorizer.invalidate)
         await access.start()
         rt.add(sts.Exchange(rt))
+        rt.add(login.Login(rt))
         if settings.grpc_enabled:
             self.grpc = await grpc_server.start(rt, schema.services(), settings.grpc_port, settings.grpc_bind_host)
             log.info("gRPC listening on port %s", self.grpc.bound_port)
@@ -97,6 +98,7 @@ class Service:
             await self.grpc.stop(grace=5)
         if self.dispatcher is not None:
             await self.dispatcher.stop()
+        await self.rt.part(login.Login).close()
         await self.rt.part(sts.Exchange).close()
         await self.rt.part(Access).stop()
         await self.rt.db.close()

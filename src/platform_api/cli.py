@@ -93,6 +93,28 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="DEVELOPMENT ONLY: allow http:// issuers and webhook sinks on loopback addresses",
     )
+    serve.add_argument(
+        "--login-issuer",
+        help="server-wide upstream OIDC provider for human logins (GET /oauth without idp_id); "
+        "env PLATFORM_API_LOGIN_ISSUER",
+    )
+    serve.add_argument("--login-client-id", help="our client id at that provider; env PLATFORM_API_LOGIN_CLIENT_ID")
+    serve.add_argument(
+        "--login-client-secret-file",
+        help="file holding the client secret at that provider (none: PKCE only); "
+        "env PLATFORM_API_LOGIN_CLIENT_SECRET_FILE",
+    )
+    serve.add_argument(
+        "--login-scopes",
+        help="scopes asked beyond 'openid email profile' (comma-separated); env PLATFORM_API_LOGIN_SCOPES",
+    )
+    serve.add_argument(
+        "--login-console-origin",
+        action="append",
+        dest="login_console_origin_list",
+        help="origin (https://console.example) whose pages may receive login tokens, beside loopback callbacks "
+        "(repeatable); env PLATFORM_API_LOGIN_CONSOLE_ORIGINS (comma-separated)",
+    )
 
     serve.add_argument(
         "--sts-rate",
@@ -208,6 +230,8 @@ def _invocation(ns: argparse.Namespace) -> Invocation:
     overrides = {k: v for k, v in vars(ns).items() if k in Settings.__dataclass_fields__ and v is not None}
     if getattr(ns, "trusted_issuer_list", None):
         overrides["trusted_issuers"] = ",".join(ns.trusted_issuer_list)
+    if getattr(ns, "login_console_origin_list", None):
+        overrides["login_console_origins"] = ",".join(ns.login_console_origin_list)
     if getattr(ns, "no_grpc", False):
         overrides["grpc_enabled"] = False
     if getattr(ns, "no_dispatcher", False):

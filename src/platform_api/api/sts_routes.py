@@ -2,10 +2,15 @@
 Starlette routes served before the API router, because they read query or form parameters and a bearer
 that is not our token. Each turns its parameters into the contract's request record and calls the same
 function as the gRPC methods (iam/sts.py).
+
+Human login (iam/login.py): `GET /oauth` (a redirect to the login provider), `GET /oauth/callback` (the
+provider's return: a redirect to the client's callback, or a page for a headless login). WhoAmI
+(`/auth/v1/ok`) and `/sts/headless_sessions` are contract methods, served by the API router.
 """
 
 from __future__ import annotations
 
+import html
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -13,13 +18,14 @@ from urllib.parse import parse_qsl
 
 import msgspec
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from platform_api.api import caps, http_errors, schema
 from platform_api.core import bodies, errors
 from platform_api.gen.records.auth import RegistrationRequest
 from platform_api.gen.records.oidc import ExchangeRefreshTokenRequest, ExchangeRequest, RawToken, TokenPair
+from platform_api.iam import login
 from platform_api.iam.sts import REGISTER_PATH, exchange, exchange_refresh_token, register
 from platform_api.service.runtime import Runtime
 
@@ -106,7 +112,45 @@ def routes(rt: Runtime) -> list[Any]:
         session = await register(rt, req, _authorization(request), _peer(request))
         return {"identity": session.identity, "group": session.group}
 
+    def redirecting(run: Callable[[Request], Awaitable[Response]]) -> Any:
+        """A browser route: its own response (a redirect, a page), or a google.rpc.Status error."""
+
+        async def handle(request: Request) -> Response:
+            try:
+                return await run(request)
+            except errors.ApiError as e:
+                return http_errors.render(e, domain)
+            except Exception:
+                log.exception("%s failed", request.url.path)
+                return http_errors.render(errors.internal(), domain)
+
+        return handle
+
+    def query(request: Request) -> dict[str, list[str]]:
+        items = request.query_params.multi_items()
+        if len(items) > 64 or len(request.url.query) > 8192:
+            raise errors.invalid_argument("query", "at most 64 parameters and 8 KiB")
+        out: dict[str, list[str]] = {}
+        for k, v in items:
+            out.setdefault(k, []).append(v)
+        return out
+
+    async def http_oauth(request: Request) -> Response:
+        url = await rt.part(login.Login).begin(query(request), _peer(request))
+        return RedirectResponse(url, status_code=302, headers={"cache-control": "no-store"})
+
+    async def http_callback(request: Request) -> Response:
+        params = {k: v[0] for k, v in query(request).items()}
+        outcome = await rt.part(login.Login).finish(params, _peer(request))
+        headers = {"cache-control": "no-store", "referrer-policy": "no-referrer"}
+        if outcome.redirect:
+            return RedirectResponse(outcome.redirect, status_code=302, headers=headers)
+        page = f"<!doctype html><title>Signed in</title><p>{html.escape(outcome.page)}</p>"
+        return HTMLResponse(page, headers=headers)
+
     return [
+        Route("/oauth", redirecting(http_oauth), methods=["GET"]),
+        Route(login.CALLBACK_PATH, redirecting(http_callback), methods=["GET"]),
         Route("/sts/exchange", endpoint(http_exchange), methods=["GET", "POST"]),
         Route("/sts/exchange_refresh_token", endpoint(http_refresh), methods=["GET", "POST"]),
         Route(REGISTER_PATH, endpoint(http_register), methods=["POST"]),

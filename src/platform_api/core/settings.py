@@ -76,6 +76,17 @@ class Settings:
     insecure_allow_loopback: bool = False
     # Upstream OIDC issuers (comma-separated) trusted for human logins and invite redemption.
     trusted_issuers: str = ""
+    # Human login (GET /oauth, README "Signing in (people)"): the server-wide upstream OIDC provider used when
+    # the login names no organization identity provider; empty: logins need `idp_id`.
+    login_issuer: str = ""
+    login_client_id: str = ""
+    # A file holding the client secret (read at start; never a flag value, which `ps` shows); empty: PKCE only.
+    login_client_secret_file: str = ""
+    # Scopes asked of that provider beyond "openid email profile" (comma-separated).
+    login_scopes: str = ""
+    # Origins (comma-separated, e.g. https://console.example.com) whose pages may receive a login's token,
+    # beside the loopback callbacks (http://127.0.0.1:<any port>/..., localhost, [::1]) always accepted.
+    login_console_origins: str = ""
     # Legal documents (comma-separated ids) an organization may accept through AcceptTerms.
     terms_documents: str = "tos.v1,dpa.v1"
     # Events: run the delivery dispatcher inside `serve` (`platform-api dispatch` runs it alone).

@@ -13,11 +13,13 @@ from platform_api.iam import (
     groups,
     identities,
     identity_providers,
+    login,
     queries,
     role_bindings,
     roles,
     sts,
     terms,
+    whoami,
 )
 from platform_api.iam.v1 import account_associations as v1_account_associations
 from platform_api.iam.v1 import external_group_role_mappings as v1_external_group_role_mappings
@@ -51,6 +53,8 @@ DOMAIN = Domain(
         external_group_role_mappings,
         terms,
         sts,
+        login,
+        whoami,
         v1_groups,
         v1_identities,
         v1_roles,

@@ -35,20 +35,12 @@ EXTENSION_FROM = 1000
 
 # Contract methods we do not serve (gRPC answers UNIMPLEMENTED, HTTP 404), and why.
 OMITTED_METHODS = {
-    # Product-console calls: who-am-I with the vendor's v1 group/role messages, headless browser login
-    # sessions, and account self-deletion. Our /auth/v1/register covers registration.
-    "chainguard.platform.auth.Auth.Validate",
-    "chainguard.platform.auth.Auth.GetHeadlessSession",
+    # Account self-deletion (a product-console call).
     "chainguard.platform.auth.Auth.Delete",
 }
 # Contract messages and enums that only omitted fields or methods use.
 OMITTED_TYPES = {
     "chainguard.platform.auth.DeletionRequest",
-    "chainguard.platform.auth.WhoAmI",
-    "chainguard.platform.auth.WhoAmI.Capability",
-    "chainguard.platform.auth.Profile",
-    "chainguard.platform.auth.GetHeadlessSessionRequest",
-    "chainguard.platform.auth.HeadlessSession",
     # Group.kind/status/verified/resource_limits: the vendor's commercial org metadata.
     "chainguard.platform.iam.v2.OrgKind",
     "chainguard.platform.iam.v2.OrgStatus",
@@ -96,6 +88,9 @@ SELF_AUTHENTICATING = {
     "chainguard.platform.oidc.SecurityTokenService.Exchange",
     "chainguard.platform.oidc.SecurityTokenService.ExchangeRefreshToken",
 }
+# Contract methods that take our access token but need no capability ("token only" in reference 13.4): our
+# annotation says so as unscoped without capabilities.
+TOKEN_ONLY = {"chainguard.platform.auth.Auth.Validate"}
 
 _SCALARS = {
     FieldDescriptor.TYPE_STRING: "string", FieldDescriptor.TYPE_BOOL: "bool", FieldDescriptor.TYPE_INT32: "int32",
@@ -281,9 +276,13 @@ def _methods_problems(facts: wire_facts.Facts) -> list[str]:
             public = iam.WhichOneof("mode") == "disabled"
             caps = sorted(_cap_name(c) for c in iam.enabled.capabilities)
             want_caps = sorted(CAPABILITY_DEVIATIONS.get(full, fact.capabilities))
-            if public != (fact.public or full in SELF_AUTHENTICATING or service_name.endswith(".Auth")):
+            auth_service = service_name.endswith(".Auth") and full not in TOKEN_ONLY
+            if public != (fact.public or full in SELF_AUTHENTICATING or auth_service):
                 problems.append(f"{full}: needs no token = {public}, contract {fact.public}")
-            if not public and (caps != want_caps or iam.enabled.unscoped != fact.unscoped):
+            if full in TOKEN_ONLY:
+                if public or caps or not iam.enabled.unscoped:
+                    problems.append(f"{full}: must need a token and no capability")
+            elif not public and (caps != want_caps or iam.enabled.unscoped != fact.unscoped):
                 got = (caps, iam.enabled.unscoped)
                 problems.append(f"{full}: capabilities {got}, contract {(want_caps, fact.unscoped)}")
         for name in served:

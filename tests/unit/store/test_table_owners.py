@@ -27,6 +27,8 @@ OWNERS = {
     "group_invites": "iam/group_invites.py",
     "terms_acceptances": "iam/terms.py",
     "refresh_tokens": "iam/sts.py",
+    "login_sessions": "iam/login.py",
+    "headless_sessions": "iam/login.py",
     "repos": "registry/queries.py",
     "tags": "registry/queries.py",
     "tag_history": "registry/queries.py",

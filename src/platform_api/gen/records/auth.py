@@ -11,6 +11,7 @@ from msgspec import UNSET, UnsetType, field
 
 from platform_api.gen.records._base import Empty, Record
 
+from platform_api.gen.records import iam
 
 class RegistrationRequest(Record, rename={'identity_id': 'identityId'}):
     code: str = ""
@@ -22,7 +23,45 @@ class Session(Record):
     group: str = ""
 
 
+class WhoAmI(Record, rename={'issued_at': 'issuedAt'}):
+    issuer: str = ""
+    subject: str = ""
+    audience: list[str] = field(default_factory=list)
+    expiry: str | None = None
+    issued_at: str | None = None
+    capabilities: list[WhoAmI_Capability] = field(default_factory=list)
+    email: str = ""
+    profile: Profile | None = None
+
+
+class WhoAmI_Capability(Record):
+    group: iam.Group | None = None
+    role: iam.Role | None = None
+    capabilities: list[str] = field(default_factory=list)
+
+
+class Profile(Record, rename={'given_name': 'givenName', 'family_name': 'familyName'}):
+    name: str = ""
+    picture: str = ""
+    given_name: str = ""
+    family_name: str = ""
+
+
+class GetHeadlessSessionRequest(Record):
+    code: str = ""
+
+
+class HeadlessSession(Record, rename={'ecdh_public_key': 'ecdhPublicKey', 'encrypted_idtoken': 'encryptedIdtoken'}):
+    ecdh_public_key: str = ""
+    encrypted_idtoken: str = ""
+
+
 RECORDS: dict[str, type[Record]] = {
     'chainguard.platform.auth.RegistrationRequest': RegistrationRequest,
     'chainguard.platform.auth.Session': Session,
+    'chainguard.platform.auth.WhoAmI': WhoAmI,
+    'chainguard.platform.auth.WhoAmI.Capability': WhoAmI_Capability,
+    'chainguard.platform.auth.Profile': Profile,
+    'chainguard.platform.auth.GetHeadlessSessionRequest': GetHeadlessSessionRequest,
+    'chainguard.platform.auth.HeadlessSession': HeadlessSession,
 }

@@ -13,16 +13,16 @@ from platform_api.gen.records._base import Empty, Record
 
 from platform_api.gen.records import common
 
-AccountAssociationsStatus_State = Literal['UNKNOWN', 'Ready', 'NotReady']
-
-
-AccountAssociationsCheckRequest_AccountType = Literal['UNKNOWN', 'GOOGLE', 'AMAZON', 'AZURE']
-
-
 OrgStatus = Literal['ORG_STATUS_UNSPECIFIED', 'ORG_STATUS_INITIALIZING', 'ORG_STATUS_READY', 'ORG_STATUS_SUSPENDED']
 
 
 OrgKind = Literal['ORG_KIND_UNSPECIFIED', 'ORG_KIND_STARTER', 'ORG_KIND_CUSTOMER', 'ORG_KIND_DEV', 'ORG_KIND_INFRA', 'ORG_KIND_AWS_MARKETPLACE']
+
+
+AccountAssociationsStatus_State = Literal['UNKNOWN', 'Ready', 'NotReady']
+
+
+AccountAssociationsCheckRequest_AccountType = Literal['UNKNOWN', 'GOOGLE', 'AMAZON', 'AZURE']
 
 
 ServicePrincipal = Literal['UNKNOWN', 'COSIGNED', 'INGESTER', 'CATALOG_SYNCER', 'APKO_BUILDER', 'ENTITLEMENT_SYNCER', 'TENANT_SCANNER', 'SEDIMENTOLOGY', 'SKILLUP', 'MATERIALIZER', 'MICROFLOW', 'GUARDENER', 'MICROVM', 'SKILLS']
@@ -32,6 +32,86 @@ IdentityProvider_OIDC_CorrelationRule = Literal['CORRELATION_RULE_UNSPECIFIED', 
 
 
 IdentityProvider_SCIM_CredentialState = Literal['CREDENTIAL_STATE_UNSPECIFIED', 'CREDENTIAL_STATE_NOT_ISSUED', 'CREDENTIAL_STATE_LIVE', 'CREDENTIAL_STATE_EXPIRED', 'CREDENTIAL_STATE_REVOKED', 'CREDENTIAL_STATE_ROTATING']
+
+
+class Group(Record, rename={'resource_limits': 'resourceLimits'}):
+    id: str = ""
+    name: str = ""
+    description: str = ""
+    resource_limits: dict[str, int] = field(default_factory=dict)
+    verified: bool = False
+    kind: OrgKind = 'ORG_KIND_UNSPECIFIED'
+    status: OrgStatus = 'ORG_STATUS_UNSPECIFIED'
+
+
+class GroupList(Record):
+    items: list[Group] = field(default_factory=list)
+
+
+class GroupFilter(Record):
+    id: str = ""
+    uidp: common.UIDPFilter | None = None
+    name: str = ""
+
+
+class CreateGroupRequest(Record):
+    parent: str = ""
+    group: Group | None = None
+
+
+class DeleteGroupRequest(Record):
+    id: str = ""
+
+
+class LookupGroupRequest(Record):
+    pass
+
+
+class LookupGroupResponse(Record):
+    group: Group | None = None
+
+
+class RequestGroupAccessRequest(Record, rename={'group_id': 'groupId'}):
+    group_id: str = ""
+
+
+class RequestGroupAccessResponse(Record):
+    pass
+
+
+class CheckEligibilityRequest(Record):
+    pass
+
+
+class CheckEligibilityResponse(Record):
+    eligible: bool = False
+
+
+class Role(Record):
+    id: str = ""
+    name: str = ""
+    description: str = ""
+    capabilities: list[str] = field(default_factory=list)
+
+
+class RoleList(Record):
+    items: list[Role] = field(default_factory=list)
+
+
+class RoleFilter(Record):
+    id: str = ""
+    name: str = ""
+    parent: str = ""
+    uidp: common.UIDPFilter | None = None
+
+
+class CreateRoleRequest(Record, rename={'parent_id': 'parentId'}):
+    parent_id: str = ""
+    role: Role | None = None
+
+
+class DeleteRoleRequest(Record):
+    id: str = ""
 
 
 class AccountAssociations(Record):
@@ -139,86 +219,6 @@ class BatchDeleteExternalGroupRoleMappingsRequest(Record, rename={'parent_id': '
 class BatchDeleteExternalGroupRoleMappingsResponse(Record, rename={'parent_id': 'parentId'}):
     parent_id: str = ""
     items: list[ExternalGroupRoleMapping] = field(default_factory=list)
-
-
-class Group(Record, rename={'resource_limits': 'resourceLimits'}):
-    id: str = ""
-    name: str = ""
-    description: str = ""
-    resource_limits: dict[str, int] = field(default_factory=dict)
-    verified: bool = False
-    kind: OrgKind = 'ORG_KIND_UNSPECIFIED'
-    status: OrgStatus = 'ORG_STATUS_UNSPECIFIED'
-
-
-class GroupList(Record):
-    items: list[Group] = field(default_factory=list)
-
-
-class GroupFilter(Record):
-    id: str = ""
-    uidp: common.UIDPFilter | None = None
-    name: str = ""
-
-
-class CreateGroupRequest(Record):
-    parent: str = ""
-    group: Group | None = None
-
-
-class DeleteGroupRequest(Record):
-    id: str = ""
-
-
-class LookupGroupRequest(Record):
-    pass
-
-
-class LookupGroupResponse(Record):
-    group: Group | None = None
-
-
-class RequestGroupAccessRequest(Record, rename={'group_id': 'groupId'}):
-    group_id: str = ""
-
-
-class RequestGroupAccessResponse(Record):
-    pass
-
-
-class CheckEligibilityRequest(Record):
-    pass
-
-
-class CheckEligibilityResponse(Record):
-    eligible: bool = False
-
-
-class Role(Record):
-    id: str = ""
-    name: str = ""
-    description: str = ""
-    capabilities: list[str] = field(default_factory=list)
-
-
-class RoleList(Record):
-    items: list[Role] = field(default_factory=list)
-
-
-class RoleFilter(Record):
-    id: str = ""
-    name: str = ""
-    parent: str = ""
-    uidp: common.UIDPFilter | None = None
-
-
-class CreateRoleRequest(Record, rename={'parent_id': 'parentId'}):
-    parent_id: str = ""
-    role: Role | None = None
-
-
-class DeleteRoleRequest(Record):
-    id: str = ""
 
 
 class RegistrationRequest(Record):
@@ -521,6 +521,22 @@ class TermsNotAcceptedDetail(Record):
 
 
 RECORDS: dict[str, type[Record]] = {
+    'chainguard.platform.iam.Group': Group,
+    'chainguard.platform.iam.GroupList': GroupList,
+    'chainguard.platform.iam.GroupFilter': GroupFilter,
+    'chainguard.platform.iam.CreateGroupRequest': CreateGroupRequest,
+    'chainguard.platform.iam.DeleteGroupRequest': DeleteGroupRequest,
+    'chainguard.platform.iam.LookupGroupRequest': LookupGroupRequest,
+    'chainguard.platform.iam.LookupGroupResponse': LookupGroupResponse,
+    'chainguard.platform.iam.RequestGroupAccessRequest': RequestGroupAccessRequest,
+    'chainguard.platform.iam.RequestGroupAccessResponse': RequestGroupAccessResponse,
+    'chainguard.platform.iam.CheckEligibilityRequest': CheckEligibilityRequest,
+    'chainguard.platform.iam.CheckEligibilityResponse': CheckEligibilityResponse,
+    'chainguard.platform.iam.Role': Role,
+    'chainguard.platform.iam.RoleList': RoleList,
+    'chainguard.platform.iam.RoleFilter': RoleFilter,
+    'chainguard.platform.iam.CreateRoleRequest': CreateRoleRequest,
+    'chainguard.platform.iam.DeleteRoleRequest': DeleteRoleRequest,
     'chainguard.platform.iam.AccountAssociations': AccountAssociations,
     'chainguard.platform.iam.AccountAssociations.Amazon': AccountAssociations_Amazon,
     'chainguard.platform.iam.AccountAssociations.Google': AccountAssociations_Google,
@@ -542,22 +558,6 @@ RECORDS: dict[str, type[Record]] = {
     'chainguard.platform.iam.DeleteExternalGroupRoleMappingRequest': DeleteExternalGroupRoleMappingRequest,
     'chainguard.platform.iam.BatchDeleteExternalGroupRoleMappingsRequest': BatchDeleteExternalGroupRoleMappingsRequest,
     'chainguard.platform.iam.BatchDeleteExternalGroupRoleMappingsResponse': BatchDeleteExternalGroupRoleMappingsResponse,
-    'chainguard.platform.iam.Group': Group,
-    'chainguard.platform.iam.GroupList': GroupList,
-    'chainguard.platform.iam.GroupFilter': GroupFilter,
-    'chainguard.platform.iam.CreateGroupRequest': CreateGroupRequest,
-    'chainguard.platform.iam.DeleteGroupRequest': DeleteGroupRequest,
-    'chainguard.platform.iam.LookupGroupRequest': LookupGroupRequest,
-    'chainguard.platform.iam.LookupGroupResponse': LookupGroupResponse,
-    'chainguard.platform.iam.RequestGroupAccessRequest': RequestGroupAccessRequest,
-    'chainguard.platform.iam.RequestGroupAccessResponse': RequestGroupAccessResponse,
-    'chainguard.platform.iam.CheckEligibilityRequest': CheckEligibilityRequest,
-    'chainguard.platform.iam.CheckEligibilityResponse': CheckEligibilityResponse,
-    'chainguard.platform.iam.Role': Role,
-    'chainguard.platform.iam.RoleList': RoleList,
-    'chainguard.platform.iam.RoleFilter': RoleFilter,
-    'chainguard.platform.iam.CreateRoleRequest': CreateRoleRequest,
-    'chainguard.platform.iam.DeleteRoleRequest': DeleteRoleRequest,
     'chainguard.platform.iam.RegistrationRequest': RegistrationRequest,
     'chainguard.platform.iam.RegistrationRequest.Human': RegistrationRequest_Human,
     'chainguard.platform.iam.RegistrationRequest.Cluster': RegistrationRequest_Cluster,

@@ -22,23 +22,41 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from platform_api.gen.chainguard.platform.iam.v1 import group_pb2 as chainguard_dot_platform_dot_iam_dot_v1_dot_group__pb2
+from platform_api.gen.chainguard.platform.iam.v1 import role_pb2 as chainguard_dot_platform_dot_iam_dot_v1_dot_role__pb2
 from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
+from google.protobuf import empty_pb2 as google_dot_protobuf_dot_empty__pb2
+from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 from platform_api.gen.platformapi import annotations_pb2 as platformapi_dot_annotations__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n#chainguard/platform/auth/auth.proto\x12\x18\x63hainguard.platform.auth\x1a\x1cgoogle/api/annotations.proto\x1a\x1dplatformapi/annotations.proto\"8\n\x13RegistrationRequest\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\x12\x13\n\x0bidentity_id\x18\x03 \x01(\t\"*\n\x07Session\x12\x10\n\x08identity\x18\x01 \x01(\t\x12\r\n\x05group\x18\x02 \x01(\t2\x89\x01\n\x04\x41uth\x12\x80\x01\n\x08Register\x12-.chainguard.platform.auth.RegistrationRequest\x1a!.chainguard.platform.auth.Session\"\"\xaa\xd4\x18\x02\x08\x01\x82\xd3\xe4\x93\x02\x16\"\x11/auth/v1/register:\x01*b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n#chainguard/platform/auth/auth.proto\x12\x18\x63hainguard.platform.auth\x1a&chainguard/platform/iam/v1/group.proto\x1a%chainguard/platform/iam/v1/role.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1bgoogle/protobuf/empty.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1dplatformapi/annotations.proto\"8\n\x13RegistrationRequest\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\x12\x13\n\x0bidentity_id\x18\x03 \x01(\t\"*\n\x07Session\x12\x10\n\x08identity\x18\x01 \x01(\t\x12\r\n\x05group\x18\x02 \x01(\t\"\x9c\x03\n\x06WhoAmI\x12\x0e\n\x06issuer\x18\x01 \x01(\t\x12\x0f\n\x07subject\x18\x02 \x01(\t\x12\x10\n\x08\x61udience\x18\x03 \x03(\t\x12*\n\x06\x65xpiry\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12-\n\tissued_at\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x41\n\x0c\x63\x61pabilities\x18\x65 \x03(\x0b\x32+.chainguard.platform.auth.WhoAmI.Capability\x12\r\n\x05\x65mail\x18\x66 \x01(\t\x12\x32\n\x07profile\x18g \x01(\x0b\x32!.chainguard.platform.auth.Profile\x1a~\n\nCapability\x12-\n\x05group\x18\x01 \x01(\x0b\x32\x1e.chainguard.platform.iam.Group\x12+\n\x04role\x18\x02 \x01(\x0b\x32\x1d.chainguard.platform.iam.Role\x12\x14\n\x0c\x63\x61pabilities\x18\x03 \x03(\t\"Q\n\x07Profile\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07picture\x18\x02 \x01(\t\x12\x12\n\ngiven_name\x18\x03 \x01(\t\x12\x13\n\x0b\x66\x61mily_name\x18\x04 \x01(\t\")\n\x19GetHeadlessSessionRequest\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\"E\n\x0fHeadlessSession\x12\x17\n\x0f\x65\x63\x64h_public_key\x18\x01 \x01(\x0c\x12\x19\n\x11\x65ncrypted_idtoken\x18\x02 \x01(\x0c\x32\x89\x03\n\x04\x41uth\x12\x61\n\x08Validate\x12\x16.google.protobuf.Empty\x1a .chainguard.platform.auth.WhoAmI\"\x1b\xaa\xd4\x18\x04\x12\x02\x10\x01\x82\xd3\xe4\x93\x02\r\x12\x0b/auth/v1/ok\x12\x80\x01\n\x08Register\x12-.chainguard.platform.auth.RegistrationRequest\x1a!.chainguard.platform.auth.Session\"\"\xaa\xd4\x18\x02\x08\x01\x82\xd3\xe4\x93\x02\x16\"\x11/auth/v1/register:\x01*\x12\x9a\x01\n\x12GetHeadlessSession\x12\x33.chainguard.platform.auth.GetHeadlessSessionRequest\x1a).chainguard.platform.auth.HeadlessSession\"$\xaa\xd4\x18\x02\x08\x01\x82\xd3\xe4\x93\x02\x18\x12\x16/sts/headless_sessionsb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'chainguard.platform.auth.auth_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
+  _globals['_AUTH'].methods_by_name['Validate']._loaded_options = None
+  _globals['_AUTH'].methods_by_name['Validate']._serialized_options = b'\252\324\030\004\022\002\020\001\202\323\344\223\002\r\022\013/auth/v1/ok'
   _globals['_AUTH'].methods_by_name['Register']._loaded_options = None
   _globals['_AUTH'].methods_by_name['Register']._serialized_options = b'\252\324\030\002\010\001\202\323\344\223\002\026\"\021/auth/v1/register:\001*'
-  _globals['_REGISTRATIONREQUEST']._serialized_start=126
-  _globals['_REGISTRATIONREQUEST']._serialized_end=182
-  _globals['_SESSION']._serialized_start=184
-  _globals['_SESSION']._serialized_end=226
-  _globals['_AUTH']._serialized_start=229
-  _globals['_AUTH']._serialized_end=366
+  _globals['_AUTH'].methods_by_name['GetHeadlessSession']._loaded_options = None
+  _globals['_AUTH'].methods_by_name['GetHeadlessSession']._serialized_options = b'\252\324\030\002\010\001\202\323\344\223\002\030\022\026/sts/headless_sessions'
+  _globals['_REGISTRATIONREQUEST']._serialized_start=267
+  _globals['_REGISTRATIONREQUEST']._serialized_end=323
+  _globals['_SESSION']._serialized_start=325
+  _globals['_SESSION']._serialized_end=367
+  _globals['_WHOAMI']._serialized_start=370
+  _globals['_WHOAMI']._serialized_end=782
+  _globals['_WHOAMI_CAPABILITY']._serialized_start=656
+  _globals['_WHOAMI_CAPABILITY']._serialized_end=782
+  _globals['_PROFILE']._serialized_start=784
+  _globals['_PROFILE']._serialized_end=865
+  _globals['_GETHEADLESSSESSIONREQUEST']._serialized_start=867
+  _globals['_GETHEADLESSSESSIONREQUEST']._serialized_end=908
+  _globals['_HEADLESSSESSION']._serialized_start=910
+  _globals['_HEADLESSSESSION']._serialized_end=979
+  _globals['_AUTH']._serialized_start=982
+  _globals['_AUTH']._serialized_end=1375
 # @@protoc_insertion_point(module_scope)

@@ -4,6 +4,7 @@ import grpc
 import warnings
 
 from platform_api.gen.chainguard.platform.auth import auth_pb2 as chainguard_dot_platform_dot_auth_dot_auth__pb2
+from google.protobuf import empty_pb2 as google_dot_protobuf_dot_empty__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
@@ -36,10 +37,20 @@ class AuthStub:
         Args:
             channel: A grpc.Channel.
         """
+        self.Validate = channel.unary_unary(
+                '/chainguard.platform.auth.Auth/Validate',
+                request_serializer=google_dot_protobuf_dot_empty__pb2.Empty.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_auth_dot_auth__pb2.WhoAmI.FromString,
+                _registered_method=True)
         self.Register = channel.unary_unary(
                 '/chainguard.platform.auth.Auth/Register',
                 request_serializer=chainguard_dot_platform_dot_auth_dot_auth__pb2.RegistrationRequest.SerializeToString,
                 response_deserializer=chainguard_dot_platform_dot_auth_dot_auth__pb2.Session.FromString,
+                _registered_method=True)
+        self.GetHeadlessSession = channel.unary_unary(
+                '/chainguard.platform.auth.Auth/GetHeadlessSession',
+                request_serializer=chainguard_dot_platform_dot_auth_dot_auth__pb2.GetHeadlessSessionRequest.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_auth_dot_auth__pb2.HeadlessSession.FromString,
                 _registered_method=True)
 
 
@@ -48,8 +59,22 @@ class AuthServicer:
     user identity) redeems an invite. Same implementation as POST /auth/v1/register (src/platform_api/auth/sts.py).
     """
 
+    def Validate(self, request, context):
+        """WhoAmI: what the caller's token says and what it may do (src/platform_api/iam/whoami.py).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def Register(self, request, context):
         """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetHeadlessSession(self, request, context):
+        """A headless login's result, sealed for the key its code carries (src/platform_api/iam/login.py).
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -57,10 +82,20 @@ class AuthServicer:
 
 def add_AuthServicer_to_server(servicer, server):
     rpc_method_handlers = {
+            'Validate': grpc.unary_unary_rpc_method_handler(
+                    servicer.Validate,
+                    request_deserializer=google_dot_protobuf_dot_empty__pb2.Empty.FromString,
+                    response_serializer=chainguard_dot_platform_dot_auth_dot_auth__pb2.WhoAmI.SerializeToString,
+            ),
             'Register': grpc.unary_unary_rpc_method_handler(
                     servicer.Register,
                     request_deserializer=chainguard_dot_platform_dot_auth_dot_auth__pb2.RegistrationRequest.FromString,
                     response_serializer=chainguard_dot_platform_dot_auth_dot_auth__pb2.Session.SerializeToString,
+            ),
+            'GetHeadlessSession': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetHeadlessSession,
+                    request_deserializer=chainguard_dot_platform_dot_auth_dot_auth__pb2.GetHeadlessSessionRequest.FromString,
+                    response_serializer=chainguard_dot_platform_dot_auth_dot_auth__pb2.HeadlessSession.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -74,6 +109,33 @@ class Auth:
     """Register: the caller (our access token, or on first contact a trusted issuer's token, which registers its
     user identity) redeems an invite. Same implementation as POST /auth/v1/register (src/platform_api/auth/sts.py).
     """
+
+    @staticmethod
+    def Validate(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.auth.Auth/Validate',
+            google_dot_protobuf_dot_empty__pb2.Empty.SerializeToString,
+            chainguard_dot_platform_dot_auth_dot_auth__pb2.WhoAmI.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
 
     @staticmethod
     def Register(request,
@@ -92,6 +154,33 @@ class Auth:
             '/chainguard.platform.auth.Auth/Register',
             chainguard_dot_platform_dot_auth_dot_auth__pb2.RegistrationRequest.SerializeToString,
             chainguard_dot_platform_dot_auth_dot_auth__pb2.Session.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetHeadlessSession(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.auth.Auth/GetHeadlessSession',
+            chainguard_dot_platform_dot_auth_dot_auth__pb2.GetHeadlessSessionRequest.SerializeToString,
+            chainguard_dot_platform_dot_auth_dot_auth__pb2.HeadlessSession.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,0 +1,305 @@
+"""Human login at our issuer (reference 10.6) through a real OIDC provider on loopback: GET /oauth, the
+provider's approval, GET /oauth/callback and the redirect to the client's loopback callback; identity
+registration, invites, an organization's identity provider with its group mappings (this session only),
+and every refusal: the callback URL, the state, the code, the nonce, the audience, the expiry.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import httpx
+import jwt
+import pytest
+
+from platform_api.auth import matching
+from tests.helpers import BACKENDS, BUILTIN_ROLE_UIDS, Server, run_db, start_server, stop_server
+from tests.helpers.oidc_provider import Provider, callback_params, complete
+
+CLIENT, SECRET = "platform", "s3cret-" + secrets.token_hex(4)
+CALLBACK = "http://127.0.0.1:45678/callback"
+CONSOLE = "https://console.example.com"
+
+
+@pytest.fixture(scope="module")
+def provider() -> Iterator[Provider]:
+    p = Provider()
+    p.add_client(CLIENT, SECRET)
+    p.add_client("idp-client", "idp-secret")
+    yield p
+    p.close()
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def srv(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, provider: Provider
+) -> Iterator[Server]:
+    tmp = tmp_path_factory.mktemp("login")
+    (tmp / "secret").write_text(SECRET + "\n")
+    s = start_server(request.param, tmp, "--insecure-allow-loopback", "--login-issuer", provider.issuer,
+                     "--login-client-id", CLIENT, "--login-client-secret-file", str(tmp / "secret"),
+                     "--login-console-origin", CONSOLE)  # fmt: skip
+    yield s
+    stop_server(s)
+
+
+@pytest.fixture(autouse=True)
+def _fresh(provider: Provider) -> None:
+    provider.tamper = {}
+
+
+def oauth(srv: Server, **params: Any) -> str:
+    base = {"redirect": CALLBACK, "exit": "redirect", "client_id": "platformctl"}
+    return srv.base_url + "/oauth?" + urlencode({**base, **params})
+
+
+def user(provider: Provider, groups: list[str] | None = None) -> str:
+    name = "u" + secrets.token_hex(4)
+    provider.add_user(name, f"{name}@example.com", groups)
+    return name
+
+
+def login(srv: Server, provider: Provider, name: str, **params: Any) -> dict[str, str]:
+    final = complete(oauth(srv, **params), user=name)
+    assert final.startswith(CALLBACK + "?"), final
+    return callback_params(final)
+
+
+def whoami(srv: Server, token: str) -> dict[str, Any]:
+    with srv.client(token) as c:
+        r = c.get("/auth/v1/ok")
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def user_uid(provider: Provider, name: str) -> str:
+    return matching.user_uid(matching.normalize_issuer(provider.issuer), provider.users[name].sub)
+
+
+def exists(srv: Server, uid: str) -> bool:
+    async def go(db: Any) -> bool:
+        return await db.fetchval("SELECT 1 FROM identities WHERE uid = $1", uid) is not None
+
+    return run_db(srv, go)
+
+
+def steps(srv: Server, name: str, **params: Any) -> tuple[httpx.Client, str]:
+    """A login up to the provider's answer: (the browser, the callback URL with code and state)."""
+    c = httpx.Client(timeout=30)
+    r = c.get(oauth(srv, **params))
+    assert r.status_code == 302, r.text
+    r = c.get(r.headers["location"] + "&login_hint=" + name)
+    assert r.status_code == 302, r.text
+    return c, str(r.headers["location"])
+
+
+def refused_with(final: str, reason: str = "UNAUTHENTICATED") -> dict[str, str]:
+    assert final.startswith(CALLBACK + "?"), final
+    p = callback_params(final)
+    assert "token" not in p and "refresh_token" not in p, p
+    assert p["error"] == reason, p
+    return p
+
+
+def assert_status(r: httpx.Response, status: int, code: int) -> dict[str, Any]:
+    assert r.status_code == status, r.text
+    assert "location" not in r.headers
+    body = r.json()
+    assert body["code"] == code and body["details"][0]["@type"].endswith("ErrorInfo"), body
+    return dict(body)
+
+
+# ---------------------------------------------------------------------- the flow
+
+
+def test_first_login_registers_the_user_and_the_second_finds_them(srv: Server, provider: Provider) -> None:
+    name = user(provider)
+    uid = user_uid(provider, name)
+    assert not exists(srv, uid)
+    first = login(srv, provider, name, create_refresh_token="true")
+    assert set(first) == {"token", "refresh_token"}
+    me = whoami(srv, first["token"])
+    assert me["subject"] == uid and me["email"] == f"{name}@example.com"
+    assert me["issuer"] == srv.base_url.replace("127.0.0.1", "localhost")
+    assert exists(srv, uid)
+    second = login(srv, provider, name)
+    assert "refresh_token" not in second  # not asked for
+    assert jwt.decode(second["token"], options={"verify_signature": False})["sub"] == uid
+    # The refresh token of the first login works.
+    r = httpx.post(srv.base_url + "/sts/exchange_refresh_token",
+                   headers={"authorization": f"Bearer {first['refresh_token']}"})  # fmt: skip
+    assert r.status_code == 200, r.text
+    # Our client secret went to the provider's token endpoint, with the PKCE verifier.
+    form = provider.token_requests[-1]
+    assert form["code_verifier"] and form["redirect_uri"] == [srv.base_url.replace("127.0.0.1", "localhost")
+                                                               + "/oauth/callback"]  # fmt: skip
+
+
+def test_an_invite_code_joins_its_group(srv: Server, provider: Provider) -> None:
+    org = srv.http.post("/iam/v2/groups/", json={"name": "inv-" + secrets.token_hex(3)}).json()["uid"]
+    r = srv.http.post(f"/iam/v2/groupInvites/{org}", json={"roleUid": BUILTIN_ROLE_UIDS["viewer"], "ttl": "3600s"})
+    assert r.status_code == 200, r.text
+    name = user(provider)
+    got = login(srv, provider, name, invite=r.json()["code"])
+    held = {(e["group"]["id"], e["role"]["name"]) for e in whoami(srv, got["token"])["capabilities"]}
+    assert held == {(org, "viewer")}
+    with srv.client(got["token"]) as c:
+        assert c.get(f"/iam/v2/groups/{org}").status_code == 200
+    # A spent or unknown invite: the login is refused, back at the client's callback.
+    other = user(provider)
+    refused_with(complete(oauth(srv, invite="painv_nope"), user=other), "NOT_FOUND")
+
+
+def test_identity_provider_login_maps_groups_for_the_session_only(srv: Server, provider: Provider) -> None:
+    org = srv.http.post("/iam/v2/groups/", json={"name": "sso-" + secrets.token_hex(3)}).json()["uid"]
+    oidc = {"issuer": provider.issuer, "clientId": "idp-client", "clientSecret": "idp-secret", "groupsClaim": "groups"}
+    r = srv.http.post(f"/iam/v2/identityProviders/{org}",
+                      json={"name": "sso", "defaultRole": BUILTIN_ROLE_UIDS["viewer"], "oidc": oidc})  # fmt: skip
+    assert r.status_code == 200, r.text
+    idp = r.json()["uid"]
+    mapping = {"externalGroupId": "admins", "roleUid": BUILTIN_ROLE_UIDS["editor"], "scope": org}
+    assert srv.http.post(f"/iam/v2/externalGroupRoleMappings/{idp}", json=mapping).status_code == 200
+    name = user(provider, ["admins", "unmapped"])
+    admin = login(srv, provider, name, idp_id=idp, create_refresh_token="true")
+    assert "refresh_token" not in admin  # session grants: no refresh token
+    roles = {e["role"]["name"] for e in whoami(srv, admin["token"])["capabilities"]}
+    assert roles == {"viewer", "editor"}
+    with srv.client(admin["token"]) as c:
+        assert c.post(f"/registry/v2/repos/{org}", json={"name": "by-" + name}).status_code == 200
+    provider.users[name].groups = []
+    plain = login(srv, provider, name, idp_id=idp, create_refresh_token="true")
+    assert plain["refresh_token"]
+    assert {e["role"]["name"] for e in whoami(srv, plain["token"])["capabilities"]} == {"viewer"}
+    with srv.client(plain["token"]) as c:
+        assert c.post(f"/registry/v2/repos/{org}", json={"name": "again-" + name}).status_code == 403
+    # The provider's client secret, not the server-wide one, went to the token endpoint (Basic).
+    assert "client_secret" not in provider.token_requests[-1]
+
+
+# ---------------------------------------------------------------------- refusals
+
+
+@pytest.mark.parametrize("redirect", [
+    "https://evil.example/callback", "http://127.0.0.1.evil.example/cb", "http://evil.example@127.0.0.1/cb",
+    "http://10.0.0.1/cb", "https://127.0.0.1:8443/cb", "javascript:alert(1)", "http://localhost/cb#frag",
+    "https://console.example.com.evil.example/cb", "http://console.example.com/cb", "",
+])  # fmt: skip
+def test_only_loopback_and_console_callbacks(srv: Server, provider: Provider, redirect: str) -> None:
+    before = len(provider.token_requests)
+    body = assert_status(httpx.get(oauth(srv, redirect=redirect)), 400, 3)
+    assert body["details"][1]["fieldViolations"][0]["field"] == "redirect"
+    assert len(provider.token_requests) == before
+
+
+@pytest.mark.parametrize("redirect", ["http://localhost:9/cb", "http://[::1]:7000/", f"{CONSOLE}/signed-in?x=1"])
+def test_loopback_and_console_callbacks_accepted(srv: Server, redirect: str) -> None:
+    r = httpx.get(oauth(srv, redirect=redirect))
+    assert r.status_code == 302, r.text
+
+
+@pytest.mark.parametrize("params", [
+    {"audience": "https://elsewhere.example"}, {"exit": "json"}, {"connection": "google-oauth2"},
+    {"idp_id": "not a uid"}, {"create_refresh_token": "maybe"}, {"headless_code": "short"},
+    {"invite": "x" * 300},
+])  # fmt: skip
+def test_bad_parameters_are_refused(srv: Server, params: dict[str, str]) -> None:
+    assert_status(httpx.get(oauth(srv, **params)), 400, 3)
+
+
+def test_repeated_parameter_refused(srv: Server) -> None:
+    url = oauth(srv) + "&redirect=" + "http://127.0.0.1:1/other"
+    assert_status(httpx.get(url), 400, 3)
+
+
+def test_unknown_identity_provider(srv: Server) -> None:
+    assert_status(httpx.get(oauth(srv, idp_id="0" * 40 + "/" + "1" * 16)), 404, 5)
+
+
+def test_tampered_state_refused(srv: Server, provider: Provider) -> None:
+    c, back = steps(srv, user(provider))
+    p = callback_params(back)
+    forged = back.replace("state=" + p["state"], "state=" + p["state"][:-2] + "xx")
+    assert_status(c.get(forged), 401, 16)
+    r = c.get(back)  # the real state still finishes the login
+    assert r.status_code == 302 and callback_params(r.headers["location"])["token"]
+
+
+def test_replayed_state_and_code_refused(srv: Server, provider: Provider) -> None:
+    name = user(provider)
+    c, back = steps(srv, name)
+    r = c.get(back)
+    assert r.status_code == 302 and callback_params(r.headers["location"])["token"]
+    assert_status(c.get(back), 401, 16)  # the same state and code again
+    # The spent code under the state of a new login: the provider refuses it, so do we.
+    _, fresh = steps(srv, name)
+    replay = fresh.split("?")[0] + "?" + urlencode({"code": callback_params(back)["code"],
+                                                    "state": callback_params(fresh)["state"]})  # fmt: skip
+    refused_with(c.get(replay).headers["location"])
+
+
+def test_code_of_another_login_fails_its_pkce(srv: Server, provider: Provider) -> None:
+    name = user(provider)
+    _, one = steps(srv, name)
+    c, two = steps(srv, name)
+    swapped = one.split("?")[0] + "?" + urlencode({"code": callback_params(one)["code"],
+                                                   "state": callback_params(two)["state"]})  # fmt: skip
+    refused_with(c.get(swapped).headers["location"])
+    assert provider.token_requests[-1]["code"] == [callback_params(one)["code"]]
+
+
+@pytest.mark.parametrize("tamper", [{"nonce": "another-nonce"}, {"nonce": None}, {"aud": "another-client"},
+                                    {"aud": [CLIENT, "another-client"]}, {"iss": "https://impostor.example"},
+                                    {"exp": 1_000_000_000}])  # fmt: skip
+def test_bad_id_tokens_refused(srv: Server, provider: Provider, tamper: dict[str, Any]) -> None:
+    name = user(provider)
+    provider.tamper = tamper
+    refused_with(complete(oauth(srv), user=name))
+    assert not exists(srv, user_uid(provider, name))
+
+
+def test_provider_refusal_reaches_the_client(srv: Server, provider: Provider) -> None:
+    refused_with(complete(oauth(srv), user="nobody-" + secrets.token_hex(3)), "PERMISSION_DENIED")
+
+
+def test_expired_pending_login_refused(srv: Server, provider: Provider) -> None:
+    c, back = steps(srv, user(provider))
+
+    async def expire(db: Any) -> None:
+        await db.execute("UPDATE login_sessions SET expire_time = '2000-01-01T00:00:00.000Z'")
+
+    run_db(srv, expire)
+    assert_status(c.get(back), 401, 16)
+
+
+def test_callback_without_state_refused(srv: Server) -> None:
+    assert_status(httpx.get(srv.base_url + "/oauth/callback?code=x"), 400, 3)
+
+
+def test_client_module_imports_nothing_of_the_server() -> None:
+    import ast
+
+    import platform_api.client.login as mod
+
+    tree = ast.parse(Path(str(mod.__file__)).read_text())
+    names = [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+    names += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+    assert names and not [n for n in names if n.startswith("platform_api")], names
+
+
+def test_login_as_an_identity_that_accepts_the_id_token(srv: Server, provider: Provider) -> None:
+    name = user(provider)
+    sub = provider.users[name].sub
+    cm = {"issuer": provider.issuer, "subject": sub, "audience": CLIENT}
+    r = srv.http.post(f"/iam/v2/identities/{srv.owner_org}", json={"name": "as-" + name, "claimMatch": cm})
+    assert r.status_code == 200, r.text
+    uid = r.json()["uid"]
+    got = login(srv, provider, name, identity=uid)
+    assert jwt.decode(got["token"], options={"verify_signature": False})["sub"] == uid
+    # An identity that does not accept this person's token: refused, nothing registered.
+    other = user(provider)
+    refused_with(complete(oauth(srv, identity=uid), user=other))
+    assert not exists(srv, user_uid(provider, other))
