@@ -190,7 +190,7 @@ async def routing_error(request: Request, exc: Exception) -> Response:
 UNLIMITED_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
 # Routes that take our token and limit only the requests without a valid one themselves (a CI's pulls from
 # one address are not anonymous traffic).
-SELF_LIMITED_PATHS = frozenset({registry_routes.TOKEN_PATH})
+SELF_LIMITED_PATHS = frozenset({registry_routes.TOKEN_PATH, registry_routes.NOTIFY_PATH})
 _NOT_LIMITED = UNLIMITED_PATHS | SELF_LIMITED_PATHS
 
 

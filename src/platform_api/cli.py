@@ -203,6 +203,7 @@ def _parser() -> argparse.ArgumentParser:
     reg.add_argument("--out", required=True, help="directory for config.yml and rootcertbundle.pem")
     reg.add_argument("--registry-addr", default="127.0.0.1:5000", help="where the registry listens")
     reg.add_argument("--server-url", help="where registry clients reach this server (default: the issuer URL)")
+    reg.add_argument("--registry-url", help="where this server reads the registry (default: http://<registry-addr>)")
     reg.add_argument("--storage", required=True, help="the registry's filesystem storage directory")
 
     imp = sub.add_parser("import", help="import security data from files in their published formats")
@@ -313,6 +314,7 @@ def registry_config_command(inv: Invocation) -> None:
         return await registry_config.write(
             database, Path(ns.out), public_url=ns.server_url or iss, issuer=iss, service=settings.registry_service,
             addr=ns.registry_addr, storage=str(Path(ns.storage).resolve()), log_level=settings.log_level,
+            registry_url=ns.registry_url or registry_config.local_url(ns.registry_addr),
         )  # fmt: skip
 
     print(json.dumps(_with_database(settings, run)))

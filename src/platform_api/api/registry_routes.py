@@ -1,6 +1,9 @@
-"""`GET /registry/token`: the token service of a Distribution registry (Docker's token authentication:
-`service`, repeated `scope`, credentials by HTTP Basic whose password is one of our access tokens, or a
-bearer). Which actions are granted is registry/registry_tokens.py's; the signature auth/registry_certs.py's.
+"""A Distribution registry's two routes to us:
+- `GET /registry/token`: its token service (Docker's token authentication: `service`, repeated `scope`,
+  credentials by HTTP Basic whose password is one of our access tokens, or a bearer). Which actions are
+  granted is registry/registry_tokens.py's; the signature auth/registry_certs.py's.
+- `POST /registry/notifications`: its notification endpoint (registry/registry_notifications.py), with the
+  secret `registry-config` put in its config; 503 when the registry cannot be read back, so it retries.
 
 A request without credentials, or with credentials that are not a valid token of ours, answers 401 with a
 Basic challenge (what makes `docker login` ask for a password) and counts against the anonymous rate limit.
@@ -10,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hmac
 import logging
 from typing import Any
 
@@ -21,13 +25,15 @@ from starlette.routing import Route
 from platform_api.api import http_errors
 from platform_api.auth import registry_certs
 from platform_api.auth.access import Access
-from platform_api.core import clock, errors
+from platform_api.core import bodies, clock, errors
 from platform_api.core.ratelimit import AnonymousLimit
-from platform_api.registry import registry_tokens
+from platform_api.registry import registry_content, registry_notifications, registry_tokens
+from platform_api.service import runtime
 from platform_api.service.runtime import Runtime
 
 log = logging.getLogger("platform_api.registry_token")
 TOKEN_PATH = registry_tokens.TOKEN_PATH
+NOTIFY_PATH = registry_notifications.NOTIFY_PATH
 MAX_HEADER = 8192
 
 
@@ -94,4 +100,31 @@ def routes(rt: Runtime) -> list[Any]:
         }
         return Response(msgspec.json.encode(body), media_type="application/json")
 
-    return [Route(TOKEN_PATH, token, methods=["GET"])]
+    secrets_: list[bytes] = []
+
+    async def notifications(request: Request) -> Response:
+        """Distribution's notification endpoint: `Authorization: Bearer <secret>` (the config's header)."""
+        try:
+            if not secrets_:
+                secrets_.append(await runtime.service_secret(rt.db, registry_notifications.SECRET))
+            expected = b"Bearer " + secrets_[0].hex().encode()
+            given = request.headers.get("authorization", "").encode()
+            if len(request.headers.getlist("authorization")) != 1 or not hmac.compare_digest(given, expected):
+                rt.part(AnonymousLimit).check(request.client.host if request.client else "")
+                raise errors.unauthenticated("not the registry's notification secret")
+            body = await bodies.read(request.scope, request.receive, registry_notifications.MAX_ENVELOPE)
+            outcomes = await registry_notifications.apply(rt, registry_notifications.parse(body))
+        except errors.ApiError as e:
+            return refuse(e)
+        except registry_content.Unreachable as e:  # the registry delivers the envelope again
+            log.warning("registry notification not applied: %s", e)
+            return refuse(errors.unavailable("the registry could not be read back"))
+        except Exception:
+            log.exception("%s failed", registry_notifications.NOTIFY_PATH)
+            return refuse(errors.internal())
+        return Response(msgspec.json.encode(outcomes), media_type="application/json")
+
+    return [
+        Route(TOKEN_PATH, token, methods=["GET"]),
+        Route(registry_notifications.NOTIFY_PATH, notifications, methods=["POST"]),
+    ]

@@ -114,6 +114,9 @@ class Settings:
     anon_burst: int = 100
     # The `service` of the Distribution registry our `/registry/token` serves (its tokens' audience).
     registry_service: str = "platform-api-registry"
+    # Where we read that registry back (manifests and configs, after its notifications); empty: what
+    # `platform-api registry-config` recorded.
+    registry_url: str = ""
     extra: dict[str, str] = field(default_factory=dict)
 
     @property

@@ -46,6 +46,12 @@ async def exists(conn: Conn, uid: str) -> bool:
     return await conn.fetchval("SELECT 1 FROM groups WHERE uid = $1", uid) is not None
 
 
+async def named(conn: Conn, parent: str, name: str) -> str | None:
+    """The uid of the group called `name` under `parent` ("": the organization called `name`)."""
+    uid = await conn.fetchval("SELECT uid FROM groups WHERE parent = $1 AND name = $2", parent, name)
+    return None if uid is None else str(uid)
+
+
 async def bodies(conn: Conn, uids: set[str]) -> dict[str, str]:
     """uid -> stored body of the groups among `uids` that exist."""
     return await rows.bodies(conn, "groups", uids)

@@ -143,9 +143,3 @@ async def take_mapping(tx: Conn, uid: str) -> ExternalGroupRoleMapping | None:
         return None
     await MAPPINGS.delete(tx, uid)
     return rows.decode(ExternalGroupRoleMapping, body)
-
-
-async def group_named(conn: Conn, parent: str, name: str) -> str | None:
-    """The uid of the group called `name` under `parent` ("": the organization called `name`)."""
-    uid = await conn.fetchval("SELECT uid FROM groups WHERE parent = $1 AND name = $2", parent, name)
-    return None if uid is None else str(uid)

@@ -224,6 +224,35 @@ async def emit(tx: Conn, ctx: Context, body: Any, *, subject: str = "", group: s
         await wake(tx)
 
 
+async def emit_data_plane(
+    tx: Conn,
+    ctx: Context,
+    kind: str,
+    *,
+    event_id: str,
+    source: str,
+    subject: str,
+    group: str,
+    bodytype: str,
+    body: dict[str, Any],
+) -> bool:
+    """Record an event of a data plane beside the API (`<prefix>.<kind>`, e.g. `registry.push.v1`: reference
+    12.3's registry events), under a caller-chosen id; False, recording nothing, when that id is already
+    recorded (a notification delivered again). Actor: `ctx`'s subject."""
+    if await queries.event_exists(tx, event_id):
+        return False
+    envelope = {"actor": {"subject": ctx.subject}, "body": body}
+    event_type = f"{ctx.rt.settings.event_type_prefix}.{kind}"
+    now = clock.now()
+    await queries.insert_event(
+        tx, event_id, event_type, source, subject, group, ce_time(time.time_ns()), bodytype, "{}",
+        _encode(envelope).decode(), now,
+    )  # fmt: skip
+    if await fan_out(tx, event_id, event_type, subject, group, now):
+        await wake(tx)
+    return True
+
+
 async def fan_out(tx: Conn, event_id: str, event_type: str, subject: str, group: str, now: str) -> int:
     """One pending delivery per subscription at `group` or above it that takes this type; how many."""
     if not group:

@@ -90,6 +90,10 @@ async def insert_event(tx: Conn, *values: Any) -> None:
     )
 
 
+async def event_exists(conn: Conn, event_id: str) -> bool:
+    return await conn.fetchval("SELECT 1 FROM events WHERE id = $1", event_id) is not None
+
+
 async def events(db: Conn, ids: set[str]) -> list[Row]:
     found: list[Row] = await db.fetch(
         "SELECT id, type, source, subject, grp, time, bodytype, extensions, data FROM events WHERE id = ANY($1)",

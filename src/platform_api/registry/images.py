@@ -79,6 +79,11 @@ async def put(tx: Conn, repo: str, image: oci.Image) -> str:
     return "updated"
 
 
+async def forget(tx: Conn, repo: str, digest: str) -> bool:
+    """Drop what `repo` records of `digest` (the registry deleted it); whether there was a record."""
+    return bool(await tx.execute("DELETE FROM images WHERE repo = $1 AND digest = $2", repo, digest))
+
+
 def _entries(facts: dict[str, Any]) -> list[dict[str, Any]]:
     """An index row's entries as `Image.entries` gives them, from its body alone."""
     found: list[dict[str, Any]] = facts["children"] if facts.get("platforms") is None else facts["platforms"]

@@ -205,6 +205,9 @@ class Layout:
     def blob_path(self, digest: str) -> Path:
         return self.root / "blobs" / "sha256" / digest.removeprefix("sha256:")
 
+    def has_blob(self, digest: str) -> bool:
+        return self.blob_path(digest).exists()
+
     def blob(self, d: Descriptor, limit: int) -> tuple[Path, bytes]:
         """The blob of `d`, checked against its digest and size."""
         path = self.blob_path(d.digest)
@@ -278,7 +281,7 @@ class Layout:
         d = descriptor(doc["config"], manifest_path, "$.config")
         config = self.configs.get(d.digest)
         if config is None:
-            if not self.blob_path(d.digest).exists():
+            if not self.has_blob(d.digest):
                 return
             path, data = self.blob(d, MAX_CONFIG)
             config = self.configs[d.digest] = _Config(path, d.size, _config_platform(path, data))

@@ -52,6 +52,12 @@ async def tag_by_name(tx: Conn, parent: str, name: str) -> Tag | None:
     return None if body is None else rows.decode(Tag, body)
 
 
+async def tags_at(conn: Conn, parent: str, digest: str) -> list[Tag]:
+    """The tags of repo `parent` that point at `digest`."""
+    found = await conn.fetch("SELECT body FROM tags WHERE parent = $1 AND digest = $2 ORDER BY name", parent, digest)
+    return [rows.decode(Tag, r["body"]) for r in found]
+
+
 async def insert_tag(tx: Conn, parent: str, name: str, digest: str, deprecated: bool, kind: int) -> Tag:
     now = clock.now()
     tag = Tag(uid=uidp.new_child(parent), name=name, digest=digest, deprecated=deprecated,

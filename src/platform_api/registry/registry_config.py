@@ -1,6 +1,7 @@
 """`platform-api registry-config`: a Distribution 2.8 configuration for a registry beside this server (its
 token authentication pointed at our `/registry/token`, the registry CA's certificate as its
-`rootcertbundle`), so that the two run side by side with two commands (README "Registry data plane")."""
+`rootcertbundle`, its notifications sent to our `/registry/notifications` with a shared secret), so that
+the two run side by side with two commands (README "Registry data plane")."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from typing import Any
 import yaml  # type: ignore[import-untyped]
 
 from platform_api.auth import registry_certs
+from platform_api.registry import registry_notifications
 from platform_api.registry.registry_tokens import TOKEN_PATH
+from platform_api.service import runtime
 from platform_api.store.db import Database
 
 BUNDLE = "rootcertbundle.pem"
@@ -20,33 +23,59 @@ CONFIG = "config.yml"
 
 
 def config(
-    *, addr: str, storage: str, realm: str, service: str, issuer: str, bundle: str, log_level: str
-) -> dict[str, Any]:
+    *, addr: str, storage: str, realm: str, service: str, issuer: str, bundle: str, log_level: str, notify: str,
+    secret: str,
+) -> dict[str, Any]:  # fmt: skip
     return {
         "version": 0.1,
         "log": {"level": log_level, "fields": {"service": "registry"}},
         "storage": {"filesystem": {"rootdirectory": storage}, "delete": {"enabled": True}},
         "http": {"addr": addr, "secret": secrets.token_hex(32), "headers": {"X-Content-Type-Options": ["nosniff"]}},
         "auth": {"token": {"realm": realm, "service": service, "issuer": issuer, "rootcertbundle": bundle}},
+        "notifications": {
+            "events": {"includereferences": True},
+            "endpoints": [
+                {
+                    "name": "platform-api",
+                    "url": notify,
+                    "headers": {"Authorization": [f"Bearer {secret}"]},
+                    "timeout": "10s",
+                    "threshold": 3,
+                    "backoff": "1s",
+                }
+            ],
+        },
     }
 
 
+def local_url(addr: str) -> str:
+    """How this machine reaches a registry listening at `addr` (`:5000`, `0.0.0.0:5000`: loopback)."""
+    host, _, port = addr.rpartition(":")
+    return f"http://{'127.0.0.1' if host in ('', '0.0.0.0', '[::]') else host}:{port}"
+
+
 async def write(
-    db: Database, out: Path, *, public_url: str, issuer: str, service: str, addr: str, storage: str, log_level: str
-) -> dict[str, str]:
-    """Write `config.yml` and the CA bundle into `out`; what was written, for the command's JSON answer."""
+    db: Database, out: Path, *, public_url: str, issuer: str, service: str, addr: str, storage: str, log_level: str,
+    registry_url: str,
+) -> dict[str, str]:  # fmt: skip
+    """Write `config.yml` and the CA bundle into `out`, and record where the server reads the registry back
+    (`registry_url`); what was written, for the command's JSON answer."""
     ca = await registry_certs.load(db)
+    secret = (await runtime.service_secret(db, registry_notifications.SECRET)).hex()
+    await runtime.set_service_value(db, registry_notifications.REGISTRY_URL, registry_url.encode())
     out.mkdir(parents=True, exist_ok=True)
     bundle = (out / BUNDLE).resolve()
     bundle.write_bytes(ca.bundle_pem())
     realm = public_url.rstrip("/") + TOKEN_PATH
+    notify = public_url.rstrip("/") + registry_notifications.NOTIFY_PATH
     doc = config(
         addr=addr, storage=storage, realm=realm, service=service, issuer=issuer, bundle=str(bundle),
-        log_level=log_level,
+        log_level=log_level, notify=notify, secret=secret,
     )  # fmt: skip
     path = out / CONFIG
     # The config holds the registry's HTTP secret: readable by its owner only.
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as f:
         yaml.safe_dump(doc, f, sort_keys=False)
-    return {"config": str(path.resolve()), "rootcertbundle": str(bundle), "realm": realm, "service": service}
+    return {"config": str(path.resolve()), "rootcertbundle": str(bundle), "realm": realm, "service": service,
+            "notifications": notify, "registryUrl": registry_url}  # fmt: skip

@@ -24,7 +24,7 @@ from __future__ import annotations
 from platform_api.auth import capabilities as caps
 from platform_api.auth.authz import Principal
 from platform_api.core import errors, patterns
-from platform_api.iam import queries as iam_queries
+from platform_api.iam import groups
 from platform_api.registry import queries
 from platform_api.store.db import Conn
 
@@ -79,7 +79,7 @@ async def locate(conn: Conn, path: str) -> tuple[str | None, str | None]:
         return None, None
     group = ""
     for name in parts[:-1]:
-        found = await iam_queries.group_named(conn, group, name)
+        found = await groups.named(conn, group, name)
         if found is None:
             return None, None
         group = found

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import base64
 import json
-import shutil
 import subprocess
 import time
 from collections.abc import Iterator
@@ -18,75 +17,29 @@ import jwt
 import pytest
 from cryptography import x509
 
-from tests.helpers import Server, free_port, mk_group, mk_org, mk_repo
-from tests.helpers.oci_layouts import manifest, write_layout
+from tests.helpers import Server, mk_group, mk_org, mk_repo
+from tests.helpers.distribution import layout, needs_distribution, pull, push, registry_for
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("docker-registry") is None or shutil.which("skopeo") is None,
-    reason="docker-registry and skopeo are not installed (apt-get install -y docker-registry skopeo)",
-)
+pytestmark = needs_distribution
 SERVICE = "platform-api-registry"
 
 
 @pytest.fixture(scope="module")
 def registry(server: Server, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A docker-registry serving with the printed config; its host:port."""
-    out = tmp_path_factory.mktemp("registry")
-    port = free_port()
-    printed = json.loads(
-        server.cli(
-            "registry-config",
-            "--out",
-            str(out / "conf"),
-            "--storage",
-            str(out / "data"),
-            "--registry-addr",
-            f"127.0.0.1:{port}",
-            "--server-url",
-            server.base_url,
-        )
-    )
-    assert printed["realm"] == server.base_url + "/registry/token" and printed["service"] == SERVICE
-    log = open(out / "registry.log", "wb")  # noqa: SIM115 - closed after the process
-    proc = subprocess.Popen(["docker-registry", "serve", printed["config"]], stdout=log, stderr=subprocess.STDOUT)
-    try:
-        for _ in range(100):
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/v2/").status_code == 401:
-                    break
-            except httpx.TransportError:
-                pass
-            time.sleep(0.1)
-        else:
-            raise RuntimeError("docker-registry did not start: " + (out / "registry.log").read_text())
-        yield f"127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(10)
-        log.close()
+    with registry_for(server, tmp_path_factory.mktemp("registry")) as where:
+        yield where
 
 
 def _layout(tmp_path: Path) -> Path:
-    root = tmp_path / "layout"
-    write_layout(root, {"latest": manifest(root, "linux", "amd64")})
-    return root
+    return layout(tmp_path / "layout")
 
 
-def _skopeo(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["skopeo", *args], capture_output=True, text=True, timeout=120)
-
-
-def _push(layout: Path, registry: str, path: str, token: str) -> subprocess.CompletedProcess[str]:
-    return _skopeo(
-        "copy", "--dest-tls-verify=false", "--dest-creds", f"_token:{token}", f"oci:{layout}:latest",
-        f"docker://{registry}/{path}:latest",
-    )  # fmt: skip
+def _push(source: Path, registry: str, path: str, token: str) -> subprocess.CompletedProcess[str]:
+    return push(source, registry, path, token)
 
 
 def _pull(registry: str, path: str, token: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    dest = tmp_path / f"pulled-{time.monotonic_ns()}"
-    return _skopeo("copy", "--src-tls-verify=false", "--src-creds", f"_token:{token}",
-                   f"docker://{registry}/{path}:latest", f"oci:{dest}:latest")  # fmt: skip
+    return pull(registry, path, token, tmp_path / f"pulled-{time.monotonic_ns()}")
 
 
 def _name(http: httpx.Client, uid: str) -> str:

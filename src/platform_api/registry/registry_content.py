@@ -1,0 +1,118 @@
+"""Reading images back from a Distribution registry by digest, with the OCI import's checks (oci.Layout's
+walk: media types, caps on documents, entries and nesting, each blob's sha256 and size), so that what we
+record comes from the registry's own content, never from a notification's say-so.
+
+Synchronous (httpx.Client): the notification handler runs a read in a worker thread. Manifests and indexes
+come from `/v2/<name>/manifests/<digest>`, config blobs from `/v2/<name>/blobs/<digest>` (object storage
+behind the registry may redirect those: at most MAX_REDIRECTS); layers are never fetched (their sizes are
+their descriptors'). Every body is read as a stream and dropped past its limit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from pathlib import Path
+
+import httpx
+
+from platform_api.registry import oci
+from platform_api.service import imports
+from platform_api.service.imports import BadInput
+
+ACCEPT = ", ".join(oci.MANIFESTS + oci.INDEXES)
+TIMEOUT = httpx.Timeout(10.0, connect=5.0)
+MAX_REDIRECTS = 3
+
+
+class Unreachable(Exception):
+    """The registry did not answer as it should (down, 5xx): the notification is to be delivered again."""
+
+
+class RegistryLayout(oci.Layout):
+    """One repository of a registry, read as a layout would be (the `root` only names it in messages)."""
+
+    def __init__(self, client: httpx.Client, base: str, name: str, token: str) -> None:
+        super().__init__(Path(f"{base}/{name}"), imports.Progress("registry", stream=io.StringIO()))
+        self.client, self.base, self.name = client, base.rstrip("/"), name
+        self.headers = {"authorization": f"Bearer {token}"}
+
+    def has_blob(self, digest: str) -> bool:
+        return True  # a registry holds every blob a manifest it accepted references
+
+    def _layer(self, manifest_path: Path, i: int, d: oci.Descriptor) -> None:
+        """Layers are not fetched: the registry checked their sizes when it accepted the manifest."""
+
+    def head(self, reference: str) -> oci.Descriptor | None:
+        """The descriptor of the manifest or index `reference` (a tag or a digest) names now; None when the
+        registry has none."""
+        r = self._send("HEAD", f"manifests/{reference}", follow=False)
+        if r.status_code == 404:
+            return None
+        self._expect(r, reference)
+        digest = r.headers.get("docker-content-digest", "")
+        media = r.headers.get("content-type", "").split(";")[0].strip()
+        try:
+            size = int(r.headers.get("content-length", "-1"))
+        except ValueError:
+            size = -1
+        if not digest.startswith("sha256:") or media not in oci.MANIFESTS + oci.INDEXES or not size >= 0:
+            raise BadInput(self.root, reference, f"the registry described it as {media[:80]!r}, {digest[:80]!r}")
+        return oci.Descriptor(media, digest, size, {}, {})
+
+    def read_image(self, top: oci.Descriptor) -> oci.Content:
+        """The images `top` consists of (itself, its entries, their configs' platforms)."""
+        self._visit(top, 1)
+        return self.content
+
+    def blob(self, d: oci.Descriptor, limit: int) -> tuple[Path, bytes]:
+        """The manifest, index or config blob of `d`, checked against its digest and size."""
+        where = self.blob_path(d.digest)
+        if d.size > limit:
+            raise BadInput(where, "", f"descriptor size {d.size} is over the limit of {limit} bytes")
+        document = d.media_type in oci.MANIFESTS + oci.INDEXES
+        url = f"{self.base}/v2/{self.name}/{'manifests' if document else 'blobs'}/{d.digest}"
+        data = self._get(
+            url, self._headers(document), limit, where, d.digest, redirects=0 if document else MAX_REDIRECTS
+        )
+        if len(data) != d.size:
+            raise BadInput(where, "", f"{len(data)} bytes, but its descriptor says {d.size}")
+        if hashlib.sha256(data).hexdigest() != d.digest.removeprefix("sha256:"):
+            raise BadInput(where, "", f"content does not match its digest {d.digest}")
+        return where, data
+
+    def _get(self, url: str, headers: dict[str, str], limit: int, where: Path, what: str, redirects: int) -> bytes:
+        """A body of at most `limit` bytes; a redirect (object storage) is followed without our token."""
+        for _ in range(redirects + 1):
+            try:
+                with self.client.stream("GET", url, headers=headers, follow_redirects=False) as r:
+                    if r.is_redirect:
+                        url, headers = str(r.url.join(r.headers.get("location", ""))), {}
+                        continue
+                    self._expect(r, what)
+                    data = bytearray()
+                    for chunk in r.iter_bytes():
+                        data += chunk
+                        if len(data) > limit:
+                            raise BadInput(where, "", f"over the limit of {limit} bytes")
+                    return bytes(data)
+            except httpx.HTTPError as e:
+                raise Unreachable(f"GET {what}: {e}") from e
+        raise Unreachable(f"more than {redirects} redirects for {what}")
+
+    def _headers(self, document: bool) -> dict[str, str]:
+        return {**self.headers, "accept": ACCEPT} if document else self.headers
+
+    def _send(self, method: str, path: str, follow: bool) -> httpx.Response:
+        try:
+            return self.client.request(
+                method, f"{self.base}/v2/{self.name}/{path}", headers=self._headers(True), follow_redirects=follow
+            )
+        except httpx.HTTPError as e:
+            raise Unreachable(f"{method} {path}: {e}") from e
+
+    def _expect(self, r: httpx.Response, what: str) -> None:
+        if r.status_code >= 500 or r.status_code in (401, 403, 429):
+            raise Unreachable(f"the registry answered {r.status_code} for {what}")
+        if r.status_code != 200:
+            raise BadInput(self.root, what, f"the registry answered {r.status_code}")

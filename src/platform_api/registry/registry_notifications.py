@@ -1,0 +1,265 @@
+"""Distribution's notifications in (`POST /registry/notifications`): pushes, pulls and deletes become our
+state and our events (README "Registry data plane").
+
+The envelope only says what happened; what we record comes from the registry itself: for a push by tag we
+ask the registry where the tag points now and read that image back by digest (registry_content.py), so a
+redelivered notification changes nothing and two quick pushes of one tag leave it where the registry has it,
+whatever order their notifications arrive in. A delete is applied only once the registry no longer has the
+manifest.
+
+- push of a manifest or index by tag: the repo is created if missing (the token service granted the push at
+  its group), the images are recorded (GetArchitectures, GetSize), the tag created or moved (CreateTag's
+  event), and a `registry.push.v1` event emitted;
+- pull of a manifest or blob of a repo we know: a `registry.pull.v1` event;
+- delete of a manifest: the tags pointing at it are deleted (DeleteTag's event), its image facts dropped.
+Events of the registry carry a deterministic id (from the notification's id): a redelivery emits nothing.
+Pushes of blobs, pushes by digest alone (an index's platform manifests, before the index) and mounts record
+nothing: the index pushed by tag brings its entries.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import msgspec
+
+from platform_api.auth import registry_certs
+from platform_api.auth.access import Access
+from platform_api.auth.authz import Principal
+from platform_api.core import errors, uidp, validate
+from platform_api.gen.records.registry_v2 import CreateRepoRequest, DeleteTagRequest, Repo
+from platform_api.outbox import outbox
+from platform_api.registry import images, oci, queries, registry_content, registry_tokens, repos, tags
+from platform_api.service import runtime
+from platform_api.service.context import Context
+from platform_api.service.imports import BadInput
+from platform_api.service.runtime import Runtime
+
+log = logging.getLogger("platform_api.registry")
+NOTIFY_PATH = "/registry/notifications"
+SECRET = "registry_notify_secret"
+REGISTRY_URL = "registry_url"
+MAX_ENVELOPE = 1 << 20
+MAX_EVENTS = 1000
+_IDS = uuid.UUID("6f0b6c2e-6d1a-4d8e-9a57-2f4b0c6e1d3a")  # namespace of our ids for the registry's events
+SERVICE = "chainguard.platform.registry.v2."
+CREATE_REPO, CREATE_TAG, DELETE_TAG = (SERVICE + m for m in ("ReposService.CreateRepo", "TagsService.CreateTag",
+                                                             "TagsService.DeleteTag"))  # fmt: skip
+# Our own reads of the registry: the subject of the tokens we mint for them.
+READER = "platform-api"
+
+
+class _Target(msgspec.Struct, rename="camel"):
+    media_type: str = ""
+    digest: str = ""
+    repository: str = ""
+    tag: str = ""
+    url: str = ""
+
+
+class _Request(msgspec.Struct, rename="camel"):
+    addr: str = ""
+    method: str = ""
+    useragent: str = ""
+
+
+class _Actor(msgspec.Struct):
+    name: str = ""
+
+
+class _Source(msgspec.Struct, rename="camel"):
+    addr: str = ""
+    instance_id: str = msgspec.field(default="", name="instanceID")
+
+
+class Notice(msgspec.Struct):
+    id: str = ""
+    timestamp: str = ""
+    action: str = ""
+    target: _Target = msgspec.field(default_factory=_Target)
+    request: _Request = msgspec.field(default_factory=_Request)
+    actor: _Actor = msgspec.field(default_factory=_Actor)
+    source: _Source = msgspec.field(default_factory=_Source)
+
+
+class _Envelope(msgspec.Struct):
+    events: list[Notice] = msgspec.field(default_factory=list)
+
+
+def parse(body: bytes) -> list[Notice]:
+    """The envelope's events (INVALID_ARGUMENT when it is not one)."""
+    try:
+        events = msgspec.json.decode(body, type=_Envelope).events
+    except msgspec.DecodeError as e:
+        raise errors.invalid_argument("events", f"not a notification envelope: {e}") from None
+    if len(events) > MAX_EVENTS:
+        raise errors.invalid_argument("events", f"at most {MAX_EVENTS} events per envelope")
+    return events
+
+
+@dataclass
+class Registry:
+    """Where and how we read the registry back."""
+
+    base: str
+    sign: Any  # (name) -> a pull token for that repository
+
+    def read(self, name: str, reference: str) -> tuple[oci.Descriptor | None, oci.Content | None]:
+        """What `reference` names in repository `name` now, and its images (None, None: nothing)."""
+        with httpx.Client(timeout=registry_content.TIMEOUT) as client:
+            layout = registry_content.RegistryLayout(client, self.base, name, self.sign(name))
+            top = layout.head(reference)
+            return (top, None) if top is None else (top, layout.read_image(top))
+
+    def has(self, name: str, digest: str) -> bool:
+        with httpx.Client(timeout=registry_content.TIMEOUT) as client:
+            return registry_content.RegistryLayout(client, self.base, name, self.sign(name)).head(digest) is not None
+
+
+async def registry(rt: Runtime) -> Registry:
+    """The registry as configured (`registry_url` setting, else what `registry-config` recorded)."""
+    base = rt.settings.registry_url
+    if not base:
+        stored = await runtime.service_value(rt.db, REGISTRY_URL)
+        base = stored.decode() if stored else ""
+    if not base:
+        raise errors.failed_precondition("REGISTRY_URL", "no registry URL: run `platform-api registry-config`")
+    ca = await registry_certs.load(rt.db)
+    access = rt.part(Access)
+    await access.keys.refresh_if_stale()
+    issuer, service = rt.settings.issuer, rt.settings.registry_service
+
+    def sign(name: str) -> str:
+        grant = [{"type": "repository", "name": name, "actions": ["pull"]}]
+        return ca.sign(access.keys, registry_certs.claims(issuer, service, READER, grant))
+
+    return Registry(base.rstrip("/"), sign)
+
+
+def _context(rt: Runtime, method: str, actor: str) -> Context:
+    ctx = Context(method=method, rt=rt, info=rt.methods[method], request_id="registry")
+    if uidp.valid(actor):  # the identity the registry authenticated (our token's subject)
+        ctx.principal = Principal(actor, {})
+    return ctx
+
+
+def _event_id(n: Notice, kind: str) -> str:
+    return str(uuid.uuid5(_IDS, f"{n.source.instance_id}/{n.id}/{kind}"))
+
+
+def _body(n: Notice, repo: str, kind: str) -> dict[str, Any]:
+    document = n.target.media_type in oci.MANIFESTS + oci.INDEXES
+    body: dict[str, Any] = {"repository": n.target.repository, "repo_id": repo, "digest": n.target.digest,
+                            "type": "manifest" if document else "blob", "when": n.timestamp, "location": "",
+                            "remote_address": n.request.addr, "user_agent": n.request.useragent}  # fmt: skip
+    if n.target.tag:
+        body["tag"] = n.target.tag
+    if kind == "pull":
+        body["method"] = n.request.method
+    return body
+
+
+async def _emit(rt: Runtime, tx: Any, n: Notice, kind: str, repo: str, extra: dict[str, Any]) -> None:
+    ctx = _context(rt, CREATE_TAG, n.actor.name)
+    await outbox.emit_data_plane(
+        tx, ctx, f"registry.{kind}.v1", event_id=_event_id(n, kind), source=n.source.addr or "registry",
+        subject=repo, group=uidp.root(repo), bodytype=f"platform_api.registry.{kind.capitalize()}Event",
+        body=_body(n, repo, kind) | extra,
+    )  # fmt: skip
+
+
+async def apply(rt: Runtime, notices: list[Notice]) -> dict[str, int]:
+    """Apply each notice in order; how many of each outcome. Raises registry_content.Unreachable when the
+    registry could not be read (the registry delivers the envelope again)."""
+    outcomes: dict[str, int] = {}
+    reg: Registry | None = None
+    for n in notices:
+        if n.action in ("push", "delete") and reg is None:
+            reg = await registry(rt)
+        try:
+            outcome = await _one(rt, reg, n)
+        except BadInput as e:  # the registry's content fails our checks: delivering it again changes nothing
+            log.warning("registry notification %s (%s %s) not recorded: %s", n.id, n.action, n.target.repository, e)
+            outcome = "refused"
+        outcomes[outcome] = outcomes.get(outcome, 0) + 1
+    return outcomes
+
+
+async def _one(rt: Runtime, reg: Registry | None, n: Notice) -> str:
+    group, repo = await registry_tokens.locate(rt.db, n.target.repository)
+    if group is None:
+        return "unmapped"
+    document = n.target.media_type in oci.MANIFESTS + oci.INDEXES
+    if n.action == "pull":
+        if repo is None:
+            return "unmapped"
+        async with rt.db.transaction() as tx:
+            await _emit(rt, tx, n, "pull", repo, {})
+        return "pulled"
+    if n.action == "push" and document and n.target.tag and reg is not None:
+        return await _push(rt, reg, n, group, repo)
+    if n.action == "delete" and n.target.digest and repo is not None and reg is not None:
+        return await _delete(rt, reg, n, repo)
+    return "ignored"
+
+
+async def _push(rt: Runtime, reg: Registry, n: Notice, group: str, repo: str | None) -> str:
+    name, tag = n.target.repository, n.target.tag
+    if not validate.is_tag_name(tag):
+        return "refused"
+    top, content = await asyncio.to_thread(reg.read, name, tag)
+    if repo is None:
+        if top is None:
+            return "ignored"  # pushed and gone again before we looked
+        repo = await _create_repo(rt, group, name.rsplit("/", 1)[1], n.actor.name)
+    async with rt.db.transaction() as tx:
+        await repos.fetch(tx, repo, lock=True)
+        previous = await queries.tag_by_name(tx, repo, tag)
+        if top is None or content is None:
+            if previous is not None:
+                await _delete_tag(rt, tx, previous.uid, n.actor.name)
+        else:
+            await images.flatten(tx, repo, content.images)
+            for image in content.images.values():
+                await images.put(tx, repo, image)
+            await tags.upsert(tx, _context(rt, CREATE_TAG, n.actor.name), repo, tag, top.digest)
+        prior = previous.digest if previous is not None and top is not None and previous.digest != top.digest else ""
+        await _emit(rt, tx, n, "push", repo, {"tag_previous_digest": prior} if prior else {})
+    return "pushed"
+
+
+async def _create_repo(rt: Runtime, group: str, name: str, actor: str) -> str:
+    """The repo a first push names (its events are CreateRepo's); a concurrent creator's when it won."""
+    try:
+        req = CreateRepoRequest(parent=group, repo=Repo(name=name))
+        created = await repos.create_repo(req, _context(rt, CREATE_REPO, actor))
+        return str(created.uid)
+    except errors.ApiError as e:
+        if e.code != errors.ALREADY_EXISTS:
+            raise
+    found = await queries.repo_named(rt.db, group, name)
+    if found is None:
+        raise errors.internal()
+    return found
+
+
+async def _delete_tag(rt: Runtime, tx: Any, uid: str, actor: str) -> None:
+    if await queries.TAGS.delete(tx, uid):
+        await queries.delete_history(tx, uid)
+        await outbox.emit(tx, _context(rt, DELETE_TAG, actor), DeleteTagRequest(uid=uid))
+
+
+async def _delete(rt: Runtime, reg: Registry, n: Notice, repo: str) -> str:
+    if await asyncio.to_thread(reg.has, n.target.repository, n.target.digest):
+        return "ignored"  # pushed again since: the registry has it
+    async with rt.db.transaction() as tx:
+        await repos.fetch(tx, repo, lock=True)
+        for tag in await queries.tags_at(tx, repo, n.target.digest):
+            await _delete_tag(rt, tx, tag.uid, n.actor.name)
+        await images.forget(tx, repo, n.target.digest)
+    return "deleted"
