@@ -76,6 +76,11 @@ class Settings:
     insecure_allow_loopback: bool = False
     # Upstream OIDC issuers (comma-separated) trusted for human logins and invite redemption.
     trusted_issuers: str = ""
+    # Joining an organization by e-mail domain (iam/joining.py): e-mail domains never eligible, added
+    # (comma-separated) to the built-in free-mail list; and the seconds before the same caller may ask the
+    # same organization for access again (RESOURCE_EXHAUSTED before; 0: no cool-down).
+    blocked_email_domains: str = ""
+    access_request_cooldown: float = 86400.0
     # Legal documents (comma-separated ids) an organization may accept through AcceptTerms.
     terms_documents: str = "tos.v1,dpa.v1"
     # Events: run the delivery dispatcher inside `serve` (`platform-api dispatch` runs it alone).
