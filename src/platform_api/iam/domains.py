@@ -107,7 +107,7 @@ def dns_resolver(nameservers: list[str], port: int = 53) -> Resolve:
             answer = await resolver.resolve(domain, "TXT")
         except (dns.resolver.NXDOMAIN, dns.resolver.NoAnswer):
             return []
-        except dns.exception.DNSException as e:
+        except (dns.exception.DNSException, OSError) as e:
             raise DomainError(f"cannot resolve the TXT records of {domain}: {e}") from None
         out = []
         for record in list(answer)[:MAX_TXT]:
