@@ -266,3 +266,12 @@ def test_deleting_the_organization_forgets_its_domains(srv: Server, upstream: Up
     assert json.loads(srv.cli("domains", "requests", "--group", org)) == []
     # The domain is free again for another organization.
     assert verified_org(srv, dom) != org
+
+
+def test_the_cool_down_answer_is_documented(srv: Server) -> None:
+    doc = httpx.get(srv.base_url + "/openapi.json", timeout=30).json()
+    for version, field in (("v2", "group_uid"), ("v1", "group_id")):
+        op = doc["paths"][f"/iam/{version}/groups/{{{field}}}:requestGroupAccess"]["post"]
+        assert op["responses"]["429"] == {"$ref": "#/components/responses/AccessRequestedRecently"}
+    assert "Retry-After" in doc["components"]["responses"]["AccessRequestedRecently"]["headers"]
+    assert "429" not in doc["paths"]["/iam/v2/groups:lookupGroup"]["get"]["responses"]
