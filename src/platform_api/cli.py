@@ -1,4 +1,4 @@
-"""The command line: `platform-api serve | dispatch | migrate | bootstrap | token | keys | import <kind>`."""
+"""The command line: `platform-api serve | dispatch | migrate | bootstrap | token | keys | domains | import <kind>`."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, TypeVar
 
 from platform_api.api import fd_budget, front, schema
@@ -26,7 +25,7 @@ from platform_api.core import errors, logs
 from platform_api.core.errors import ApiError
 from platform_api.core.settings import Settings
 from platform_api.events import dispatcher
-from platform_api.iam import bootstrap, identities
+from platform_api.iam import bootstrap, domains, identities
 from platform_api.registry import registry_config
 from platform_api.service import imports
 from platform_api.service.runtime import Runtime
@@ -135,6 +134,17 @@ def _parser() -> argparse.ArgumentParser:
         "--anon-burst", type=int, help="... and the burst allowed above it (default 100); env PLATFORM_API_ANON_BURST"
     )
     serve.add_argument(
+        "--blocked-email-domains",
+        help="comma-separated e-mail domains never eligible to join an organization, added to the built-in"
+        " free-mail list; env PLATFORM_API_BLOCKED_EMAIL_DOMAINS",
+    )
+    serve.add_argument(
+        "--access-request-cooldown",
+        type=float,
+        help="seconds before a caller may ask the same organization for access again (default 86400, 0: no"
+        " cool-down); env PLATFORM_API_ACCESS_REQUEST_COOLDOWN",
+    )
+    serve.add_argument(
         "--no-dispatcher",
         action="store_true",
         help="do not deliver events from this process (run `platform-api dispatch`); env PLATFORM_API_DISPATCHER",
@@ -191,20 +201,13 @@ def _parser() -> argparse.ArgumentParser:
     _database(keys)
     keys.add_argument("action", choices=["rotate", "list"], help="rotate: new signing key, old ones keep verifying")
 
-    reg = sub.add_parser(
-        "registry-config",
-        help="write a Distribution registry config (token auth at this server) and its CA bundle",
-        description="Writes <out>/config.yml and <out>/rootcertbundle.pem for `docker-registry serve`, and"
-        " prints {config, rootcertbundle, realm, service}. Run it again after moving the server (--public-url).",
-    )
+    reg = sub.add_parser("registry-config", help=registry_config.HELP, description=registry_config.DESCRIPTION)
     reg.set_defaults(run=registry_config_command)
     _database(reg)
     _issuer(reg)
-    reg.add_argument("--out", required=True, help="directory for config.yml and rootcertbundle.pem")
-    reg.add_argument("--registry-addr", default="127.0.0.1:5000", help="where the registry listens")
-    reg.add_argument("--server-url", help="where registry clients reach this server (default: the issuer URL)")
-    reg.add_argument("--registry-url", help="where this server reads the registry (default: http://<registry-addr>)")
-    reg.add_argument("--storage", required=True, help="the registry's filesystem storage directory")
+    registry_config.arguments(reg)
+
+    _domains_parser(sub)
 
     imp = sub.add_parser("import", help="import security data from files in their published formats")
     kinds = imp.add_subparsers(dest="kind", required=True)
@@ -214,6 +217,33 @@ def _parser() -> argparse.ArgumentParser:
         _database(one)
         importer.arguments(one)
     return parser
+
+
+def _domains_parser(sub: Any) -> None:
+    """`domains verify|challenge|check|ls|rm|requests`: an organization's e-mail domains (iam/domains.py)."""
+    dom = sub.add_parser("domains", help="e-mail domains of organizations (joining by e-mail domain)")
+    acts = dom.add_subparsers(dest="action", required=True)
+    helps = {
+        "verify": "verify a domain for an organization on the operator's word (no DNS)",
+        "challenge": "print the DNS TXT record that proves a domain (platform-api-verification=<token>)",
+        "check": "resolve the domain's TXT records; verify it when the challenge's record is there",
+        "ls": "list domains (of one organization with --group)",
+        "rm": "remove a domain (verified or not) from an organization",
+        "requests": "list the access requests to an organization, newest first",
+    }
+    for action, text in helps.items():
+        one = acts.add_parser(action, help=text, description=text)
+        one.set_defaults(run=domains_command)
+        _database(one)
+        one.add_argument("--group", required=action != "ls", default="", help="the organization (root group uid)")
+        if action not in ("ls", "requests"):
+            one.add_argument("--domain", required=True, help="e.g. example.com")
+        if action in ("verify", "challenge", "check"):
+            one.add_argument("--blocked-email-domains", help="as serve's: domains refused besides the built-in list")
+        if action == "check":
+            one.add_argument("--nameserver", action="append", help="resolve with this server (repeatable; default:"
+                             " the system's resolver)")  # fmt: skip
+            one.add_argument("--dns-port", type=int, default=53, help="the name servers' port (default 53)")
 
 
 @dataclass
@@ -307,17 +337,39 @@ def keys_command(inv: Invocation) -> None:
 
 def registry_config_command(inv: Invocation) -> None:
     """`registry-config`: registry.registry_config.write with this server's issuer and registry service."""
-    ns, settings = inv.args, inv.settings
 
     async def run(database: Database, _: list[str]) -> dict[str, str]:
-        iss = await issuer.issuer_of(database, settings, inv.explicit_url)
-        return await registry_config.write(
-            database, Path(ns.out), public_url=ns.server_url or iss, issuer=iss, service=settings.registry_service,
-            addr=ns.registry_addr, storage=str(Path(ns.storage).resolve()), log_level=settings.log_level,
-            registry_url=ns.registry_url or registry_config.local_url(ns.registry_addr),
-        )  # fmt: skip
+        iss = await issuer.issuer_of(database, inv.settings, inv.explicit_url)
+        return await registry_config.from_arguments(database, inv.args, inv.settings, iss)
 
-    print(json.dumps(_with_database(settings, run)))
+    print(json.dumps(_with_database(inv.settings, run)))
+
+
+def domains_command(inv: Invocation) -> None:
+    """`domains ...`: prints the domain(s) or requests as JSON; a refusal exits 1 with its reason."""
+    ns = inv.args
+    blocked = domains.blocked_domains(inv.settings.blocked_email_domains)
+
+    async def run(database: Database, _: list[str]) -> Any:
+        if ns.action == "verify":
+            return await domains.verify(database, ns.group, ns.domain, blocked)
+        if ns.action == "challenge":
+            return await domains.challenge(database, ns.group, ns.domain, blocked)
+        if ns.action == "check":
+            resolve = domains.dns_resolver(ns.nameserver or [], ns.dns_port)
+            return await domains.check(database, ns.group, ns.domain, blocked, resolve)
+        if ns.action == "rm":
+            if not await domains.remove(database, ns.group, ns.domain):
+                raise domains.DomainError(f"no domain {ns.domain} at {ns.group}")
+            return {}
+        if ns.action == "requests":
+            return await domains.requests(database, ns.group)
+        return await domains.listing(database, ns.group)
+
+    try:
+        print(json.dumps(_with_database(inv.settings, run)))
+    except domains.DomainError as e:
+        sys.exit(f"platform-api domains {ns.action}: {e}")
 
 
 def import_command(inv: Invocation) -> None:

@@ -46,6 +46,7 @@ _DETAIL_TYPES = {
     "BadRequest": error_details_pb2.BadRequest,
     "PreconditionFailure": error_details_pb2.PreconditionFailure,
     "ResourceInfo": error_details_pb2.ResourceInfo,
+    "RetryInfo": error_details_pb2.RetryInfo,
 }
 
 

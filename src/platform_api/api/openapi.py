@@ -52,6 +52,12 @@ _ERRORS = {
         "RESOURCE_EXHAUSTED: over a per-client rate limit, the token routes' or the anonymous routes' (ErrorInfo "
         "reason RATE_LIMITED, metadata retryAfterSeconds); `Retry-After` says when to retry.",
     ),
+    # RequestGroupAccess (iam/joining.py) within the cool-down.
+    "AccessRequestedRecently": (
+        "429",
+        "RESOURCE_EXHAUSTED: the caller asked this organization for access within the cool-down (ErrorInfo "
+        "reason ACCESS_ALREADY_REQUESTED, google.rpc.RetryInfo); `Retry-After` says when to ask again.",
+    ),
 }
 # The token routes (src/platform_api/api/sts_routes.py): Starlette routes served before the API router, sharing
 # their implementation with gRPC. Not transcoded: parameters come from the query string or, for the STS
@@ -339,6 +345,8 @@ def _operation(called: MethodInfo, rule: HttpRule, schemas: _Schemas, m: MethodI
         errors.append("PayloadTooLarge")
     if any(p["in"] == "query" for p in params):
         errors.append("UriTooLong")
+    if m.name == "RequestGroupAccess":
+        errors.append("AccessRequestedRecently")
     for name in sorted(errors, key=lambda e: _ERRORS[e][0]):
         responses[_ERRORS[name][0]] = {"$ref": RESPONSES + name}
     responses["default"] = {"$ref": RESPONSES + "Error"}
@@ -383,6 +391,7 @@ def _error_components() -> tuple[dict[str, Any], dict[str, Any]]:
     }
     retry_after = {"description": "Seconds to wait before retrying.", "schema": {"type": "integer", "minimum": 1}}
     responses["RateLimited"]["headers"] = {**headers, "Retry-After": retry_after}
+    responses["AccessRequestedRecently"]["headers"] = {**headers, "Retry-After": retry_after}
     responses["Error"] = {"description": "Any other error (google.rpc.Status).", "headers": headers, "content": content}
     responses["UriTooLong"] = {"description": _ERRORS["UriTooLong"][1]}
     return status, responses

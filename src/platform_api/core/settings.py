@@ -87,6 +87,11 @@ class Settings:
     # Origins (comma-separated, e.g. https://console.example.com) whose pages may receive a login's token,
     # beside the loopback callbacks (http://127.0.0.1:<any port>/..., localhost, [::1]) always accepted.
     login_console_origins: str = ""
+    # Joining an organization by e-mail domain (iam/joining.py): e-mail domains never eligible, added
+    # (comma-separated) to the built-in free-mail list; and the seconds before the same caller may ask the
+    # same organization for access again (RESOURCE_EXHAUSTED before; 0: no cool-down).
+    blocked_email_domains: str = ""
+    access_request_cooldown: float = 86400.0
     # Legal documents (comma-separated ids) an organization may accept through AcceptTerms.
     terms_documents: str = "tos.v1,dpa.v1"
     # Events: run the delivery dispatcher inside `serve` (`platform-api dispatch` runs it alone).

@@ -5,6 +5,7 @@ the two run side by side with two commands (README "Registry data plane")."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import secrets
 from pathlib import Path
@@ -13,13 +14,36 @@ from typing import Any
 import yaml  # type: ignore[import-untyped]
 
 from platform_api.auth import registry_certs
+from platform_api.core.settings import Settings
 from platform_api.registry import registry_notifications
 from platform_api.registry.registry_tokens import TOKEN_PATH
 from platform_api.service import runtime
 from platform_api.store.db import Database
 
+HELP = "write a Distribution registry config (token auth and notifications at this server) and its CA bundle"
+DESCRIPTION = (
+    "Writes <out>/config.yml and <out>/rootcertbundle.pem for `docker-registry serve <out>/config.yml`, records"
+    " where this server reads the registry back, and prints {config, rootcertbundle, realm, service,"
+    " notifications, registryUrl}. Run it again after moving the server (--public-url, --server-url)."
+)
 BUNDLE = "rootcertbundle.pem"
 CONFIG = "config.yml"
+
+
+def arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--out", required=True, help="directory for config.yml and rootcertbundle.pem")
+    p.add_argument("--storage", required=True, help="the registry's filesystem storage directory")
+    p.add_argument("--registry-addr", default="127.0.0.1:5000", help="where the registry listens")
+    p.add_argument("--server-url", help="where registry clients reach this server (default: the issuer URL)")
+    p.add_argument("--registry-url", help="where this server reads the registry (default: http://<registry-addr>)")
+
+
+async def from_arguments(db: Database, ns: argparse.Namespace, settings: Settings, issuer: str) -> dict[str, str]:
+    return await write(
+        db, Path(ns.out), public_url=ns.server_url or issuer, issuer=issuer, service=settings.registry_service,
+        addr=ns.registry_addr, storage=str(Path(ns.storage).resolve()), log_level=settings.log_level,
+        registry_url=ns.registry_url or local_url(ns.registry_addr),
+    )  # fmt: skip
 
 
 def config(

@@ -14,11 +14,7 @@ from platform_api.service import wiring
 from platform_api.service.context import rpc
 
 # Contract methods deliberately left unimplemented (README: they answer UNIMPLEMENTED), by implementation name.
-UNIMPLEMENTED = {
-    "chainguard.platform.iam.v2.GroupsService.LookupGroup",
-    "chainguard.platform.iam.v2.GroupsService.CheckEligibility",
-    "chainguard.platform.iam.v2.GroupsService.RequestGroupAccess",
-}
+UNIMPLEMENTED: set[str] = set()
 
 
 def _v1(method: str) -> bool:

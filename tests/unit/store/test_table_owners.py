@@ -26,6 +26,8 @@ OWNERS = {
     "account_associations": "iam/account_associations.py",
     "group_invites": "iam/group_invites.py",
     "terms_acceptances": "iam/terms.py",
+    "group_domains": "iam/domains.py",
+    "group_access_requests": "iam/domains.py",
     "refresh_tokens": "iam/sts.py",
     "login_sessions": "iam/login.py",
     "headless_sessions": "iam/login.py",

@@ -1,0 +1,133 @@
+"""Joining your company's organization (reference 6.1): GroupsService.LookupGroup, CheckEligibility and
+RequestGroupAccess (their v1 twins: iam/v1/groups.py).
+
+The caller's e-mail counts only when all of this holds (else the caller has none, and every RPC answers as
+if no organization matched):
+- the access token came from exchanging a token of an issuer that is trusted now (`--trusted-issuer`): its
+  `act` claim (the upstream's iss, sub and e-mail, copied at the exchange) names that issuer;
+- the caller is the user identity registered for that upstream user (uid = user_uid(iss, sub)), not an
+  identity an administrator made with a claim match (whose rows nobody vouches for);
+- that identity's `email` (which only registration sets, and only from an upstream claim with
+  `email_verified` true; the API cannot write it) is the e-mail the token carries.
+The e-mail's domain must not be blocked (free-mail providers, iam/domains.BUILTIN_BLOCKED plus
+`--blocked-email-domains`) and must be verified by a root organization (iam/domains.py).
+
+Every failure of LookupGroup and RequestGroupAccess is the same NOT_FOUND (same message, same detail), so
+that a caller learns nothing about which gate closed or which organizations exist.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+
+from platform_api.auth import authz, matching
+from platform_api.core import clock, errors, validate
+from platform_api.gen.records.iam_v2 import (
+    CheckEligibilityRequest,
+    CheckEligibilityResponse,
+    LookupGroupRequest,
+    LookupGroupResponse,
+    RequestGroupAccessRequest,
+    RequestGroupAccessResponse,
+)
+from platform_api.iam import domains, groups, identities
+from platform_api.outbox import outbox
+from platform_api.service.context import Context, rpc
+
+SERVICE = "chainguard.platform.iam.v2.GroupsService."
+# Ce-Type `<prefix>.api.iam.group.access_requested.v1`, subject and group: the organization asked.
+EVENT_TYPE = "iam.group.access_requested.v1"
+RETRY_INFO = errors.TYPE_PREFIX + "RetryInfo"
+
+
+def collapsed() -> errors.ApiError:
+    """The one answer of every way a lookup or a request can fail."""
+    return errors.not_found(groups.RESOURCE, "organization for your e-mail domain")
+
+
+async def verified_email(ctx: Context) -> str | None:
+    """The caller's e-mail when it counts (module docstring), lower-cased."""
+    claims = authz.caller(ctx).claims
+    act = claims.act if claims is not None else {}
+    iss, sub, email = act.get("iss"), act.get("sub"), act.get("email")
+    if not (isinstance(iss, str) and isinstance(sub, str) and isinstance(email, str) and iss and sub and email):
+        return None
+    issuer = matching.normalize_issuer(iss)
+    trusted = {matching.normalize_issuer(i.strip()) for i in ctx.rt.settings.trusted_issuers.split(",") if i.strip()}
+    if issuer not in trusted or ctx.subject != matching.user_uid(issuer, sub):
+        return None
+    identity = await identities.find(ctx.rt.db, ctx.subject)
+    if identity is None or not identity.email or identity.email.lower() != email.lower():
+        return None
+    return email.lower()
+
+
+async def organization(ctx: Context) -> str | None:
+    """The uid of the verified organization of the caller's e-mail domain, when every gate passes."""
+    email = await verified_email(ctx)
+    if email is None:
+        return None
+    local, at, host = email.rpartition("@")
+    domain = domains.normalize(host) if local and at else None
+    if domain is None or domains.is_blocked(domain, domains.blocked_domains(ctx.rt.settings.blocked_email_domains)):
+        return None
+    return await domains.verified_group(ctx.rt.db, domain)
+
+
+@rpc(SERVICE + "LookupGroup")
+async def lookup_group(req: LookupGroupRequest, ctx: Context) -> LookupGroupResponse:
+    uid = await organization(ctx)
+    if uid is None:
+        raise collapsed()
+    try:
+        return LookupGroupResponse(group=await groups.GROUPS.get(ctx.rt.db, uid))
+    except errors.ApiError:
+        raise collapsed() from None  # deleted meanwhile
+
+
+@rpc(SERVICE + "CheckEligibility")
+async def check_eligibility(req: CheckEligibilityRequest, ctx: Context) -> CheckEligibilityResponse:
+    return CheckEligibilityResponse(eligible=await organization(ctx) is not None)
+
+
+def cooling_down(seconds: float) -> errors.ApiError:
+    """429 RESOURCE_EXHAUSTED with google.rpc.RetryInfo (and Retry-After over HTTP)."""
+    wait = max(1, math.ceil(seconds))
+    e = errors.ApiError(
+        errors.RESOURCE_EXHAUSTED,
+        f"Resource exhausted: access to this organization was requested recently; ask again in {wait} s",
+        [{"@type": RETRY_INFO, "retryDelay": f"{wait}s"}],
+    )
+    e.info_reason = "ACCESS_ALREADY_REQUESTED"
+    e.info_metadata = {"retryAfterSeconds": str(wait)}
+    e.headers = {"retry-after": str(wait)}
+    return e
+
+
+@rpc(SERVICE + "RequestGroupAccess")
+async def request_group_access(req: RequestGroupAccessRequest, ctx: Context) -> RequestGroupAccessResponse:
+    """Records the request (the cool-down is per caller and organization) and emits its event to the
+    organization's subscriptions, in one transaction."""
+    if not req.group_uid:
+        raise errors.invalid_argument("group_uid", "the organization to ask is required")
+    validate.uid(req.group_uid, "group_uid")
+    uid = await organization(ctx)
+    if uid is None or uid != req.group_uid:
+        raise collapsed()
+    cooldown = ctx.rt.settings.access_request_cooldown
+    now_s = time.time()
+    now = clock.from_epoch(now_s)
+    async with ctx.rt.db.transaction() as tx:
+        if not await groups.exists(tx, uid):
+            raise collapsed()
+        done = await domains.record_request(tx, uid, ctx.subject, now, clock.from_epoch(now_s - cooldown))
+        if done is None:
+            last = await domains.last_request(tx, uid, ctx.subject)
+            left = cooldown - (now_s - clock.to_epoch(last)) if last else cooldown
+            raise cooling_down(left)
+        assert ctx.info is not None
+        info = dataclasses.replace(ctx.info, event_type=EVENT_TYPE, event_source="/iam/v2/groups")
+        await outbox.emit(tx, dataclasses.replace(ctx, info=info), req, subject=uid, group=uid)
+    return RequestGroupAccessResponse()

@@ -1,0 +1,73 @@
+"""The pure rules of iam/domains.py (domain names, the blocked list) and the TXT check with an injected
+resolver, in process over a scratch SQLite database."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from platform_api.iam import bootstrap, domains
+from platform_api.store import db
+from platform_api.store.migrate import migrate
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ("Example.COM.", "example.com"),
+        (" a-b.c.example ", "a-b.c.example"),
+        ("bücher.example", "xn--bcher-kva.example"),
+        ("localhost", None),
+        ("", None),
+        ("a..example", None),
+        ("-a.example", None),
+        ("a-.example", None),
+        ("a_b.example", None),
+        ("a b.example", None),
+        ("x" * 64 + ".example", None),
+        (("a" * 60 + ".") * 5 + "example", None),  # over 253 characters
+    ],
+)
+def test_normalize(given: str, expected: str | None) -> None:
+    assert domains.normalize(given) == expected
+
+
+def test_blocked_domains_and_their_subdomains() -> None:
+    blocked = domains.blocked_domains(" Corp-Mail.example ,, not a domain")
+    assert "gmail.com" in blocked and "corp-mail.example" in blocked
+    assert domains.is_blocked("gmail.com", blocked)
+    assert domains.is_blocked("eu.mail.gmail.com", blocked)
+    assert domains.is_blocked("corp-mail.example", blocked)
+    assert not domains.is_blocked("notgmail.com", blocked)
+    assert not domains.is_blocked("com", blocked)
+    assert not domains.is_blocked("example.com", domains.blocked_domains(""))
+
+
+def test_check_with_an_injected_resolver(tmp_path: Path) -> None:
+    asked: list[str] = []
+    published: dict[str, list[str]] = {}
+
+    async def resolve(name: str) -> list[str]:
+        asked.append(name)
+        return published.get(name, [])
+
+    async def go() -> None:
+        database = await db.connect(f"sqlite:///{tmp_path / 't.db'}")
+        try:
+            await migrate(database)
+            org = (await bootstrap.bootstrap(database, "http://x", "http://x", "org", "", ""))["organization"]
+            blocked = domains.blocked_domains("")
+            challenge = await domains.challenge(database, org, "Corp.Example", blocked)
+            with pytest.raises(domains.DomainError, match="no TXT record"):
+                await domains.check(database, org, "corp.example", blocked, resolve)
+            published["corp.example"] = ["  " + challenge["txt"] + " "]
+            shown = await domains.check(database, org, "corp.example.", blocked, resolve)
+            assert shown["state"] == "VERIFIED"
+            assert await domains.verified_group(database, "corp.example") == org
+            assert asked == ["corp.example", "corp.example"]
+        finally:
+            await database.close()
+
+    asyncio.run(go())
