@@ -4,19 +4,32 @@ read back from the registry itself."""
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
+import jwt
 import pytest
 
 from platform_api.gen.chainguard.platform.common import uidp_pb2
 from platform_api.gen.chainguard.platform.registry.v2 import repos_pb2, repos_pb2_grpc, tags_pb2, tags_pb2_grpc
 from platform_api.registry import registry_notifications
 from platform_api.service import runtime
-from tests.helpers import BACKENDS, Receiver, Server, mk_group, mk_org, mk_repo, run_db, stop_server
+from tests.helpers import (
+    BACKENDS,
+    BUILTIN_ROLE_UIDS,
+    Receiver,
+    Server,
+    Upstream,
+    mk_group,
+    mk_org,
+    mk_repo,
+    run_db,
+    stop_server,
+)
 from tests.helpers.distribution import layout, manifest_of, needs_distribution, pull, push, registry_for, skopeo
 from tests.helpers.registry import image_architectures, image_size
 from tests.helpers.webhooks import start_events_server
@@ -190,3 +203,38 @@ def test_grpc_sees_the_pushed_tag(es: Server, registry: str, tmp_path: Path) -> 
     _eventually(lambda: _tags(es.http, repo))
     got = repos_pb2_grpc.ReposServiceStub(es.channel).GetRepo(repos_pb2.GetRepoRequest(uid=repo))
     assert got.name == "viagrpc"
+
+
+def test_a_token_narrowed_by_the_exchange_is_narrowed_at_the_registry(es: Server, upstream: Upstream) -> None:
+    """The token exchange's `scopes` and `cap` narrow what the registry's token grants, as they narrow API calls."""
+    org, name = _org_path(es.http)
+    team, other = mk_group(es.http, org, "team")["uid"], mk_group(es.http, org, "other")["uid"]
+    mk_repo(es.http, team, "app")
+    sub = secrets.token_hex(6)
+    match = {"issuer": upstream.issuer, "subject": sub}
+    made = es.http.post(f"/iam/v2/identities/{org}", json={"name": "ci-" + sub, "claimMatch": match})
+    assert made.status_code == 200, made.text
+    uid = made.json()["uid"]
+    bound = es.http.post(
+        f"/iam/v2/roleBindings/{org}", json={"identityUid": uid, "roleUid": BUILTIN_ROLE_UIDS["registry.push"]}
+    )
+    assert bound.status_code == 200, bound.text
+
+    def granted(**narrowing: Any) -> list[str]:
+        r = httpx.get(es.base_url + "/sts/exchange", params={"identity": uid, **narrowing},
+                      headers={"authorization": "Bearer " + upstream.token(sub, "localhost")})  # fmt: skip
+        assert r.status_code == 200, r.text
+        asked = {"service": "platform-api-registry", "scope": f"repository:{name}/team/app:pull,push"}
+        t = httpx.get(
+            es.base_url + "/registry/token", params=asked, headers={"authorization": "Bearer " + r.json()["token"]}
+        )
+        access = jwt.decode(t.json()["token"], options={"verify_signature": False})["access"]
+        return [a for entry in access for a in entry["actions"]]
+
+    assert granted() == ["pull", "push"]
+    assert granted(scopes=team) == ["pull", "push"]
+    assert granted(scopes=other) == []
+    pull_caps = ["repo.list", "manifest.list", "tag.list", "repo.blobs.get", "groups.list", "record_signatures.list",
+                 "sboms.list", "vuln_reports.list", "manifest.metadata.list", "referrers.list"]  # fmt: skip
+    assert granted(cap=pull_caps) == ["pull"]
+    assert granted(cap=["repo.list"]) == []
