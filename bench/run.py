@@ -97,10 +97,14 @@ def parse_wrk(out: str) -> dict[str, Any]:
     return res
 
 
-def wrk(url: str, connections: int, duration: int, script: list[str] | None = None, token: str = "") -> dict[str, Any]:
+def wrk(
+    url: str, connections: int, duration: int, script: list[str] | None = None, token: str = "", header: str = ""
+) -> dict[str, Any]:
     argv = ["taskset", "-c", CLIENT_CPU, "wrk", "-t1", f"-c{connections}", f"-d{duration}s", "--latency"]
     if token:
         argv += ["-H", f"Authorization: Bearer {token}"]
+    if header:
+        argv += ["-H", header]
     if script:
         argv += ["-s", script[0], url, "--", *script[1:]]
     else:
