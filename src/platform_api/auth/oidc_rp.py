@@ -80,12 +80,7 @@ class RelyingParty:
     def __init__(self, verifier: upstream.UpstreamVerifier) -> None:
         self.verifier = verifier
         self.allow_loopback = verifier.allow_loopback_http
-        self._http = httpx.AsyncClient(
-            timeout=httpx.Timeout(10.0, connect=3.0),
-            follow_redirects=False,
-            trust_env=False,
-            limits=httpx.Limits(max_keepalive_connections=0),
-        )
+        self._http = upstream.outbound_client(10.0, 3.0)
         self._endpoints: LRU[str, Endpoints] = LRU(MAX_PROVIDERS)
 
     async def close(self) -> None:

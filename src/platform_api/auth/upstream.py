@@ -76,15 +76,21 @@ def _origin(url: str) -> tuple[str, str, int]:
     return scheme, host, port
 
 
+def outbound_client(total: float, connect: float) -> httpx.AsyncClient:
+    """A client for calls to upstream providers: no redirects, no proxy settings from the environment, no
+    kept connections (each call's address is checked anew by the caller)."""
+    return httpx.AsyncClient(
+        timeout=httpx.Timeout(total, connect=connect),
+        follow_redirects=False,
+        trust_env=False,
+        limits=httpx.Limits(max_keepalive_connections=0),
+    )
+
+
 class UpstreamVerifier:
     def __init__(self, allow_loopback_http: bool) -> None:
         self.allow_loopback_http = allow_loopback_http
-        self._http = httpx.AsyncClient(
-            timeout=httpx.Timeout(5.0, connect=2.0),
-            follow_redirects=False,
-            trust_env=False,
-            limits=httpx.Limits(max_keepalive_connections=0),
-        )
+        self._http = outbound_client(5.0, 2.0)
         self._keys: LRU[str, _Keys] = LRU(MAX_CACHED_ISSUERS)
         self._flights: dict[str, _Flight] = {}
 
