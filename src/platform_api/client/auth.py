@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -155,7 +156,7 @@ def refresh(http: httpx.Client, creds: Credentials) -> Credentials:
 
 
 def exchange(http: httpx.Client, upstream: str, audience: str, identity: str) -> Credentials:
-    params = [("aud", audience)] + ([("identity", identity)] if identity else [])
+    params = ([("aud", audience)] if audience else []) + ([("identity", identity)] if identity else [])
     data = _sts(http, "/sts/exchange", upstream, params)
     value = str(data.get("token", ""))
     expiry = parse_time(data.get("expiry")) or jwt_expiry(value)
@@ -253,8 +254,8 @@ class Auth:
                     return self._current
                 except errors.Unauthenticated:
                     pass  # spent or expired: exchange the upstream token again
-            audience = os.environ.get("PLATFORM_API_AUDIENCE") or self.server
-            upstream = upstream_token(audience)
+            audience = os.environ.get("PLATFORM_API_AUDIENCE", "")
+            upstream = upstream_token(audience or urlsplit(self.server).hostname or self.server)
             if upstream:
                 self._current = exchange(self.http, upstream, audience, os.environ.get("PLATFORM_API_IDENTITY", ""))
                 return self._current

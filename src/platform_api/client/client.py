@@ -89,7 +89,8 @@ class Client:
     """A client of one server.
 
     url: the server's HTTP URL (default `$PLATFORM_API_URL`, else http://localhost:8080); grpc: the gRPC
-    address (default derived from url: see transport.derive_grpc_target); transport: "grpc" or "http";
+    address (default `$PLATFORM_API_GRPC`, else derived from url: see transport.derive_grpc_target);
+    transport: "grpc" or "http" (default `$PLATFORM_API_TRANSPORT`, else grpc);
     token: an explicit access token (else the sources of client.auth, in order); retries: how many times an
     UNAVAILABLE or rate-limited call is tried again.
     """
@@ -103,14 +104,16 @@ class Client:
     registry: Area
     vulnerabilities: Area
 
-    def __init__(self, url: str | None = None, *, grpc: str | None = None, transport: str = "grpc",
+    def __init__(self, url: str | None = None, *, grpc: str | None = None, transport: str | None = None,
                  token: str | None = None, timeout: float = 30.0, retries: int = 4, max_retry_wait: float = 30.0,
                  use_login_cache: bool = True, user_agent: str = USER_AGENT,
                  sleep: Callable[[float], None] = time.sleep) -> None:  # fmt: skip
         self.url = (url or os.environ.get("PLATFORM_API_URL") or DEFAULT_URL).rstrip("/")
+        transport = transport or os.environ.get("PLATFORM_API_TRANSPORT") or "grpc"
         if transport not in ("grpc", "http"):
             raise ValueError(f"transport must be 'grpc' or 'http', not {transport!r}")
         self.transport_name = transport
+        grpc = grpc or os.environ.get("PLATFORM_API_GRPC") or None
         if transport == "grpc":
             target, tls = (grpc, self.url.startswith("https:")) if grpc else derive_grpc_target(self.url)
             self.grpc_target = target
