@@ -11,7 +11,7 @@ from typing import Any
 
 from platform_api.client import UIDPFilter
 from platform_api.ctl import output, resolve
-from platform_api.ctl.common import OK, USAGE, CtlError, Ctx, command, group
+from platform_api.ctl.common import NOT_FOUND, OK, USAGE, CtlError, Ctx, command, group
 
 
 @dataclass(frozen=True)
@@ -100,6 +100,17 @@ def _record(ctx: Ctx, spec: Spec, verb: str) -> tuple[dict[str, Any], list[str]]
 def resource_uid(ctx: Ctx, spec: Spec, ref: str) -> str:
     if resolve.is_uid(ref) or not spec.named:
         return ref
+    if spec.kind == "group":
+        # A path from the organization down; a bare name is first looked for under the default organization,
+        # then as an organization itself.
+        if "/" in ref or not ctx.org:
+            return resolve.group(ctx, ref)
+        try:
+            return resolve.named(ctx, "group", "iam", "list_groups", ref)
+        except CtlError as e:
+            if e.code != NOT_FOUND:
+                raise
+            return resolve.group(ctx, ref)
     return resolve.named(ctx, spec.kind, spec.area, spec.methods["ls"], ref, parent_kind=spec.parent)
 
 

@@ -69,19 +69,20 @@ IAM = [
          flags=(Flag("--external-group", "externalGroupId", "the group id in the provider's groups claim",
                      required=True),
                 Flag("--role", "roleUid", "the role it gives for the session: uid or name", "role", required=True),
-                Flag("--scope", "scope", "the group where the role applies: uid or path", "group")),
+                Flag("--scope", "scope", "the group where the role applies: uid or path", "group",
+                     required=True)),
          named=False, parent="identity_provider",
          filters=(Flag("--identity-provider-uid", "identity_provider_uid", "only this provider's mappings",
                        "identity_provider"),),
          example="platformctl iam group-mappings create --identity-provider my-org/corp-sso "
-                 "--external-group admins --role owner"),
+                 "--external-group admins --role owner --scope my-org"),
 ]  # fmt: skip
 
 REGISTRY = [
     Spec("registry", "repos", "repo", "registry", "repo", crud("repo", "repos"),
          columns=(("NAME", "name"), ("UID", "uid"), ("DESCRIPTION", "description")),
          wide=(("ALIASES", "aliases"), ("ACTIVE_TAGS", "activeTags"), CREATED),
-         flags=(DESCRIPTION, Flag("--alias", "aliases", "another name (repeatable)", "list")),
+         flags=(DESCRIPTION, Flag("--alias", "aliases", "another image reference for it, name:tag (repeatable)", "list")),
          example="platformctl registry repos create nginx --parent my-org --description 'web server'"),
     Spec("registry", "tags", "tag", "registry", "tag", crud("tag", "tags", "ls", "get", "create", "rm"),
          columns=(("NAME", "name"), ("DIGEST", "digest"), ("UID", "uid")),
