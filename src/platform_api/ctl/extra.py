@@ -95,7 +95,10 @@ _platformctl() {
     [[ "$w" == -* ]] && continue
     case " $(_platformctl_words "${path# }") " in *" $w "*) path="$path $w" ;; esac
   done
-  COMPREPLY=($(compgen -W "$(_platformctl_words "${path# }")" -- "$cur"))
+  local words
+  words="$(_platformctl_words "${path# }" | tr ' ' '\n')"
+  if [[ "$cur" == -* ]]; then words="$(grep -- '^-' <<<"$words")"; else words="$(grep -v -- '^-' <<<"$words")"; fi
+  COMPREPLY=($(compgen -W "$words" -- "$cur"))
 }
 _platformctl_words() {
   case "$1" in
