@@ -82,7 +82,7 @@ REGISTRY = [
     Spec("registry", "repos", "repo", "registry", "repo", crud("repo", "repos"),
          columns=(("NAME", "name"), ("UID", "uid"), ("DESCRIPTION", "description")),
          wide=(("ALIASES", "aliases"), ("ACTIVE_TAGS", "activeTags"), CREATED),
-         flags=(DESCRIPTION, Flag("--alias", "aliases", "another image reference for it, name:tag (repeatable)", "list")),
+         flags=(DESCRIPTION, Flag("--alias", "aliases", "another reference, name:tag (repeatable)", "list")),
          example="platformctl registry repos create nginx --parent my-org --description 'web server'"),
     Spec("registry", "tags", "tag", "registry", "tag", crud("tag", "tags", "ls", "get", "create", "rm"),
          columns=(("NAME", "name"), ("DIGEST", "digest"), ("UID", "uid")),
