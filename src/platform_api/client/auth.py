@@ -23,7 +23,7 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -115,7 +115,7 @@ def load_login(server: str, path: Path | None = None) -> Credentials | None:
 def save_login(server: str, creds: Credentials, path: Path | None = None) -> None:
     path = path or cache_path()
     data = _read_cache(path) or {"version": 1, "servers": {}}
-    expiry = datetime.fromtimestamp(creds.expiry).astimezone().isoformat() if creds.expiry else None
+    expiry = datetime.fromtimestamp(creds.expiry, UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if creds.expiry else None
     data["servers"][server.rstrip("/")] = {"token": creds.token, "refreshToken": creds.refresh_token, "expiry": expiry}
     _write_private(path, json.dumps(data, indent=2, sort_keys=True))
 

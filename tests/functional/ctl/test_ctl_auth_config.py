@@ -106,3 +106,64 @@ def test_every_command_has_help_with_examples(ctl: Ctl) -> None:
     for path in commands:
         r = subprocess.run([PLATFORMCTL, *path.split(), "--help"], capture_output=True, text=True, timeout=30)
         assert r.returncode == 0 and "examples:" in r.stdout, path
+
+
+FAKE_LOGIN = """
+import importlib.machinery, json, sys, types
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+@dataclass(frozen=True)
+class LoginResult:
+    token: str
+    refresh_token: str
+    expiry: datetime | None
+
+calls = []
+
+def browser_login(server, *, idp_id="", invite_code="", identity="", create_refresh_token=True, open_browser,
+                  timeout=300.0):
+    calls.append({"flow": "browser", "server": server, "idp_id": idp_id, "invite_code": invite_code,
+                  "identity": identity, "opens": callable(open_browser)})
+    return LoginResult(sys.argv[1], "refresh-1", datetime(2030, 1, 2, 3, 4, 5, tzinfo=timezone.utc))
+
+def headless_login(server, *, idp_id="", invite_code="", show, poll_interval=2.0, timeout=600.0):
+    show("visit https://example/device and enter ABCD")
+    calls.append({"flow": "headless", "server": server, "idp_id": idp_id, "invite_code": invite_code})
+    return LoginResult(sys.argv[1], "", None)
+
+mod = types.ModuleType("platform_api.client.login")
+mod.__spec__ = importlib.machinery.ModuleSpec("platform_api.client.login", None)
+mod.LoginResult, mod.browser_login, mod.headless_login = LoginResult, browser_login, headless_login
+sys.modules["platform_api.client.login"] = mod
+from platform_api.ctl.main import main
+code = main(sys.argv[2:])
+print(json.dumps(calls))
+sys.exit(code)
+"""
+
+
+@pytest.mark.parametrize("headless", [False, True])
+def test_login_calls_the_login_flows_and_caches_their_tokens(ctl: Ctl, server: Server, headless: bool) -> None:
+    """`auth login` against the login module's published signatures (a stand-in for the module here; the
+    browser flow end to end is the login helper's test)."""
+    import sys
+
+    args = ["auth", "login", "--idp-id", "idp-1", "--invite-code", "inv-1"]
+    args += ["--headless"] if headless else ["--identity", "ident-1"]
+    r = subprocess.run([sys.executable, "-c", FAKE_LOGIN, server.token, *args], env=ctl.env, capture_output=True,
+                       text=True, timeout=60)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    (call,) = json.loads(r.stdout.strip().splitlines()[-1])
+    assert call["server"] == server.base_url and call["idp_id"] == "idp-1" and call["invite_code"] == "inv-1"
+    if headless:
+        assert call["flow"] == "headless" and "enter ABCD" in r.stderr
+    else:
+        assert call == {**call, "flow": "browser", "identity": "ident-1", "opens": True}
+    cached = json.loads((ctl.home / "platformctl" / "credentials.json").read_text())["servers"][server.base_url]
+    assert cached["token"] == server.token
+    assert cached["refreshToken"] == ("" if headless else "refresh-1")
+    if not headless:
+        assert cached["expiry"] == "2030-01-02T03:04:05Z"
+    status = json.loads(ctl("auth", "status", "-o", "json").out)
+    assert status["source"] == "login" and status["valid"] is True
