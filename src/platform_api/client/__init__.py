@@ -6,7 +6,7 @@ repo = client.registry.create_repo(org, Repo(name="nginx"))
 """
 
 from platform_api.client.auth import Credentials
-from platform_api.client.client import Area, Client, Pages
+from platform_api.client.client import Area, Client
 from platform_api.client.errors import (
     AlreadyExists,
     ApiError,
@@ -22,6 +22,7 @@ from platform_api.client.errors import (
     Unavailable,
     Unimplemented,
 )
+from platform_api.client.pages import Pages
 from platform_api.gen.records.common import UIDPFilter
 from platform_api.gen.records.events_v2 import Subscription
 from platform_api.gen.records.iam_v2 import (

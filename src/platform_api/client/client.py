@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -16,33 +16,11 @@ import msgspec
 from platform_api.client import contract, errors
 from platform_api.client.auth import Auth
 from platform_api.client.contract import Method
+from platform_api.client.methods import advisory, events, iam, libraries, ping, registry, vulnerabilities
+from platform_api.client.pages import Pages
 from platform_api.client.transport import USER_AGENT, GrpcTransport, HttpTransport, Transport, derive_grpc_target
 
 DEFAULT_URL = "http://localhost:8080"
-MAX_PAGES = 100_000  # a server that never stops paging is not followed forever
-
-
-class Pages:
-    """The items of a List, fetched page by page as iterated (`for repo in client.registry.list_repos(...)`);
-    `.pages()` yields the whole responses instead (for `totalCount`, `skipped`)."""
-
-    def __init__(self, client: Client, m: Method, request: Any) -> None:
-        self._client, self._m, self._request = client, m, request
-
-    def pages(self) -> Iterator[Any]:
-        request, seen = self._request, set()
-        for _ in range(MAX_PAGES):
-            page = self._client.call(self._m, request)
-            yield page
-            token = page.next_page_token
-            if not token or token in seen:
-                return
-            seen.add(token)
-            request = msgspec.structs.replace(request, page_token=token)
-
-    def __iter__(self) -> Iterator[Any]:
-        for page in self.pages():
-            yield from getattr(page, self._m.items)
 
 
 class Area:
@@ -78,6 +56,7 @@ def build_request(m: Method, args: tuple[Any, ...], kwargs: dict[str, Any]) -> A
         if key in values:
             raise TypeError(f"{m.python_name}() got {key!r} twice")
         values[key] = value
+    values = {k: v for k, v in values.items() if v is not None}  # None: not set (the field keeps its default)
     # Through builtins and back: dicts are accepted for message fields, and a wrong type fails here, naming it.
     try:
         return msgspec.convert(msgspec.to_builtins(m.input_record(**values)), m.input_record)
@@ -95,14 +74,14 @@ class Client:
     UNAVAILABLE or rate-limited call is tried again.
     """
 
-    # The areas of the v2 API (typed for readers; each is an Area).
-    advisory: Area
-    events: Area
-    iam: Area
-    libraries: Area
-    ping: Area
-    registry: Area
-    vulnerabilities: Area
+    # The areas of the v2 API: each an Area at run time, described by its generated Protocol (client/methods/).
+    advisory: advisory.Advisory
+    events: events.Events
+    iam: iam.Iam
+    libraries: libraries.Libraries
+    ping: ping.Ping
+    registry: registry.Registry
+    vulnerabilities: vulnerabilities.Vulnerabilities
 
     def __init__(self, url: str | None = None, *, grpc: str | None = None, transport: str | None = None,
                  token: str | None = None, timeout: float = 30.0, retries: int = 4, max_retry_wait: float = 30.0,
@@ -143,7 +122,7 @@ class Client:
     def invoke(self, m: Method, *args: Any, **kwargs: Any) -> Any:
         request = build_request(m, args, kwargs)
         if m.items:
-            return Pages(self, m, request)
+            return Pages(self.call, m, request)
         return self.call(m, request)
 
     def call(self, method: Method | str, request: Any) -> Any:
