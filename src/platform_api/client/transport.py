@@ -165,6 +165,18 @@ def http_request(m: Method, request: Any) -> tuple[str, str, list[tuple[str, str
     return rule.verb, path, query, body
 
 
+def _read_capped(r: httpx.Response, cap: int) -> bytes:
+    """The body, refused past `cap` bytes (an error answer: cut there; it is only quoted)."""
+    out = bytearray()
+    for chunk in r.iter_bytes():
+        out += chunk
+        if len(out) > cap:
+            if r.status_code != 200:
+                return bytes(out[:cap])
+            raise errors.Internal(f"the server's answer is larger than {cap} bytes")
+    return bytes(out)
+
+
 class HttpTransport:
     def __init__(self, base_url: str, *, user_agent: str = USER_AGENT) -> None:
         self.http = httpx.Client(base_url=base_url.rstrip("/"), headers={"user-agent": user_agent})
@@ -175,15 +187,22 @@ class HttpTransport:
         content = msgspec.json.encode(body) if body is not None else None
         if content is not None:
             headers["content-type"] = "application/json"
+        request = self.http.build_request(verb, path, params=tuple(query), content=content, headers=headers,
+                                          timeout=timeout)  # fmt: skip
         try:
-            r = self.http.request(verb, path, params=tuple(query), content=content, headers=headers, timeout=timeout)
+            r = self.http.send(request, stream=True)
+            try:
+                body = _read_capped(r, MAX_ANSWER if r.status_code == 200 else 65536)
+                status, retry_after = r.status_code, r.headers.get("retry-after")
+            finally:
+                r.close()
         except httpx.TransportError as e:
             raise errors.Unavailable(f"{type(e).__name__}: {e}") from None
-        if r.status_code != 200:
-            raise errors.from_http(r.status_code, r.content[:65536], r.headers.get("retry-after"))
+        if status != 200:
+            raise errors.from_http(status, body, retry_after)
         try:
-            return msgspec.json.decode(r.content, type=m.output_record)
-        except msgspec.ValidationError as e:
+            return msgspec.json.decode(body, type=m.output_record)
+        except (msgspec.ValidationError, msgspec.DecodeError) as e:
             raise errors.Internal(f"the server's answer to {m.name} did not parse: {e}") from None
 
     def close(self) -> None:

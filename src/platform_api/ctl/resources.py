@@ -208,7 +208,8 @@ def register(sub: Any, spec: Spec) -> Any:
     if "ls" in m:
         p = command(res, "ls", f"list {spec.kind}s", [f"{word} ls", f"{word} ls --parent my-org/team -o json"],
                     lambda ctx: do_ls(ctx, spec), aliases=["list"])  # fmt: skip
-        p.add_argument("--parent", help=f"list under {parent_help} (default: the default organization)")
+        names = ["--parent", "--group"] if spec.parent == "group" else ["--parent"]
+        p.add_argument(*names, dest="parent", help=f"list under {parent_help} (default: the default organization)")
         p.add_argument("--children", action="store_true", help="direct children of --parent only, not its subtree")
         if spec.named:
             p.add_argument("--name", help="only those with this exact name")
@@ -226,8 +227,8 @@ def register(sub: Any, spec: Spec) -> Any:
         if spec.named:
             p.add_argument("name", help=f"the new {spec.kind}'s name")
         need = " (required)" if spec.parent != "group" else " (default: the default organization)"
-        p.add_argument("--" + spec.parent.replace("_", "-") if spec.parent != "group" else "--parent", dest="parent",
-                       help=f"where to create it: {parent_help}{need}")  # fmt: skip
+        names = ["--" + spec.parent.replace("_", "-")] if spec.parent != "group" else ["--parent", "--group"]
+        p.add_argument(*names, dest="parent", help=f"where to create it: {parent_help}{need}")
         for flag in spec.flags:
             if flag.create:
                 _add_flag(p, flag, create=True)

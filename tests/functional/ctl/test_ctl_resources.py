@@ -29,7 +29,7 @@ def org(ctl: Ctl) -> str:
 
 def test_groups_and_paths_of_names(ctl: Ctl, org: str) -> None:
     team = ctl.json("iam", "groups", "create", "team")  # under the default organization
-    sub = ctl.json("iam", "groups", "create", "sub", "--parent", f"{org}/team")
+    sub = ctl.json("iam", "groups", "create", "sub", "--group", f"{org}/team")  # --group: --parent's other name
     assert sub["uid"].startswith(team["uid"] + "/")
     assert ctl.json("iam", "groups", "get", f"{org}/team/sub")["uid"] == sub["uid"]
     assert ctl.json("iam", "groups", "get", sub["uid"])["name"] == "sub"
@@ -90,6 +90,7 @@ def test_iam_resources_by_name(ctl: Ctl, org: str) -> None:
     ctl.json("iam", "role-bindings", "create", "--identity", f"{org}/ci-bot", "--role", f"{org}/puller")
     bindings = ctl.json("iam", "role-bindings", "ls", "--identity", "ci-bot")
     assert sorted(b["role"]["name"] for b in bindings) == ["puller", "viewer"]
+    assert [b["identity"]["name"] for b in ctl.json("iam", "role-bindings", "ls", "--role", "puller")] == ["ci-bot"]
     invite = ctl.json("iam", "invites", "create", "--role", "viewer", "--ttl", "3600s", "--single-use")
     assert invite["code"] and invite["singleUse"] is True
     assert [i["uid"] for i in ctl.json("iam", "invites", "ls")] == [invite["uid"]]

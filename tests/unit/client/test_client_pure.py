@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 
+import httpx
 import pytest
 
 from platform_api.client import Client, Repo, UIDPFilter, contract, errors
 from platform_api.client.client import build_request
-from platform_api.client.transport import derive_grpc_target, http_request
+from platform_api.client.transport import MAX_ANSWER, HttpTransport, derive_grpc_target, http_request
 
 ORG = "a" * 40
 REPO = ORG + "/" + "b" * 16
@@ -88,3 +89,31 @@ def test_retry_policy() -> None:
     assert c._retry_delay(errors.Unavailable("down"), 1) is not None
     assert c._retry_delay(errors.Unavailable("down"), 2) is None  # retries spent
     c.close()
+
+
+def _over(handler: object) -> Client:
+    """An HTTP client whose server is `handler` (httpx's mock transport: no socket)."""
+    c = Client("http://api.test", transport="http", use_login_cache=False, token="t", sleep=lambda s: None)
+    assert isinstance(c.transport, HttpTransport)
+    c.transport.http = httpx.Client(base_url="http://api.test", transport=httpx.MockTransport(handler))  # type: ignore[arg-type]
+    return c
+
+
+def test_an_oversized_answer_is_refused() -> None:
+    big = b'{"response": "' + b"x" * (MAX_ANSWER + 10) + b'"}'
+    with _over(lambda request: httpx.Response(200, content=big)) as c, pytest.raises(errors.Internal, match="larger"):
+        c.ping.ping()
+
+
+def test_a_rate_limited_answer_is_retried_after_its_delay() -> None:
+    seen: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request.headers["authorization"])
+        if len(seen) == 1:
+            return httpx.Response(429, headers={"retry-after": "0.01"}, json={"code": 8, "message": "slow down"})
+        return httpx.Response(200, json={"response": "pong"})
+
+    with _over(handler) as c:
+        assert c.ping.ping().response == "pong"
+    assert seen == ["Bearer t", "Bearer t"]
