@@ -3,11 +3,15 @@ refresh token, the exchange of an upstream token file."""
 
 from __future__ import annotations
 
+import json
 import os
 import stat
+import threading
 import time
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -121,3 +125,59 @@ def test_login_cache_is_refreshed(srv: Server, upstream: Upstream, tmp_path: Pat
     with client(srv, retries=0) as c, pytest.raises(Unauthenticated):
         c.iam.get_group(org)
     assert client_auth.forget_login(srv.base_url) and client_auth.load_login(srv.base_url) is None
+
+
+class _GitHubTokenService:
+    """GitHub Actions' ID token endpoint as a runner sees it: GET ?audience=... with its bearer."""
+
+    def __init__(self, token: str) -> None:
+        self.asked: list[tuple[str, str]] = []
+        service = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                query = parse_qs(urlsplit(self.path).query)
+                service.asked.append((self.headers.get("authorization", ""), query.get("audience", [""])[0]))
+                ok = self.headers.get("authorization") == "bearer runner-secret"
+                data = json.dumps({"value": token} if ok else {}).encode()
+                self.send_response(200 if ok else 403)
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/token?api-version=2.0"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.mark.parametrize("source", ["github", "kubernetes"])
+def test_ci_and_cluster_tokens_are_exchanged(srv: Server, upstream: Upstream, monkeypatch: pytest.MonkeyPatch,
+                                             tmp_path: Path, source: str) -> None:  # fmt: skip
+    org = org_of(srv)
+    uid, upstream_token = workload(srv, upstream, org)
+    monkeypatch.setenv("PLATFORM_API_IDENTITY", uid)
+    gh = _GitHubTokenService(upstream_token)
+    try:
+        if source == "github":
+            monkeypatch.setenv("ACTIONS_ID_TOKEN_REQUEST_URL", gh.url)
+            monkeypatch.setenv("ACTIONS_ID_TOKEN_REQUEST_TOKEN", "runner-secret")
+        else:
+            (tmp_path / "sa-token").write_text(upstream_token)
+            monkeypatch.setenv("PLATFORM_API_KUBERNETES_TOKEN_FILE", str(tmp_path / "sa-token"))
+        with client(srv) as c:
+            assert c.auth.source() == "exchange" and c.iam.get_group(org).uid == org
+        if source == "github":
+            # Asked with the runner's bearer, for the server's host name (what our issuer accepts by default).
+            assert gh.asked == [("bearer runner-secret", "127.0.0.1")]
+            monkeypatch.setenv("ACTIONS_ID_TOKEN_REQUEST_TOKEN", "wrong")
+            with client(srv, retries=0) as c, pytest.raises(Unauthenticated):
+                c.iam.get_group(org)
+    finally:
+        gh.close()
