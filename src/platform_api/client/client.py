@@ -40,7 +40,16 @@ class Area:
         m = self._methods.get(name)
         if m is None:
             raise AttributeError(f"the {self._area} API has no method {name!r}")
-        return lambda *args, **kwargs: self._client.invoke(m, *args, **kwargs)
+        client = self._client
+
+        def method(*args: Any, **kwargs: Any) -> Any:
+            return client.invoke(m, *args, **kwargs)
+
+        fields = ", ".join(f.name for f in m.input.fields)
+        answer = f"Pages[{m.items}]" if m.items else m.output_record.__name__
+        method.__name__, method.__qualname__ = name, f"{self._area}.{name}"
+        method.__doc__ = f"{m.full_name}: {name}({fields}) -> {answer}"
+        return method
 
 
 def build_request(m: Method, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import stat
 import subprocess
 from pathlib import Path
@@ -86,25 +87,33 @@ def _complete(script: str, words: list[str]) -> list[str]:
     return r.stdout.split()
 
 
-def test_bash_completion(ctl: Ctl) -> None:
-    r = ctl("completion", "bash")
-    assert r.code == 0 and "complete -F _platformctl platformctl" in r.out
-    assert _complete(r.out, ["platformctl", "reg"]) == ["registry"]
-    assert _complete(r.out, ["platformctl", "registry", "repos", ""]) == ["create", "delete", "get", "list", "ls",
+def offline(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`platformctl` where no server is needed (no `server` fixture: runs once, not per backend)."""
+    env = {"PATH": os.environ.get("PATH", ""), "XDG_CONFIG_HOME": str(tmp_path), "HOME": str(tmp_path)}
+    return subprocess.run([PLATFORMCTL, *args], env=env, capture_output=True, text=True, timeout=30)
+
+
+def test_bash_completion(tmp_path: Path) -> None:
+    r = offline(tmp_path, "completion", "bash")
+    assert r.returncode == 0
+    assert "complete -F _platformctl platformctl" in r.stdout
+    assert _complete(r.stdout, ["platformctl", "reg"]) == ["registry"]
+    assert _complete(r.stdout, ["platformctl", "registry", "repos", ""]) == ["create", "delete", "get", "list", "ls",
                                                                          "rm", "update"]  # fmt: skip
-    assert "--description" in _complete(r.out, ["platformctl", "registry", "repos", "create", "--d"])
-    assert _complete(r.out, ["platformctl", "-o", "json", "iam", "role-b"]) == ["role-bindings"]
-    zsh = ctl("completion", "zsh")
-    assert zsh.code == 0 and zsh.out.startswith("#compdef platformctl") and "bashcompinit" in zsh.out
+    assert "--description" in _complete(r.stdout, ["platformctl", "registry", "repos", "create", "--d"])
+    assert _complete(r.stdout, ["platformctl", "-o", "json", "iam", "role-b"]) == ["role-bindings"]
+    zsh = offline(tmp_path, "completion", "zsh")
+    assert zsh.returncode == 0 and zsh.stdout.startswith("#compdef platformctl") and "bashcompinit" in zsh.stdout
+    assert offline(tmp_path, "completion", "fish").returncode == 2
 
 
-def test_every_command_has_help_with_examples(ctl: Ctl) -> None:
-    script = ctl("completion", "bash").out
+def test_every_command_has_help_with_examples(tmp_path: Path) -> None:
+    script = offline(tmp_path, "completion", "bash").stdout
     paths = [line.split('"')[1] for line in script.splitlines() if line.strip().startswith('"') and ") echo" in line]
     commands = [p for p in paths if p and p.split()[-1] not in ("list", "delete")]
     assert len(commands) > 50
     for path in commands:
-        r = subprocess.run([PLATFORMCTL, *path.split(), "--help"], capture_output=True, text=True, timeout=30)
+        r = offline(tmp_path, *path.split(), "--help")
         assert r.returncode == 0 and "examples:" in r.stdout, path
 
 
