@@ -64,6 +64,8 @@ def test_config_get_set_and_precedence(ctl: Ctl, server: Server) -> None:
     assert ctl("config", "set", "output", "xml").code == 2
     assert ctl("config", "set", "colour", "red").code == 2
     assert ctl("config", "set", "server", "ftp://x").code == 2
+    assert ctl("config", "set", "transport", "carrier-pigeon").code == 2
+    assert ctl("config", "get", "colour").code == 2
     # The server URL from the config file when neither flag nor environment give one.
     env_url = ctl.env.pop("PLATFORM_API_URL")
     ctl.env["PLATFORM_API_TOKEN"] = server.token

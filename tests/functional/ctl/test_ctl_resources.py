@@ -125,6 +125,8 @@ def test_exit_codes(ctl: Ctl, server: Server, org: str, tmp_path: Path) -> None:
     assert ctl("registry", "repos", "ls", "--bogus-flag").code == 2
     assert ctl("registry", "repos", "update", "dup").code == 2  # nothing to change
     assert ctl("registry").code == 2
+    r = ctl("registry", "tags", "create", "latest", "--digest", DIGEST)  # a tag needs its repo
+    assert r.code == 2 and "--repo is required" in r.err
     org_uid = ctl.json("iam", "groups", "get", org)["uid"]
     _, viewer = server.identity_with_role(org_uid, "viewer")
     as_viewer = Ctl(server, tmp_path / "viewer", viewer, ctl.env["PLATFORM_API_TRANSPORT"])

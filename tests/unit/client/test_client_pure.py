@@ -49,6 +49,13 @@ def test_request_arguments() -> None:
         build_request(create, (ORG, Repo(), 3), {})
     with pytest.raises(TypeError):
         build_request(create, (ORG, {"name": ["not", "a", "string"]}), {})
+    assert build_request(create, (ORG, None), {}).repo is None  # None: not set
+    c = Client("http://127.0.0.1:1", transport="http", use_login_cache=False)
+    with pytest.raises(AttributeError, match="no method 'create_repository'"):
+        c.registry.create_repository  # noqa: B018
+    with pytest.raises(ValueError, match="transport"):
+        Client("http://127.0.0.1:1", transport="carrier-pigeon")
+    c.close()
 
 
 def test_errors_from_http_answers() -> None:
