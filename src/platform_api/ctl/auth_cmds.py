@@ -50,12 +50,16 @@ def login(ctx: Ctx) -> int:
         creds = Credentials(token, refresh_token, client_auth.jwt_expiry(token), "login")
     else:
         flows = _login_flows()
-        if a.headless:
-            result = flows.headless_login(ctx.server, idp_id=a.idp_id or "", invite_code=a.invite_code or "",
-                                          show=lambda text: print(text, file=sys.stderr, flush=True))  # fmt: skip
-        else:
-            result = flows.browser_login(ctx.server, idp_id=a.idp_id or "", invite_code=a.invite_code or "",
-                                         identity=a.identity or "", open_browser=_open_browser)  # fmt: skip
+        refused = getattr(flows, "LoginError", None) or ()
+        try:
+            if a.headless:
+                result = flows.headless_login(ctx.server, idp_id=a.idp_id or "", invite_code=a.invite_code or "",
+                                              show=lambda text: print(text, file=sys.stderr, flush=True))  # fmt: skip
+            else:
+                result = flows.browser_login(ctx.server, idp_id=a.idp_id or "", invite_code=a.invite_code or "",
+                                             identity=a.identity or "", open_browser=_open_browser)  # fmt: skip
+        except refused as e:  # the server or the provider said no, or the person never finished
+            raise CtlError(f"login failed: {e}", UNAUTHENTICATED) from None
         expiry = result.expiry.timestamp() if result.expiry else client_auth.jwt_expiry(result.token)
         creds = Credentials(result.token, result.refresh_token, expiry, "login")
     client_auth.save_login(ctx.server, creds)

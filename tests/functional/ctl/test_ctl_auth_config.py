@@ -132,10 +132,15 @@ class LoginResult:
 
 calls = []
 
+class LoginError(Exception):
+    pass
+
 def browser_login(server, *, idp_id="", invite_code="", identity="", create_refresh_token=True, open_browser,
                   timeout=300.0):
     calls.append({"flow": "browser", "server": server, "idp_id": idp_id, "invite_code": invite_code,
                   "identity": identity, "opens": callable(open_browser)})
+    if sys.argv[1] == "refuse":
+        raise LoginError("the provider said no")
     return LoginResult(sys.argv[1], "refresh-1", datetime(2030, 1, 2, 3, 4, 5, tzinfo=timezone.utc))
 
 def headless_login(server, *, idp_id="", invite_code="", show, poll_interval=2.0, timeout=600.0):
@@ -145,7 +150,8 @@ def headless_login(server, *, idp_id="", invite_code="", show, poll_interval=2.0
 
 mod = types.ModuleType("platform_api.client.login")
 mod.__spec__ = importlib.machinery.ModuleSpec("platform_api.client.login", None)
-mod.LoginResult, mod.browser_login, mod.headless_login = LoginResult, browser_login, headless_login
+mod.LoginResult, mod.LoginError = LoginResult, LoginError
+mod.browser_login, mod.headless_login = browser_login, headless_login
 sys.modules["platform_api.client.login"] = mod
 from platform_api.ctl.main import main
 code = main(sys.argv[2:])
@@ -178,3 +184,8 @@ def test_login_calls_the_login_flows_and_caches_their_tokens(ctl: Ctl, server: S
         assert cached["expiry"] == "2030-01-02T03:04:05Z"
     status = json.loads(ctl("auth", "status", "-o", "json").out)
     assert status["source"] == "login" and status["valid"] is True
+    if not headless:  # a refused login is exit 3 with the reason, and the cached login is left as it was
+        r = subprocess.run([sys.executable, "-c", FAKE_LOGIN, "refuse", "auth", "login"], env=ctl.env,
+                           capture_output=True, text=True, timeout=60)  # fmt: skip
+        assert r.returncode == 3 and "login failed: the provider said no" in r.stderr
+        assert json.loads(ctl("auth", "status", "-o", "json").out)["valid"] is True
