@@ -1,0 +1,209 @@
+"""The two transports behind one call: gRPC (binary protobuf, the default, like the vendor's SDK) and
+HTTP/JSON (the google.api.http rules of the same descriptors). Both take and return the generated records;
+both raise errors.ApiError subclasses with the server's google.rpc details."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+from urllib.parse import quote, urlsplit
+
+import grpc
+import httpx
+import msgspec
+from google.protobuf import json_format
+from grpc_status import rpc_status
+
+from platform_api.api import transcode
+from platform_api.client import errors
+from platform_api.client.contract import Method
+
+USER_AGENT = "platform-api-client/0.1"
+# What one answer may hold (the server's own message cap is 1 MiB; lists page far below it).
+MAX_ANSWER = 16 << 20
+
+
+class Transport(Protocol):
+    def call(self, m: Method, request: Any, token: str | None, timeout: float) -> Any: ...
+
+    def close(self) -> None: ...
+
+
+def derive_grpc_target(url: str) -> tuple[str, bool]:
+    """gRPC's address for a server URL: https -> the same host and port with TLS (one public port serves
+    both); http on the server's default HTTP port 8080 -> the same host on 9090 (serve's default gRPC port);
+    any other http port -> the same port (`serve --port` answers both there)."""
+    parts = urlsplit(url)
+    host = parts.hostname or "localhost"
+    if ":" in host:
+        host = f"[{host}]"
+    if parts.scheme == "https":
+        return f"{host}:{parts.port or 443}", True
+    port = parts.port or 80
+    return f"{host}:{9090 if port == 8080 else port}", False
+
+
+# --- gRPC -------------------------------------------------------------------------------------------------
+
+
+def to_pb(m: Method, request: Any) -> Any:
+    return json_format.ParseDict(msgspec.to_builtins(request), m.input_pb())
+
+
+def from_pb(m: Method, message: Any) -> Any:
+    # The server's own normalization (int64 as strings, Timestamps to milliseconds), so a record read over
+    # gRPC equals the one read over HTTP.
+    data = transcode.normalize(m.output, json_format.MessageToDict(message))
+    return msgspec.convert(data, m.output_record)
+
+
+class GrpcTransport:
+    def __init__(self, target: str, *, tls: bool = False, user_agent: str = USER_AGENT) -> None:
+        options = [
+            ("grpc.primary_user_agent", user_agent),
+            ("grpc.max_receive_message_length", MAX_ANSWER),
+            ("grpc.enable_retries", 0),  # the client retries itself, honouring the server's delay
+        ]
+        if tls:
+            self.channel = grpc.secure_channel(target, grpc.ssl_channel_credentials(), options=options)
+        else:
+            self.channel = grpc.insecure_channel(target, options=options)
+        self._stubs: dict[str, Any] = {}
+
+    def call(self, m: Method, request: Any, token: str | None, timeout: float) -> Any:
+        stub = self._stubs.get(m.grpc_path)
+        if stub is None:
+            stub = self._stubs[m.grpc_path] = self.channel.unary_unary(
+                m.grpc_path,
+                request_serializer=lambda msg: msg.SerializeToString(),
+                response_deserializer=m.output_pb.FromString,
+            )
+        metadata = [("authorization", f"Bearer {token}")] if token else []
+        try:
+            answer = stub(to_pb(m, request), metadata=metadata, timeout=timeout)
+        except grpc.RpcError as e:
+            raise grpc_error(e) from None
+        return from_pb(m, answer)
+
+    def close(self) -> None:
+        self.channel.close()
+
+
+def grpc_error(e: grpc.RpcError) -> errors.ApiError:
+    status = None
+    try:
+        status = rpc_status.from_call(e)
+    except ValueError:  # a details trailer that disagrees with the call's code
+        status = None
+    if status is not None:
+        return errors.from_status(status)
+    code = e.code() if hasattr(e, "code") else None
+    number = code.value[0] if code is not None else 2
+    text = e.details() if hasattr(e, "details") else str(e)
+    return errors.make(number, str(text or code))
+
+
+# --- HTTP/JSON ----------------------------------------------------------------------------------------------
+
+
+def _json_path(m: Method, dotted: str) -> list[str]:
+    """A request field path in proto names (`repo.uid`) as JSON names (`repo`, `uid`)."""
+    desc, out = m.input, []
+    for part in dotted.split("."):
+        f = transcode.fields_of(desc)[part]
+        out.append(f.json)
+        desc = f.message  # type: ignore[assignment]
+    return out
+
+
+def _pop(data: dict[str, Any], path: list[str]) -> Any:
+    cur = data
+    for key in path[:-1]:
+        nxt = cur.get(key)
+        if not isinstance(nxt, dict):
+            return None
+        cur = nxt
+    return cur.pop(path[-1], None)
+
+
+def _query(data: Any, prefix: str, out: list[tuple[str, str]]) -> None:
+    if isinstance(data, dict):
+        for k, v in data.items():
+            _query(v, f"{prefix}.{k}" if prefix else k, out)
+    elif isinstance(data, list):
+        for v in data:
+            _query(v, prefix, out)
+    elif isinstance(data, bool):
+        out.append((prefix, "true" if data else "false"))
+    elif data is not None:
+        out.append((prefix, str(data)))
+
+
+def http_request(m: Method, request: Any) -> tuple[str, str, list[tuple[str, str]], Any]:
+    """(verb, path, query, JSON body or None) of a request under its method's google.api.http rule."""
+    rule = m.rule
+    if rule is None:
+        raise errors.Unimplemented(f"{m.full_name} has no HTTP binding: use the gRPC transport")
+    data: dict[str, Any] = msgspec.to_builtins(request)
+    path = ""
+    rest = rule.template
+    while "{" in rest:
+        before, _, after = rest.partition("{")
+        var, _, rest = after.partition("}")
+        field, _, pattern = var.partition("=")
+        # An empty value stays empty (`POST /iam/v2/groups/` creates an organization); the server judges it.
+        value = _pop(data, _json_path(m, field))
+        value = "" if value is None else value
+        path += before + quote(str(value), safe="/:@" if pattern == "**" else ":@")
+    path += rest
+    if rule.body == "*":
+        return rule.verb, path, [], data
+    body = None
+    if rule.body:
+        body = data.pop(_json_path(m, rule.body)[0], None) or {}
+    query: list[tuple[str, str]] = []
+    _query(data, "", query)
+    return rule.verb, path, query, body
+
+
+def _read_capped(r: httpx.Response, cap: int) -> bytes:
+    """The body, refused past `cap` bytes (an error answer: cut there; it is only quoted)."""
+    out = bytearray()
+    for chunk in r.iter_bytes():
+        out += chunk
+        if len(out) > cap:
+            if r.status_code != 200:
+                return bytes(out[:cap])
+            raise errors.Internal(f"the server's answer is larger than {cap} bytes")
+    return bytes(out)
+
+
+class HttpTransport:
+    def __init__(self, base_url: str, *, user_agent: str = USER_AGENT) -> None:
+        self.http = httpx.Client(base_url=base_url.rstrip("/"), headers={"user-agent": user_agent})
+
+    def call(self, m: Method, request: Any, token: str | None, timeout: float) -> Any:
+        verb, path, query, body = http_request(m, request)
+        headers = {"authorization": f"Bearer {token}"} if token else {}
+        content = msgspec.json.encode(body) if body is not None else None
+        if content is not None:
+            headers["content-type"] = "application/json"
+        request = self.http.build_request(verb, path, params=tuple(query), content=content, headers=headers,
+                                          timeout=timeout)  # fmt: skip
+        try:
+            r = self.http.send(request, stream=True)
+            try:
+                body = _read_capped(r, MAX_ANSWER if r.status_code == 200 else 65536)
+                status, retry_after = r.status_code, r.headers.get("retry-after")
+            finally:
+                r.close()
+        except httpx.TransportError as e:
+            raise errors.Unavailable(f"{type(e).__name__}: {e}") from None
+        if status != 200:
+            raise errors.from_http(status, body, retry_after)
+        try:
+            return msgspec.json.decode(body, type=m.output_record)
+        except (msgspec.ValidationError, msgspec.DecodeError) as e:
+            raise errors.Internal(f"the server's answer to {m.name} did not parse: {e}") from None
+
+    def close(self) -> None:
+        self.http.close()

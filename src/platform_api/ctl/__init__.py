@@ -1,0 +1,1 @@
+"""`platformctl`: the command-line client (README "platformctl"), a thin layer over platform_api.client."""

@@ -1,0 +1,119 @@
+"""What every command group shares: the command context (settings, the client, output), parser helpers that
+put examples in every `--help`, and the CLI's own errors with their exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from platform_api.client import Client, errors
+
+# Exit codes by error class (README "platformctl"): stable, for scripts.
+OK, GENERIC, USAGE, UNAUTHENTICATED, DENIED, NOT_FOUND, CONFLICT, INVALID, UNAVAILABLE = range(9)
+INTERRUPTED = 130
+_BY_CODE = {
+    errors.Unauthenticated.code: UNAUTHENTICATED,
+    errors.PermissionDenied.code: DENIED,
+    errors.NotFound.code: NOT_FOUND,
+    errors.AlreadyExists.code: CONFLICT,
+    errors.Aborted.code: CONFLICT,
+    errors.FailedPrecondition.code: CONFLICT,
+    errors.InvalidArgument.code: INVALID,
+    errors.OutOfRange.code: INVALID,
+    errors.Unavailable.code: UNAVAILABLE,
+    errors.ResourceExhausted.code: UNAVAILABLE,
+    errors.DeadlineExceeded.code: UNAVAILABLE,
+}
+
+
+def exit_code(e: errors.ApiError) -> int:
+    return _BY_CODE.get(e.code, GENERIC)
+
+
+class CtlError(Exception):
+    """A refusal of the CLI itself (not the server's), with its exit code."""
+
+    def __init__(self, message: str, code: int = GENERIC) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+Handler = Callable[["Ctx"], int | None]
+
+
+@dataclass
+class Ctx:
+    args: argparse.Namespace
+    settings: dict[str, str] = field(default_factory=dict)
+    _client: Client | None = None
+
+    @property
+    def server(self) -> str:
+        return str(self.args.server or os.environ.get("PLATFORM_API_URL") or self.settings.get("server")
+                   or "http://localhost:8080").rstrip("/")  # fmt: skip
+
+    @property
+    def output(self) -> str:
+        return str(self.args.output or self.settings.get("output") or "table")
+
+    @property
+    def org(self) -> str:
+        return str(self.args.org or self.settings.get("org") or "")
+
+    def client(self) -> Client:
+        if self._client is None:
+            transport = (
+                self.args.transport or os.environ.get("PLATFORM_API_TRANSPORT") or self.settings.get("transport")
+            )
+            grpc = self.args.grpc or os.environ.get("PLATFORM_API_GRPC") or self.settings.get("grpc") or None
+            self._client = Client(self.server, grpc=grpc, transport=transport or "grpc")
+        return self._client
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+
+
+def add_globals(p: argparse.ArgumentParser, default: Any) -> None:
+    """The options every command takes, before or after its name (subcommands: default SUPPRESS, so a value
+    given before the command is not reset by the subcommand's parser)."""
+    p.add_argument("-o", "--output", choices=["table", "wide", "json", "yaml"], default=default,
+                   help="output format (default: table, or `config set output`)")  # fmt: skip
+    p.add_argument("--server", default=default, help="the server URL (default: $PLATFORM_API_URL, config, "
+                   "http://localhost:8080)")  # fmt: skip
+    p.add_argument("--grpc", default=default, help="the gRPC address host:port (default: derived from --server)")
+    p.add_argument("--transport", choices=["grpc", "http"], default=default, help="grpc (default) or http")
+    p.add_argument("--org", default=default, help="the default organization for this command (uid or name)")
+
+
+GLOBALS = argparse.ArgumentParser(add_help=False)
+add_globals(GLOBALS, argparse.SUPPRESS)
+
+
+def command(sub: Any, name: str, help: str, examples: list[str], func: Handler | None = None,
+            aliases: list[str] | None = None) -> argparse.ArgumentParser:  # fmt: skip
+    """A subcommand whose `--help` ends with its examples."""
+    epilog = "examples:\n" + "\n".join(f"  {e}" for e in examples) if examples else None
+    p: argparse.ArgumentParser = sub.add_parser(
+        name, help=help, description=help, epilog=epilog, aliases=aliases or [], parents=[GLOBALS],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )  # fmt: skip
+    if func is not None:
+        p.set_defaults(func=func)
+    return p
+
+
+def group(sub: Any, name: str, help: str, examples: list[str]) -> Any:
+    """A command that only holds subcommands (`platformctl iam`): its subparsers action."""
+    p = command(sub, name, help, examples)
+    p.set_defaults(func=lambda ctx: _usage(p))
+    return p.add_subparsers(title="commands", metavar="COMMAND")
+
+
+def _usage(p: argparse.ArgumentParser) -> int:
+    p.print_help(sys.stderr)
+    return USAGE

@@ -1,0 +1,94 @@
+"""`platformctl`: the entry point. Parses the command line, runs the command, maps errors to exit codes
+(common.py; README "platformctl": 0 ok, 1 other, 2 usage, 3 unauthenticated, 4 permission denied, 5 not found,
+6 already exists / conflict, 7 invalid argument or ambiguous name, 8 unavailable / rate-limited, 130 ^C)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from platform_api.client import ApiError
+from platform_api.ctl import auth_cmds, config, extra, resources, specs
+from platform_api.ctl.common import GENERIC, INTERRUPTED, USAGE, CtlError, Ctx, add_globals, exit_code, group
+
+EXAMPLES = """examples:
+  platformctl config set server http://localhost:8080
+  platformctl auth login
+  platformctl iam groups create my-org
+  platformctl config set org my-org
+  platformctl registry repos create nginx
+  platformctl registry repos ls -o json
+  platformctl iam role-bindings create --identity ci-bot --role viewer
+
+exit codes: 0 ok, 1 other error, 2 usage, 3 unauthenticated, 4 permission denied, 5 not found,
+  6 already exists or conflict, 7 invalid argument or ambiguous name, 8 unavailable or rate-limited"""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise SystemExit(USAGE)
+
+
+def parser() -> argparse.ArgumentParser:
+    root = Parser(prog="platformctl", description="The command-line client of the Platform Management API v2.",
+                  epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    add_globals(root, None)
+    root.set_defaults(func=None)
+    sub = root.add_subparsers(title="commands", metavar="COMMAND", parser_class=Parser)
+    auth_cmds.register(sub)
+    iam = group(sub, "iam", "groups, identities, roles, role bindings, invites, identity providers, group mappings",
+                ["platformctl iam groups ls", "platformctl iam roles ls -o wide"])  # fmt: skip
+    for spec in specs.IAM:
+        resources.register(iam, spec)
+    registry = group(sub, "registry", "repos and tags", ["platformctl registry repos ls"])
+    for spec in specs.REGISTRY:
+        resources.register(registry, spec)
+    resources.register(sub, specs.ADVISORIES)
+    events = group(sub, "events", "webhook subscriptions and their deliveries", ["platformctl events subscriptions ls"])
+    for spec in specs.EVENTS:
+        resources.register(events, spec)
+    deliveries = resources.register(events, specs.DELIVERIES)
+    extra.register_redeliver(deliveries)
+    extra.register_config(sub)
+    extra.register_completion(sub, root)
+    return root
+
+
+def main(argv: list[str] | None = None) -> int:
+    root = parser()
+    args = root.parse_args(argv)
+    if args.func is None:
+        root.print_help(sys.stderr)
+        return USAGE
+    ctx = Ctx(args)
+    try:
+        ctx.settings = config.load()
+        return int(args.func(ctx) or 0)
+    except CtlError as e:
+        print(f"platformctl: {e}", file=sys.stderr)
+        return e.code
+    except config.ConfigError as e:
+        print(f"platformctl: {e}", file=sys.stderr)
+        return GENERIC
+    except ApiError as e:
+        print(f"platformctl: {e}", file=sys.stderr)
+        for v in e.field_violations:
+            if v.description not in e.message:
+                print(f"  {v.field}: {v.description}", file=sys.stderr)
+        return exit_code(e)
+    except KeyboardInterrupt:
+        return INTERRUPTED
+    except BrokenPipeError:  # `platformctl ... | head`
+        return GENERIC
+    finally:
+        ctx.close()
+
+
+def run() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()

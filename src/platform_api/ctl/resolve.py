@@ -1,0 +1,96 @@
+"""Names where uids are expected: `--group my-org/team`, `--role viewer`, `registry repos get my-org/nginx`.
+
+A uid (40 hex digits, then /16 hex digits per level) is used as given. A group is a path of names from its
+organization down (`my-org/team/sub`), each level found by listing with the name filter. Anything else is
+`[group path/]name`: listed by name under that group (its direct children), or without a path under the
+default organization (`--org` / `config set org`; everything the caller sees when there is none; roles also
+among the built-in ones). No match is NOT_FOUND (exit 5); several are a refusal listing the candidates
+(exit 7), never a guess."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from platform_api.client import UIDPFilter
+from platform_api.ctl.common import INVALID, NOT_FOUND, CtlError, Ctx
+
+_UID = re.compile(r"[0-9a-f]{40}(/[0-9a-f]{16})*")
+MAX_CANDIDATES = 50  # listed in an ambiguity error (and read: names are unique per parent, so few)
+
+
+def is_uid(value: str) -> bool:
+    return _UID.fullmatch(value) is not None
+
+
+def _matches(ctx: Ctx, area: str, list_method: str, name: str, uidp: UIDPFilter | None) -> list[Any]:
+    method = getattr(getattr(ctx.client(), area), list_method)
+    out = []
+    for item in method(uidp=uidp, name=name, page_size=MAX_CANDIDATES):
+        if item.name == name:
+            out.append(item)
+        if len(out) > MAX_CANDIDATES:
+            break
+    return out
+
+
+def _one(kind: str, ref: str, found: list[Any]) -> str:
+    if not found:
+        raise CtlError(f"no {kind} named {ref!r} (give its uid, or its path: org/.../name)", NOT_FOUND)
+    if len(found) > 1:
+        lines = "\n".join(f"  {item.uid}  {item.name}" for item in found[:MAX_CANDIDATES])
+        raise CtlError(f"{kind} name {ref!r} is ambiguous; it matches:\n{lines}\nname one by uid or by path", INVALID)
+    return str(found[0].uid)
+
+
+def group(ctx: Ctx, ref: str) -> str:
+    """A group uid from a uid or a path of names from the organization down."""
+    ref = ref.strip("/")
+    if not ref or is_uid(ref):
+        return ref
+    parts = ref.split("/")
+    # Organizations: groups whose uid has no parent segment.
+    roots = [g for g in _matches(ctx, "iam", "list_groups", parts[0], None) if "/" not in g.uid]
+    current = _one("organization", parts[0], roots)
+    for i, part in enumerate(parts[1:], start=1):
+        found = _matches(ctx, "iam", "list_groups", part, UIDPFilter(children_of=current))
+        current = _one("group", "/".join(parts[: i + 1]), found)
+    return current
+
+
+def default_scope(ctx: Ctx) -> str:
+    return group(ctx, ctx.org) if ctx.org else ""
+
+
+def named(ctx: Ctx, kind: str, area: str, list_method: str, ref: str, *, parent_kind: str = "group") -> str:
+    """The uid of a resource with a name: given as a uid, `parent/.../name` or `name`."""
+    if is_uid(ref):
+        return ref
+    if "/" in ref:
+        prefix, _, name = ref.rpartition("/")
+        parent = group(ctx, prefix) if parent_kind == "group" else repo(ctx, prefix)
+        return _one(kind, ref, _matches(ctx, area, list_method, name, UIDPFilter(children_of=parent)))
+    scope = default_scope(ctx)
+    found = _matches(ctx, area, list_method, ref, UIDPFilter(descendants_of=scope) if scope else None)
+    if kind == "role" and scope:
+        found += [r for r in _matches(ctx, area, list_method, ref, None) if "/" not in r.uid]  # built-in roles
+    return _one(kind, ref, found)
+
+
+def repo(ctx: Ctx, ref: str) -> str:
+    return named(ctx, "repo", "registry", "list_repos", ref)
+
+
+def role(ctx: Ctx, ref: str) -> str:
+    return named(ctx, "role", "iam", "list_roles", ref)
+
+
+def identity(ctx: Ctx, ref: str) -> str:
+    return named(ctx, "identity", "iam", "list_identities", ref)
+
+
+def identity_provider(ctx: Ctx, ref: str) -> str:
+    return named(ctx, "identity provider", "iam", "list_identity_providers", ref)
+
+
+RESOLVERS = {"group": group, "repo": repo, "role": role, "identity": identity, "identity_provider": identity_provider}

@@ -1,0 +1,249 @@
+"""The resource commands (`iam groups`, `registry repos`, `events subscriptions`, ...): `ls`, `get`, `create`,
+`update`, `rm`, all built from one table of specs over the client's methods, so every resource behaves alike:
+names accepted for uids (resolve.py), `ls` scoped to `--parent` (default: the default organization) and its
+subtree, `update` changing only the flags given, `rm` of several at once with progress."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from typing import Any
+
+from platform_api.client import UIDPFilter
+from platform_api.ctl import output, resolve
+from platform_api.ctl.common import NOT_FOUND, OK, USAGE, CtlError, Ctx, command, group
+
+
+@dataclass(frozen=True)
+class Flag:
+    flag: str  # --description
+    path: str  # the record's field, JSON names, dotted for nested fields: claimMatch.issuer
+    help: str
+    kind: str = "str"  # str, list (repeatable), bool, caps, enum:<prefix>, or a resolver of resolve.RESOLVERS
+    create: bool = True
+    update: bool = True
+    required: bool = False  # on create
+
+
+@dataclass(frozen=True)
+class Spec:
+    group: str  # iam
+    name: str  # groups
+    kind: str  # group (in messages)
+    area: str  # the client's area
+    field: str  # the request's resource field (create/update): group, role_binding
+    methods: dict[str, str]  # verb -> client method: ls get create update rm
+    columns: tuple[output.Column, ...]
+    wide: tuple[output.Column, ...] = ()
+    flags: tuple[Flag, ...] = ()
+    named: bool = True  # has a name: positional NAME on create, found by name
+    parent: str = "group"  # what --parent names on create and ls
+    filters: tuple[Flag, ...] = ()  # ls: request fields (kind: resolver)
+    example: str = ""
+
+
+CRUD = {"ls": "list_{}", "get": "get_{}", "create": "create_{}", "update": "update_{}", "rm": "delete_{}"}
+
+
+def crud(singular: str, plural: str, *verbs: str) -> dict[str, str]:
+    return {v: CRUD[v].format(plural if v == "ls" else singular) for v in verbs or CRUD}
+
+
+def capability(name: str) -> str:
+    """`repo.list` or `CAP_REPO_LIST` -> CAP_REPO_LIST."""
+    name = name.strip()
+    return name if name.startswith("CAP_") else "CAP_" + name.replace(".", "_").replace("-", "_").upper()
+
+
+def _set(target: dict[str, Any], path: str, value: Any) -> None:
+    parts = path.split(".")
+    for p in parts[:-1]:
+        target = target.setdefault(p, {})
+    target[parts[-1]] = value
+
+
+def _dest(flag: Flag) -> str:
+    return "f_" + flag.flag.lstrip("-").replace("-", "_")
+
+
+def _value(ctx: Ctx, flag: Flag, raw: Any) -> Any:
+    if flag.kind == "caps":
+        return [capability(c) for item in raw for c in item.split(",") if c.strip()]
+    if flag.kind.startswith("enum:"):  # enum:STATE_ accepts FAILED for STATE_FAILED
+        prefix = flag.kind.removeprefix("enum:")
+        return raw.upper() if raw.upper().startswith(prefix) else prefix + raw.upper()
+    if flag.kind in resolve.RESOLVERS:
+        return resolve.RESOLVERS[flag.kind](ctx, raw)
+    return raw
+
+
+def _record(ctx: Ctx, spec: Spec, verb: str) -> tuple[dict[str, Any], list[str]]:
+    """The resource as JSON from the flags given, and the JSON paths they set."""
+    body: dict[str, Any] = {}
+    paths: list[str] = []
+    if spec.named and verb == "create":
+        body["name"] = ctx.args.name
+    if spec.named and verb == "update" and ctx.args.f_name is not None:
+        body["name"] = ctx.args.f_name
+        paths.append("name")
+    for flag in spec.flags:
+        if not getattr(flag, verb):
+            continue
+        raw = getattr(ctx.args, _dest(flag), None)
+        if raw is None or (flag.kind in ("list", "caps") and raw == []):
+            continue
+        _set(body, flag.path, _value(ctx, flag, raw))
+        paths.append(flag.path)
+    return body, paths
+
+
+def resource_uid(ctx: Ctx, spec: Spec, ref: str) -> str:
+    if resolve.is_uid(ref) or not spec.named:
+        return ref
+    if spec.kind == "group":
+        # A path from the organization down; a bare name is first looked for under the default organization,
+        # then as an organization itself.
+        if "/" in ref or not ctx.org:
+            return resolve.group(ctx, ref)
+        try:
+            return resolve.named(ctx, "group", "iam", "list_groups", ref)
+        except CtlError as e:
+            if e.code != NOT_FOUND:
+                raise
+            return resolve.group(ctx, ref)
+    return resolve.named(ctx, spec.kind, spec.area, spec.methods["ls"], ref, parent_kind=spec.parent)
+
+
+def _method(ctx: Ctx, spec: Spec, verb: str) -> Any:
+    return getattr(getattr(ctx.client(), spec.area), spec.methods[verb])
+
+
+def do_ls(ctx: Ctx, spec: Spec) -> int:
+    fields: dict[str, Any] = {}
+    parent = ctx.args.parent
+    scope = resolve.RESOLVERS[spec.parent](ctx, parent) if parent else resolve.default_scope(ctx)
+    if scope:
+        fields["uidp"] = UIDPFilter(children_of=scope) if ctx.args.children else UIDPFilter(descendants_of=scope)
+    if spec.named and ctx.args.name:
+        fields["name"] = ctx.args.name
+    for flag in spec.filters:
+        raw = getattr(ctx.args, _dest(flag), None)
+        if raw is not None:
+            fields[flag.path] = _value(ctx, flag, raw)
+    if ctx.args.page_size:
+        fields["page_size"] = ctx.args.page_size
+    items = output.collect(_method(ctx, spec, "ls")(**fields), f"listing {spec.name}", ctx.args.limit)
+    output.emit(items, ctx.output, _columns(ctx, spec), many=True)
+    return OK
+
+
+def _columns(ctx: Ctx, spec: Spec) -> tuple[output.Column, ...]:
+    return spec.columns + spec.wide if ctx.output == "wide" else spec.columns
+
+
+def do_get(ctx: Ctx, spec: Spec) -> int:
+    item = _method(ctx, spec, "get")(resource_uid(ctx, spec, ctx.args.ref))
+    output.emit(item, ctx.output, spec.columns + spec.wide)
+    return OK
+
+
+def do_create(ctx: Ctx, spec: Spec) -> int:
+    body, _ = _record(ctx, spec, "create")
+    parent_ref = ctx.args.parent or (ctx.org if spec.parent == "group" else "")
+    if spec.parent != "group" and not parent_ref:
+        raise CtlError(f"--{spec.parent.replace('_', '-')} is required", USAGE)
+    parent = resolve.RESOLVERS[spec.parent](ctx, parent_ref) if parent_ref else ""
+    item = _method(ctx, spec, "create")(parent, body)
+    output.emit(item, ctx.output, spec.columns + spec.wide)
+    return OK
+
+
+def do_update(ctx: Ctx, spec: Spec) -> int:
+    body, paths = _record(ctx, spec, "update")
+    if not paths:
+        raise CtlError("nothing to change: give at least one field flag (see --help)", USAGE)
+    body["uid"] = resource_uid(ctx, spec, ctx.args.ref)
+    # The mask names exactly the flags given, so a flag set to "" clears its field.
+    item = _method(ctx, spec, "update")(body, ",".join(paths))
+    output.emit(item, ctx.output, spec.columns + spec.wide)
+    return OK
+
+
+def do_rm(ctx: Ctx, spec: Spec) -> int:
+    uids = [resource_uid(ctx, spec, ref) for ref in ctx.args.refs]
+    progress = output.Progress(f"deleting {spec.name}", len(uids))
+    try:
+        for uid in uids:
+            _method(ctx, spec, "rm")(uid)
+            progress.step()
+    finally:
+        progress.done()
+    if ctx.output in ("json", "yaml"):
+        output.emit([{"uid": u} for u in uids], ctx.output, (), many=True)
+    else:
+        for uid in uids:
+            print(f"deleted {spec.kind} {uid}")
+    return OK
+
+
+def _add_flag(p: argparse.ArgumentParser, flag: Flag, *, create: bool) -> None:
+    dest = _dest(flag)
+    required = create and flag.required
+    if flag.kind == "bool":
+        p.add_argument(flag.flag, dest=dest, action=argparse.BooleanOptionalAction, default=None, help=flag.help)
+    elif flag.kind in ("list", "caps"):
+        p.add_argument(flag.flag, dest=dest, action="append", default=None, required=required, help=flag.help)
+    else:
+        p.add_argument(flag.flag, dest=dest, required=required, help=flag.help)
+
+
+def register(sub: Any, spec: Spec) -> Any:
+    """The commands of one resource; its subcommands action (for more commands)."""
+    word = f"platformctl {spec.group} {spec.name}"
+    res = group(sub, spec.name, f"{spec.name}: {', '.join(spec.methods)}", [f"{word} ls", spec.example] if
+                spec.example else [f"{word} ls"])  # fmt: skip
+    m = spec.methods
+    parent_help = {"group": "a group (uid or path of names: my-org/team)", "repo": "a repo (uid or my-org/name)",
+                   "identity_provider": "an identity provider (uid or my-org/name)"}[spec.parent]  # fmt: skip
+    if "ls" in m:
+        p = command(res, "ls", f"list {spec.kind}s", [f"{word} ls", f"{word} ls --parent my-org/team -o json"],
+                    lambda ctx: do_ls(ctx, spec), aliases=["list"])  # fmt: skip
+        names = ["--parent", "--group"] if spec.parent == "group" else ["--parent"]
+        p.add_argument(*names, dest="parent", help=f"list under {parent_help} (default: the default organization)")
+        p.add_argument("--children", action="store_true", help="direct children of --parent only, not its subtree")
+        if spec.named:
+            p.add_argument("--name", help="only those with this exact name")
+        for flag in spec.filters:
+            _add_flag(p, flag, create=False)
+        p.add_argument("--limit", type=int, default=0, help="stop after this many (default: all)")
+        p.add_argument("--page-size", type=int, default=0, help="items per request (default: the server's)")
+    ref_help = f"the {spec.kind}: a uid" + (", or a name / path (my-org/name)" if spec.named else "")
+    if "get" in m:
+        p = command(res, "get", f"show one {spec.kind}", [f"{word} get <uid>"], lambda ctx: do_get(ctx, spec))
+        p.add_argument("ref", help=ref_help)
+    if "create" in m:
+        p = command(res, "create", f"create a {spec.kind}", [spec.example or f"{word} create ..."],
+                    lambda ctx: do_create(ctx, spec))  # fmt: skip
+        if spec.named:
+            p.add_argument("name", help=f"the new {spec.kind}'s name")
+        need = " (required)" if spec.parent != "group" else " (default: the default organization)"
+        names = ["--" + spec.parent.replace("_", "-")] if spec.parent != "group" else ["--parent", "--group"]
+        p.add_argument(*names, dest="parent", help=f"where to create it: {parent_help}{need}")
+        for flag in spec.flags:
+            if flag.create:
+                _add_flag(p, flag, create=True)
+    if "update" in m:
+        p = command(res, "update", f"change a {spec.kind} (only the fields whose flags are given)",
+                    [f"{word} update <ref> --description 'new text'"] if any(f.path == "description" for f in
+                    spec.flags) else [f"{word} update <ref> ..."], lambda ctx: do_update(ctx, spec))  # fmt: skip
+        p.add_argument("ref", help=ref_help)
+        if spec.named:
+            p.add_argument("--name", dest="f_name", help="a new name")
+        for flag in spec.flags:
+            if flag.update:
+                _add_flag(p, flag, create=False)
+    if "rm" in m:
+        p = command(res, "rm", f"delete {spec.kind}s", [f"{word} rm <ref> [<ref> ...]"], lambda ctx: do_rm(ctx, spec),
+                    aliases=["delete"])  # fmt: skip
+        p.add_argument("refs", nargs="+", metavar="ref", help=ref_help)
+    return res

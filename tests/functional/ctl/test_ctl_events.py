@@ -1,0 +1,59 @@
+"""`platformctl events`: a subscription to a real receiver on loopback, its deliveries, a redelivery."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.functional.ctl.cli import Ctl
+from tests.helpers import BACKENDS, Receiver, Server, stop_server, unique
+from tests.helpers.webhooks import start_events_server
+
+CREATED = "local.platform-api.api.iam.group.created.v1"
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def es(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    s = start_events_server(request.param, tmp_path_factory.mktemp("ctl-events"))
+    yield s
+    stop_server(s)
+
+
+def wait_until(predicate: Callable[[], Any], timeout: float = 20.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while not (value := predicate()):
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.1)
+    return value
+
+
+def test_subscribe_list_deliveries_redeliver(es: Server, rx: Receiver, tmp_path: Path) -> None:
+    ctl = Ctl(es, tmp_path, es.token)
+    org = unique("org")
+    ctl.json("iam", "groups", "create", org)
+    ctl("config", "set", "org", org)
+    hook = "/hook/" + secrets.token_hex(6)
+    sub = ctl.json("events", "subscriptions", "create", "--sink", rx.url(hook), "--type", CREATED,
+                   "--secret", "s3cret-s3cret-s3cret")  # fmt: skip
+    assert sub["types"] == [CREATED] and sub["sink"] == rx.url(hook)
+    assert [s["uid"] for s in ctl.json("events", "subscriptions", "ls")] == [sub["uid"]]
+    ctl.json("iam", "groups", "create", "team")
+    rx.wait(hook, 1)
+    delivered = wait_until(
+        lambda: [d for d in ctl.json("events", "deliveries", "ls", "--parent", sub["uid"], "--state", "delivered")]
+    )
+    assert len(delivered) == 1 and delivered[0]["eventType"] == CREATED
+    assert ctl.json("events", "deliveries", "ls", "--parent", sub["uid"], "--state", "FAILED") == []
+    assert ctl.json("events", "deliveries", "get", delivered[0]["uid"])["eventId"] == delivered[0]["eventId"]
+    r = ctl("events", "deliveries", "redeliver", sub["uid"], delivered[0]["eventId"])
+    assert r.code == 0 and "queued again" in r.out
+    again = rx.wait(hook, 2)
+    assert again[1].headers.get("ce-id") == delivered[0]["eventId"]
+    assert ctl("events", "deliveries", "redeliver", sub["uid"], "no-such-event").code == 5
+    assert ctl("events", "subscriptions", "rm", sub["uid"]).code == 0
+    assert ctl.json("events", "subscriptions", "ls") == []

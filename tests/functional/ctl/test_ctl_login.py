@@ -1,0 +1,132 @@
+"""`platformctl auth login` end to end, as a person at a terminal: the installed console script in a
+pseudo-terminal, a server whose login provider is the test OIDC provider, the browser step played by the
+test's HTTP client from the URL the CLI shows. Then the CLI and the Python client act as that person; an
+upstream group mapped to a role gives it for the session only."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import re
+import secrets
+import select
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from platform_api.client import Client, PermissionDenied, Repo, UIDPFilter
+from tests.functional.ctl.cli import PLATFORMCTL, Ctl
+from tests.helpers import BACKENDS, BUILTIN_ROLE_UIDS, Server, start_server, stop_server
+from tests.helpers.oidc_provider import Provider, complete
+
+CLIENT = "platformctl-test"
+
+
+@pytest.fixture(scope="module")
+def provider() -> Iterator[Provider]:
+    p = Provider()
+    p.add_client(CLIENT)
+    p.add_client("org-sso", "org-sso-secret")
+    yield p
+    p.close()
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def srv(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, provider: Provider
+) -> Iterator[Server]:
+    s = start_server(request.param, tmp_path_factory.mktemp("ctl-login"), "--insecure-allow-loopback",
+                     "--login-issuer", provider.issuer, "--login-client-id", CLIENT)  # fmt: skip
+    yield s
+    stop_server(s)
+
+
+def login_at_terminal(ctl: Ctl, user: str, *args: str) -> tuple[int, str]:
+    """`platformctl auth login <args>` in a pseudo-terminal; when it shows the login URL, the browser (the
+    test's HTTP client, as `user`) follows it to the end. The exit code and what the terminal showed."""
+    master, slave = pty.openpty()
+    env = {**ctl.env, "BROWSER": "true", "TERM": "xterm"}  # no browser here: `true` accepts the URL
+    proc = subprocess.Popen([PLATFORMCTL, "auth", "login", *args], env=env, stdin=slave, stdout=slave,
+                            stderr=slave, close_fds=True)  # fmt: skip
+    os.close(slave)
+    screen, browsed = b"", False
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([master], [], [], 0.2)
+        if ready:
+            try:
+                data = os.read(master, 65536)
+            except OSError:  # the child closed the terminal
+                break
+            if not data:
+                break
+            screen += data
+            found = re.search(rb"Opening (http\S+)", screen)
+            if found and not browsed:
+                browsed = True
+                url = found.group(1).decode()
+                threading.Thread(target=complete, args=(url, user), kwargs={"follow_final": True}, daemon=True).start()
+        elif proc.poll() is not None:
+            break
+    os.close(master)
+    return proc.wait(timeout=30), screen.decode("utf-8", "replace").replace("\r\n", "\n")
+
+
+def test_a_person_logs_in_then_works_with_the_cli_and_the_python_client(
+    srv: Server, provider: Provider, tmp_path: Path
+) -> None:
+    name = "dana-" + secrets.token_hex(3)
+    provider.add_user(name, f"{name}@example.com")
+    ctl = Ctl(srv, tmp_path, None)
+    code, screen = login_at_terminal(ctl, name)
+    assert code == 0, screen
+    status = json.loads(ctl("auth", "status", "-o", "json").out)
+    assert status["valid"] is True and status["source"] == "login"
+    me = status["identity"]
+    # A new user holds nothing yet: the owner makes them an owner of an organization.
+    org = srv.http.post("/iam/v2/groups/", json={"name": "cli-" + secrets.token_hex(3)}).json()["uid"]
+    bound = srv.http.post(
+        f"/iam/v2/roleBindings/{org}", json={"identityUid": me, "roleUid": BUILTIN_ROLE_UIDS["owner"]}
+    )
+    assert bound.status_code == 200, bound.text
+    created = ctl.json("registry", "repos", "create", "web", "--parent", org)
+    assert created["name"] == "web"
+    listed = ctl.json("registry", "repos", "ls", "--parent", org)
+    assert [r["name"] for r in listed] == ["web"]
+    # The Python client, as the same person, with the token the CLI keeps.
+    token = ctl("auth", "token").out.strip()
+    client = Client(srv.base_url, grpc=srv.grpc_target, token=token)
+    assert [r.name for r in client.registry.list_repos(uidp=UIDPFilter(children_of=org))] == ["web"]
+
+
+def test_an_upstream_group_gives_its_role_for_the_session_only(srv: Server, provider: Provider, tmp_path: Path) -> None:
+    org = srv.http.post("/iam/v2/groups/", json={"name": "sso-" + secrets.token_hex(3)}).json()["uid"]
+    oidc = {"issuer": provider.issuer, "clientId": "org-sso", "clientSecret": "org-sso-secret", "groupsClaim": "groups"}
+    r = srv.http.post(
+        f"/iam/v2/identityProviders/{org}",
+        json={"name": "sso", "defaultRole": BUILTIN_ROLE_UIDS["viewer"], "oidc": oidc},
+    )
+    assert r.status_code == 200, r.text
+    idp = r.json()["uid"]
+    mapping = {"externalGroupId": "builders", "roleUid": BUILTIN_ROLE_UIDS["editor"], "scope": org}
+    assert srv.http.post(f"/iam/v2/externalGroupRoleMappings/{idp}", json=mapping).status_code == 200
+    name = "erin-" + secrets.token_hex(3)
+    provider.add_user(name, f"{name}@example.com", ["builders"])
+    ctl = Ctl(srv, tmp_path, None)
+    code, screen = login_at_terminal(ctl, name, "--idp-id", idp)
+    assert code == 0, screen
+    assert ctl.json("registry", "repos", "create", "built", "--parent", org)["name"] == "built"
+    # Out of the group upstream: the next login has no such role, and the CLI says so (exit 4 or 5).
+    provider.users[name].groups = []
+    code, screen = login_at_terminal(ctl, name, "--idp-id", idp)
+    assert code == 0, screen
+    refused = ctl("registry", "repos", "create", "again", "--parent", org)
+    assert refused.code in (4, 5), (refused.code, refused.err)
+    token = ctl("auth", "token").out.strip()
+    with pytest.raises(PermissionDenied):
+        Client(srv.base_url, grpc=srv.grpc_target, token=token).registry.create_repo(org, Repo(name="nope"))
