@@ -17,7 +17,8 @@ from platform_api.client import Credentials, Unauthenticated
 from platform_api.client import auth as client_auth
 from platform_api.client import login as login_flows
 from platform_api.ctl import output
-from platform_api.ctl.common import GENERIC, OK, UNAUTHENTICATED, USAGE, CtlError, Ctx, command, group
+from platform_api.ctl.common import OK, UNAUTHENTICATED, USAGE, CtlError, Ctx, command, group
+
 
 def _subject(token: str) -> str:
     try:
