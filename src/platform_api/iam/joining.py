@@ -3,8 +3,9 @@ RequestGroupAccess (their v1 twins: iam/v1/groups.py).
 
 The caller's e-mail counts only when all of this holds (else the caller has none, and every RPC answers as
 if no organization matched):
-- the access token came from exchanging a token of an issuer that is trusted now (`--trusted-issuer`): its
-  `act` claim (the upstream's iss, sub and e-mail, copied at the exchange) names that issuer;
+- the access token came from a token of an issuer that is trusted now (`--trusted-issuer`, or the server's
+  login provider `--login-issuer`), exchanged or through the browser login: its `act` claim (the
+  upstream's iss, sub and e-mail, copied at the exchange or the login) names that issuer;
 - the caller is the user identity registered for that upstream user (uid = user_uid(iss, sub)), not an
   identity an administrator made with a claim match (whose rows nobody vouches for);
 - that identity's `email` (which only registration sets, and only from an upstream claim with
@@ -55,7 +56,10 @@ async def verified_email(ctx: Context) -> str | None:
     if not (isinstance(iss, str) and isinstance(sub, str) and isinstance(email, str) and iss and sub and email):
         return None
     issuer = matching.normalize_issuer(iss)
-    trusted = {matching.normalize_issuer(i.strip()) for i in ctx.rt.settings.trusted_issuers.split(",") if i.strip()}
+    settings = ctx.rt.settings
+    # The server-wide login provider (`--login-issuer`) is the operator's choice as trusted issuers are.
+    named = [*settings.trusted_issuers.split(","), settings.login_issuer]
+    trusted = {matching.normalize_issuer(i.strip()) for i in named if i.strip()}
     if issuer not in trusted or ctx.subject != matching.user_uid(issuer, sub):
         return None
     identity = await identities.find(ctx.rt.db, ctx.subject)

@@ -303,3 +303,24 @@ def test_login_as_an_identity_that_accepts_the_id_token(srv: Server, provider: P
     other = user(provider)
     refused_with(complete(oauth(srv, identity=uid), user=other))
     assert not exists(srv, user_uid(provider, other))
+
+
+def test_a_browser_login_at_the_servers_provider_can_find_its_company(srv: Server, provider: Provider) -> None:
+    """The server's login provider is trusted for e-mail as `--trusted-issuer`s are: a person signed in
+    through it, with a verified e-mail at a domain an organization verified, finds that organization; with
+    the e-mail unverified upstream, the same lookup is the collapsed NOT_FOUND."""
+    domain = f"corp-{secrets.token_hex(3)}.test"
+    org = srv.http.post("/iam/v2/groups/", json={"name": domain}).json()["uid"]
+    srv.cli("domains", "verify", "--group", org, "--domain", domain)
+    name = "u" + secrets.token_hex(4)
+    provider.add_user(name, f"{name}@{domain}")
+    token = login(srv, provider, name)["token"]
+    with srv.client(token) as c:
+        found = c.get("/iam/v2/groups:lookupGroup")
+        assert found.status_code == 200 and found.json()["group"]["uid"] == org, found.text
+        assert c.get("/iam/v2/groups:checkEligibility").json() == {"eligible": True}
+    unverified = "u" + secrets.token_hex(4)
+    provider.add_user(unverified, f"{unverified}@{domain}").email_verified = False
+    token = login(srv, provider, unverified)["token"]
+    with srv.client(token) as c:
+        assert c.get("/iam/v2/groups:lookupGroup").status_code == 404
