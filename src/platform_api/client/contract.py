@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-import re
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -46,7 +45,11 @@ class Method:
 
 
 def snake(name: str) -> str:
-    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+    """`ListRepos` -> `list_repos`: an underscore before each capital that follows a small letter or digit."""
+    return "".join(
+        "_" + c.lower() if c.isupper() and i and (name[i - 1].islower() or name[i - 1].isdigit()) else c.lower()
+        for i, c in enumerate(name)
+    )
 
 
 def _rule(opts: Any) -> Rule | None:
