@@ -244,6 +244,7 @@ def _domains_parser(sub: Any) -> None:
             one.add_argument("--nameserver", action="append", help="resolve with this server (repeatable; default:"
                              " the system's resolver)")  # fmt: skip
             one.add_argument("--dns-port", type=int, default=53, help="the name servers' port (default 53)")
+            one.add_argument("--dns-timeout", type=float, default=domains.DNS_TIMEOUT, help="seconds (default 5)")
 
 
 @dataclass
@@ -356,7 +357,7 @@ def domains_command(inv: Invocation) -> None:
         if ns.action == "challenge":
             return await domains.challenge(database, ns.group, ns.domain, blocked)
         if ns.action == "check":
-            resolve = domains.dns_resolver(ns.nameserver or [], ns.dns_port)
+            resolve = domains.dns_resolver(ns.nameserver or [], ns.dns_port, ns.dns_timeout)
             return await domains.check(database, ns.group, ns.domain, blocked, resolve)
         if ns.action == "rm":
             if not await domains.remove(database, ns.group, ns.domain):

@@ -93,14 +93,14 @@ DNS_TIMEOUT = 5.0
 MAX_TXT = 100  # TXT records read of one answer
 
 
-def dns_resolver(nameservers: list[str], port: int = 53) -> Resolve:
-    """A Resolve over dnspython: the given name servers (the system's when none), answers within
-    DNS_TIMEOUT; a name without TXT records (or that does not exist) has none."""
+def dns_resolver(nameservers: list[str], port: int = 53, timeout: float = DNS_TIMEOUT) -> Resolve:
+    """A Resolve over dnspython: the given name servers (the system's when none), answers within `timeout`
+    seconds; a name without TXT records (or that does not exist) has none."""
     resolver = dns.asyncresolver.Resolver(configure=not nameservers)
     if nameservers:
         resolver.nameservers = list(nameservers)
     resolver.port = port
-    resolver.lifetime = DNS_TIMEOUT
+    resolver.lifetime = timeout
 
     async def resolve(domain: str) -> list[str]:
         try:
