@@ -54,7 +54,6 @@ def _token_of(authorization: str) -> str:
 
 def routes(rt: Runtime) -> list[Any]:
     domain = f"registry.{rt.settings.error_domain_base}"
-    loaded: list[registry_certs.RegistryCA] = []
 
     def refuse(e: errors.ApiError) -> Response:
         answer = http_errors.render(e, domain)
@@ -82,11 +81,10 @@ def routes(rt: Runtime) -> list[Any]:
                 raise errors.invalid_argument("service", f"this token service serves {rt.settings.registry_service!r}")
             scopes = registry_tokens.parse(request.query_params.getlist("scope"))
             granted = await registry_tokens.grant(rt.db, principal, scopes)
-            if not loaded:
-                loaded.append(await registry_certs.load(rt.db))
+            ca = await registry_certs.of(rt)
             await access.keys.refresh_if_stale()
             claims = registry_certs.claims(rt.settings.issuer, service, principal.subject, granted)
-            signed = loaded[0].sign(access.keys, claims)
+            signed = ca.sign(access.keys, claims)
         except errors.ApiError as e:
             return refuse(e)
         except Exception:

@@ -108,6 +108,15 @@ async def load(db: Database) -> RegistryCA:
     return RegistryCA(await runtime.first_service_value(db, CA_SECRET, pem))
 
 
+async def of(rt: runtime.Runtime) -> RegistryCA:
+    """The registry CA of this process's database, loaded once per process (a part of the Runtime)."""
+    found = rt.parts.get(RegistryCA)
+    if not isinstance(found, RegistryCA):
+        found = await load(rt.db)
+        rt.add(found)
+    return found
+
+
 def claims(issuer: str, service: str, subject: str, access: list[dict[str, Any]]) -> dict[str, Any]:
     """The claim set Distribution checks: iss, aud (its `service`), exp/nbf (60 s leeway), and `access`."""
     now = int(time.time())

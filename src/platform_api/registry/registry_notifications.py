@@ -129,7 +129,7 @@ async def registry(rt: Runtime) -> Registry:
         base = stored.decode() if stored else ""
     if not base:
         raise errors.failed_precondition("REGISTRY_URL", "no registry URL: run `platform-api registry-config`")
-    ca = await registry_certs.load(rt.db)
+    ca = await registry_certs.of(rt)
     access = rt.part(Access)
     await access.keys.refresh_if_stale()
     issuer, service = rt.settings.issuer, rt.settings.registry_service
