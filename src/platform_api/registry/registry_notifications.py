@@ -31,7 +31,7 @@ import msgspec
 from platform_api.auth import registry_certs
 from platform_api.auth.access import Access
 from platform_api.auth.authz import Principal
-from platform_api.core import errors, uidp, validate
+from platform_api.core import errors, patterns, uidp, validate
 from platform_api.gen.records.registry_v2 import CreateRepoRequest, DeleteTagRequest, Repo
 from platform_api.outbox import outbox
 from platform_api.registry import images, oci, queries, registry_content, registry_tokens, repos, tags
@@ -46,6 +46,8 @@ SECRET = "registry_notify_secret"
 REGISTRY_URL = "registry_url"
 MAX_ENVELOPE = 1 << 20
 MAX_EVENTS = 1000
+MAX_TEXT = 1024  # of the envelope's free-text fields carried into our events
+_DIGEST = patterns.Pattern(r"sha256:[0-9a-f]{64}")
 _IDS = uuid.UUID("6f0b6c2e-6d1a-4d8e-9a57-2f4b0c6e1d3a")  # namespace of our ids for the registry's events
 SERVICE = "chainguard.platform.registry.v2."
 CREATE_REPO, CREATE_TAG, DELETE_TAG = (SERVICE + m for m in ("ReposService.CreateRepo", "TagsService.CreateTag",
@@ -155,12 +157,13 @@ def _event_id(n: Notice, kind: str) -> str:
 def _body(n: Notice, repo: str, kind: str) -> dict[str, Any]:
     document = n.target.media_type in oci.MANIFESTS + oci.INDEXES
     body: dict[str, Any] = {"repository": n.target.repository, "repo_id": repo, "digest": n.target.digest,
-                            "type": "manifest" if document else "blob", "when": n.timestamp, "location": "",
-                            "remote_address": n.request.addr, "user_agent": n.request.useragent}  # fmt: skip
+                            "type": "manifest" if document else "blob", "when": n.timestamp[:MAX_TEXT],
+                            "location": "", "remote_address": n.request.addr[:MAX_TEXT],
+                            "user_agent": n.request.useragent[:MAX_TEXT]}  # fmt: skip
     if n.target.tag:
-        body["tag"] = n.target.tag
+        body["tag"] = n.target.tag[:MAX_TEXT]
     if kind == "pull":
-        body["method"] = n.request.method
+        body["method"] = n.request.method[:MAX_TEXT]
     return body
 
 
@@ -191,6 +194,10 @@ async def apply(rt: Runtime, notices: list[Notice]) -> dict[str, int]:
 
 
 async def _one(rt: Runtime, reg: Registry | None, n: Notice) -> str:
+    # What goes into our reads of the registry (URL paths) and into events is checked first.
+    digest = n.target.digest
+    if not registry_tokens.valid_path(n.target.repository) or (digest and not _DIGEST.fullmatch(digest)):
+        return "refused"
     group, repo = await registry_tokens.locate(rt.db, n.target.repository)
     if group is None:
         return "unmapped"

@@ -47,6 +47,11 @@ class Scope:
         self.actions = actions
 
 
+def valid_path(path: str) -> bool:
+    """A repository name by Distribution's grammar (path components joined by `/`, at most MAX_PATH)."""
+    return bool(path) and len(path) <= MAX_PATH and all(_COMPONENT.fullmatch(c) for c in path.split("/"))
+
+
 def parse(scopes: list[str]) -> list[Scope]:
     """`repository:<path>:<action>,<action>` values (other resource types, e.g. `registry:catalog:*`, ask
     for nothing we grant and are answered with no access)."""
@@ -59,7 +64,7 @@ def parse(scopes: list[str]) -> list[Scope]:
             path, _, actions = rest.rpartition(":")
             if kind != "repository":
                 continue
-            if not path or len(path) > MAX_PATH or not all(_COMPONENT.fullmatch(c) for c in path.split("/")):
+            if not valid_path(path):
                 raise errors.invalid_argument("scope", f"not a repository name: {path[:MAX_PATH]!r}")
             wanted = [a for a in dict.fromkeys(actions.split(",")) if a]
             if "*" in wanted:

@@ -188,6 +188,12 @@ def test_redelivered_notifications_change_nothing_and_a_bad_secret_is_refused(
     forged = _envelope(f"{name}/again", "sha256:" + "f" * 64, "forged-1")
     assert httpx.post(url, json=forged, headers=headers).status_code == 200
     assert _tags(es.http, repo) == {"latest": digest}
+    # Names and digests that are not the registry's grammar never reach a URL of ours or an event.
+    for i, (repository, odd_digest) in enumerate(
+        ((f"{name}/../again", digest), (f"{name}/again?x=1", digest), (f"{name}/again", "sha256:zz"))
+    ):
+        odd = httpx.post(url, json=_envelope(repository, odd_digest, f"odd-{i}"), headers=headers)
+        assert odd.status_code == 200 and odd.json() == {"refused": 1}, odd.text
     bad = httpx.post(url, json=envelope, headers={"authorization": "Bearer " + "0" * 64})
     assert bad.status_code == 401 and bad.json()["code"] == 16
     assert httpx.post(url, json=envelope).status_code == 401
