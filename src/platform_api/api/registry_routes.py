@@ -23,6 +23,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from platform_api.api import http_errors
+from platform_api.api.sts_routes import peer
 from platform_api.auth import registry_certs
 from platform_api.auth.access import Access
 from platform_api.core import bodies, clock, errors
@@ -55,6 +56,10 @@ def _token_of(authorization: str) -> str:
 def routes(rt: Runtime) -> list[Any]:
     domain = f"registry.{rt.settings.error_domain_base}"
 
+    def anonymous(request: Request) -> None:
+        """A request without a valid credential spends the client's anonymous budget (429 when it is out)."""
+        rt.part(AnonymousLimit).check(peer(request))
+
     def refuse(e: errors.ApiError) -> Response:
         answer = http_errors.render(e, domain)
         if e.code == errors.UNAUTHENTICATED:
@@ -68,13 +73,13 @@ def routes(rt: Runtime) -> list[Any]:
                 raise errors.duplicate_authorization()
             presented = _token_of(headers[0]) if headers and len(headers[0]) <= MAX_HEADER else ""
             if not presented:
-                rt.part(AnonymousLimit).check(request.client.host if request.client else "")
+                anonymous(request)
                 raise errors.unauthenticated("credentials required: HTTP Basic with an access token as password")
             access = rt.part(Access)
             try:
                 principal = await access.authenticate("Bearer " + presented)
             except errors.ApiError:
-                rt.part(AnonymousLimit).check(request.client.host if request.client else "")
+                anonymous(request)
                 raise
             service = request.query_params.get("service", "")
             if service != rt.settings.registry_service:
@@ -108,7 +113,7 @@ def routes(rt: Runtime) -> list[Any]:
             expected = b"Bearer " + secrets_[0].hex().encode()
             given = request.headers.get("authorization", "").encode()
             if len(request.headers.getlist("authorization")) != 1 or not hmac.compare_digest(given, expected):
-                rt.part(AnonymousLimit).check(request.client.host if request.client else "")
+                anonymous(request)
                 raise errors.unauthenticated("not the registry's notification secret")
             body = await bodies.read(request.scope, request.receive, registry_notifications.MAX_ENVELOPE)
             outcomes = await registry_notifications.apply(rt, registry_notifications.parse(body))

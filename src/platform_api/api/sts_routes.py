@@ -56,7 +56,8 @@ def _authorization(request: Request) -> str:
     return request.headers.get("authorization", "")
 
 
-def _peer(request: Request) -> str:
+def peer(request: Request) -> str:
+    """The client's address (the rate limits' key)."""
     return request.client.host if request.client else ""
 
 
@@ -89,7 +90,7 @@ def routes(rt: Runtime) -> list[Any]:
         )  # fmt: skip
         # The contract's caps, as gRPC checks them (the capped fields' JSON names are their proto names).
         caps.check_json(exchange_caps, msgspec.structs.asdict(req))
-        return await exchange(rt, req, _authorization(request), _peer(request))
+        return await exchange(rt, req, _authorization(request), peer(request))
 
     async def http_refresh(request: Request) -> TokenPair:
         p = await _params(request)
@@ -97,7 +98,7 @@ def routes(rt: Runtime) -> list[Any]:
             aud=p.get("aud", []), scopes=p.get("scopes", []) + p.get("scope", []), cap=p.get("cap", [])
         )
         caps.check_json(refresh_caps, msgspec.structs.asdict(req))
-        return await exchange_refresh_token(rt, req, _authorization(request), _peer(request))
+        return await exchange_refresh_token(rt, req, _authorization(request), peer(request))
 
     async def http_register(request: Request) -> dict[str, Any]:
         """POST /auth/v1/register {"code": "<invite code>", "identityId": ...}: answers {"identity": <uid>,
@@ -109,7 +110,7 @@ def routes(rt: Runtime) -> list[Any]:
             raise errors.invalid_argument("code", "code must be a string")
         identity_id = next((body[k] for k in ("identityId", "identity_id") if isinstance(body.get(k), str)), "")
         req = RegistrationRequest(code=code, identity_id=identity_id)
-        session = await register(rt, req, _authorization(request), _peer(request))
+        session = await register(rt, req, _authorization(request), peer(request))
         return {"identity": session.identity, "group": session.group}
 
     def redirecting(run: Callable[[Request], Awaitable[Response]]) -> Any:
@@ -136,12 +137,12 @@ def routes(rt: Runtime) -> list[Any]:
         return out
 
     async def http_oauth(request: Request) -> Response:
-        url = await rt.part(login.Login).begin(query(request), _peer(request))
+        url = await rt.part(login.Login).begin(query(request), peer(request))
         return RedirectResponse(url, status_code=302, headers={"cache-control": "no-store"})
 
     async def http_callback(request: Request) -> Response:
         params = {k: v[0] for k, v in query(request).items()}
-        outcome = await rt.part(login.Login).finish(params, _peer(request))
+        outcome = await rt.part(login.Login).finish(params, peer(request))
         headers = {"cache-control": "no-store", "referrer-policy": "no-referrer"}
         if outcome.redirect:
             return RedirectResponse(outcome.redirect, status_code=302, headers=headers)

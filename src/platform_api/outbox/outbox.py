@@ -211,14 +211,20 @@ async def emit(tx: Conn, ctx: Context, body: Any, *, subject: str = "", group: s
     envelope: dict[str, Any] = {"actor": actor}
     if data is not None:
         envelope["body"] = data
-    raw = _encode(envelope).decode()
-    event_id = str(uuid.uuid4())
     event_type = f"{settings.event_type_prefix}.api.{suffix}"
     source = settings.public_url.rstrip("/") + method.event_source
+    await _record(tx, str(uuid.uuid4()), event_type, source, subject, group, body_name, extensions, envelope)
+
+
+async def _record(
+    tx: Conn, event_id: str, event_type: str, source: str, subject: str, group: str, bodytype: str,
+    extensions: dict[str, str], envelope: dict[str, Any],
+) -> None:  # fmt: skip
+    """Store the event as it will be sent and fan it out to its subscriptions, inside `tx`."""
     now = clock.now()
     await queries.insert_event(
-        tx, event_id, event_type, source, subject, group, ce_time(time.time_ns()), body_name,
-        _encode(extensions).decode(), raw, now,
+        tx, event_id, event_type, source, subject, group, ce_time(time.time_ns()), bodytype,
+        _encode(extensions).decode(), _encode(envelope).decode(), now,
     )  # fmt: skip
     if await fan_out(tx, event_id, event_type, subject, group, now):
         await wake(tx)
@@ -243,13 +249,7 @@ async def emit_data_plane(
         return False
     envelope = {"actor": {"subject": ctx.subject}, "body": body}
     event_type = f"{ctx.rt.settings.event_type_prefix}.{kind}"
-    now = clock.now()
-    await queries.insert_event(
-        tx, event_id, event_type, source, subject, group, ce_time(time.time_ns()), bodytype, "{}",
-        _encode(envelope).decode(), now,
-    )  # fmt: skip
-    if await fan_out(tx, event_id, event_type, subject, group, now):
-        await wake(tx)
+    await _record(tx, event_id, event_type, source, subject, group, bodytype, {}, envelope)
     return True
 
 

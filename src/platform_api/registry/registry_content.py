@@ -46,7 +46,11 @@ class RegistryLayout(oci.Layout):
     def head(self, reference: str) -> oci.Descriptor | None:
         """The descriptor of the manifest or index `reference` (a tag or a digest) names now; None when the
         registry has none."""
-        r = self._send("HEAD", f"manifests/{reference}", follow=False)
+        url = f"{self.base}/v2/{self.name}/manifests/{reference}"
+        try:
+            r = self.client.head(url, headers=self._headers(True), follow_redirects=False)
+        except httpx.HTTPError as e:
+            raise Unreachable(f"HEAD {reference}: {e}") from e
         if r.status_code == 404:
             return None
         self._expect(r, reference)
@@ -102,14 +106,6 @@ class RegistryLayout(oci.Layout):
 
     def _headers(self, document: bool) -> dict[str, str]:
         return {**self.headers, "accept": ACCEPT} if document else self.headers
-
-    def _send(self, method: str, path: str, follow: bool) -> httpx.Response:
-        try:
-            return self.client.request(
-                method, f"{self.base}/v2/{self.name}/{path}", headers=self._headers(True), follow_redirects=follow
-            )
-        except httpx.HTTPError as e:
-            raise Unreachable(f"{method} {path}: {e}") from e
 
     def _expect(self, r: httpx.Response, what: str) -> None:
         if r.status_code >= 500 or r.status_code in (401, 403, 429):
