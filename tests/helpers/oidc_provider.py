@@ -20,8 +20,11 @@ import json
 import secrets
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
@@ -29,6 +32,7 @@ import httpx
 import jwt
 
 from tests.helpers.oidc import new_key
+from tests.helpers.server import Server, start_server, stop_server
 
 
 @dataclass
@@ -208,6 +212,18 @@ def complete(url: str, user: str = "", follow_final: bool = False, client: httpx
     finally:
         if client is None:
             c.close()
+
+
+@contextmanager
+def login_server(backend: str, tmp: Path, provider: Provider, client_id: str, *extra: str) -> Iterator[Server]:
+    """A server whose login provider (`--login-issuer`) is `provider`, as its client `client_id` (loopback
+    issuers allowed), with the `extra` flags of `serve`."""
+    s = start_server(backend, tmp, "--insecure-allow-loopback", "--login-issuer", provider.issuer,
+                     "--login-client-id", client_id, *extra)  # fmt: skip
+    try:
+        yield s
+    finally:
+        stop_server(s)
 
 
 def callback_params(url: str) -> dict[str, str]:

@@ -17,8 +17,8 @@ import jwt
 import pytest
 
 from platform_api.auth import matching
-from tests.helpers import BACKENDS, BUILTIN_ROLE_UIDS, Server, run_db, start_server, stop_server
-from tests.helpers.oidc_provider import Provider, callback_params, complete
+from tests.helpers import BACKENDS, BUILTIN_ROLE_UIDS, Server, run_db
+from tests.helpers.oidc_provider import Provider, callback_params, complete, login_server
 
 CLIENT, SECRET = "platform", "s3cret-" + secrets.token_hex(4)
 CALLBACK = "http://127.0.0.1:45678/callback"
@@ -40,11 +40,9 @@ def srv(
 ) -> Iterator[Server]:
     tmp = tmp_path_factory.mktemp("login")
     (tmp / "secret").write_text(SECRET + "\n")
-    s = start_server(request.param, tmp, "--insecure-allow-loopback", "--login-issuer", provider.issuer,
-                     "--login-client-id", CLIENT, "--login-client-secret-file", str(tmp / "secret"),
-                     "--login-console-origin", CONSOLE)  # fmt: skip
-    yield s
-    stop_server(s)
+    extra = ("--login-client-secret-file", str(tmp / "secret"), "--login-console-origin", CONSOLE)
+    with login_server(request.param, tmp, provider, CLIENT, *extra) as s:
+        yield s
 
 
 @pytest.fixture(autouse=True)

@@ -19,8 +19,8 @@ from google.protobuf import empty_pb2
 
 from platform_api.client import login as client_login
 from platform_api.gen.chainguard.platform.auth import auth_pb2, auth_pb2_grpc
-from tests.helpers import BACKENDS, TIMEOUT, Server, start_server, stop_server
-from tests.helpers.oidc_provider import Provider, complete
+from tests.helpers import BACKENDS, TIMEOUT, Server
+from tests.helpers.oidc_provider import Provider, complete, login_server
 
 CLIENT = "cli-client"
 
@@ -39,10 +39,8 @@ def provider() -> Iterator[Provider]:
 def srv(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, provider: Provider
 ) -> Iterator[Server]:
-    s = start_server(request.param, tmp_path_factory.mktemp("logincl"), "--insecure-allow-loopback",
-                     "--login-issuer", provider.issuer, "--login-client-id", CLIENT)  # fmt: skip
-    yield s
-    stop_server(s)
+    with login_server(request.param, tmp_path_factory.mktemp("logincl"), provider, CLIENT) as s:
+        yield s
 
 
 def browse_later(url: str) -> None:

@@ -10,6 +10,7 @@ import select
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,10 +52,17 @@ class Ctl:
     def json(self, *args: str) -> Any:
         return self(*args, "-o", "json").json()
 
-    def pty(self, *args: str, columns: int = 200) -> tuple[int, str]:
-        """Run in a pseudo-terminal (stdin, stdout and stderr): the exit code and what the terminal showed."""
+    def pty(
+        self,
+        *args: str,
+        columns: int = 200,
+        env: dict[str, str] | None = None,
+        watch: Callable[[str], None] | None = None,
+    ) -> tuple[int, str]:
+        """Run in a pseudo-terminal (stdin, stdout and stderr): the exit code and what the terminal showed.
+        `watch` sees the screen so far after each read (a person reacting to what the command shows)."""
         master, slave = pty.openpty()
-        env = {**self.env, "COLUMNS": str(columns), "TERM": "xterm"}
+        env = {**self.env, "COLUMNS": str(columns), "TERM": "xterm", **(env or {})}
         proc = subprocess.Popen([PLATFORMCTL, *args], env=env, stdin=slave, stdout=slave, stderr=slave,
                                 close_fds=True)  # fmt: skip
         os.close(slave)
@@ -70,6 +78,8 @@ class Ctl:
                 if not data:
                     break
                 chunks.append(data)
+                if watch is not None:
+                    watch(b"".join(chunks).decode("utf-8", "replace"))
             elif proc.poll() is not None:
                 break
         os.close(master)

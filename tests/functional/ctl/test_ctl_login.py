@@ -6,23 +6,18 @@ upstream group mapped to a role gives it for the session only."""
 from __future__ import annotations
 
 import json
-import os
-import pty
 import re
 import secrets
-import select
-import subprocess
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from platform_api.client import Client, PermissionDenied, Repo, UIDPFilter
-from tests.functional.ctl.cli import PLATFORMCTL, Ctl
-from tests.helpers import BACKENDS, BUILTIN_ROLE_UIDS, Server, start_server, stop_server
-from tests.helpers.oidc_provider import Provider, complete
+from tests.functional.ctl.cli import Ctl
+from tests.helpers import BACKENDS, BUILTIN_ROLE_UIDS, Server
+from tests.helpers.oidc_provider import Provider, complete, login_server
 
 CLIENT = "platformctl-test"
 
@@ -40,41 +35,25 @@ def provider() -> Iterator[Provider]:
 def srv(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, provider: Provider
 ) -> Iterator[Server]:
-    s = start_server(request.param, tmp_path_factory.mktemp("ctl-login"), "--insecure-allow-loopback",
-                     "--login-issuer", provider.issuer, "--login-client-id", CLIENT)  # fmt: skip
-    yield s
-    stop_server(s)
+    with login_server(request.param, tmp_path_factory.mktemp("ctl-login"), provider, CLIENT) as s:
+        yield s
 
 
 def login_at_terminal(ctl: Ctl, user: str, *args: str) -> tuple[int, str]:
     """`platformctl auth login <args>` in a pseudo-terminal; when it shows the login URL, the browser (the
     test's HTTP client, as `user`) follows it to the end. The exit code and what the terminal showed."""
-    master, slave = pty.openpty()
-    env = {**ctl.env, "BROWSER": "true", "TERM": "xterm"}  # no browser here: `true` accepts the URL
-    proc = subprocess.Popen([PLATFORMCTL, "auth", "login", *args], env=env, stdin=slave, stdout=slave,
-                            stderr=slave, close_fds=True)  # fmt: skip
-    os.close(slave)
-    screen, browsed = b"", False
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([master], [], [], 0.2)
-        if ready:
-            try:
-                data = os.read(master, 65536)
-            except OSError:  # the child closed the terminal
-                break
-            if not data:
-                break
-            screen += data
-            found = re.search(rb"Opening (http\S+)", screen)
-            if found and not browsed:
-                browsed = True
-                url = found.group(1).decode()
-                threading.Thread(target=complete, args=(url, user), kwargs={"follow_final": True}, daemon=True).start()
-        elif proc.poll() is not None:
-            break
-    os.close(master)
-    return proc.wait(timeout=30), screen.decode("utf-8", "replace").replace("\r\n", "\n")
+    browsed: list[str] = []
+
+    def browse(screen: str) -> None:
+        found = re.search(r"Opening (http\S+)", screen)
+        if found and not browsed:
+            browsed.append(found.group(1))
+            threading.Thread(
+                target=complete, args=(browsed[0], user), kwargs={"follow_final": True}, daemon=True
+            ).start()
+
+    # No browser here: BROWSER=true accepts the URL, and the test plays the browser.
+    return ctl.pty("auth", "login", *args, env={"BROWSER": "true"}, watch=browse)
 
 
 def test_a_person_logs_in_then_works_with_the_cli_and_the_python_client(

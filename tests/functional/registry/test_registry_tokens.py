@@ -30,14 +30,6 @@ def registry(server: Server, tmp_path_factory: pytest.TempPathFactory) -> Iterat
         yield where
 
 
-def _layout(tmp_path: Path) -> Path:
-    return layout(tmp_path / "layout")
-
-
-def _push(source: Path, registry: str, path: str, token: str) -> subprocess.CompletedProcess[str]:
-    return push(source, registry, path, token)
-
-
 def _pull(registry: str, path: str, token: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     return pull(registry, path, token, tmp_path / f"pulled-{time.monotonic_ns()}")
 
@@ -51,30 +43,30 @@ def test_push_and_pull_follow_the_roles(server: Server, registry: str, tmp_path:
     team = mk_group(server.http, org, "team")["uid"]
     mk_repo(server.http, team, "app")
     path = f"{_name(server.http, org)}/team/app"
-    layout = _layout(tmp_path)
+    source = layout(tmp_path / "layout")
     _, pusher = server.identity_with_role(team, "registry.push")
     _, puller = server.identity_with_role(team, "registry.pull")
     other_org = mk_org(server.http)
     _, stranger = server.identity_with_role(other_org, "owner")
 
-    pushed = _push(layout, registry, path, pusher)
+    pushed = push(source, registry, path, pusher)
     assert pushed.returncode == 0, pushed.stderr
     assert _pull(registry, path, puller, tmp_path).returncode == 0
-    refused = _push(layout, registry, path, puller)  # the registry refuses: we withheld push
+    refused = push(source, registry, path, puller)  # the registry refuses: we withheld push
     assert refused.returncode != 0 and ("denied" in refused.stderr or "unauthorized" in refused.stderr.lower())
     assert _pull(registry, path, stranger, tmp_path).returncode != 0
-    assert _push(layout, registry, path, stranger).returncode != 0
+    assert push(source, registry, path, stranger).returncode != 0
 
 
 def test_a_push_to_a_new_repo_needs_push_rights_at_its_group(server: Server, registry: str, tmp_path: Path) -> None:
     org = mk_org(server.http)
     _, pusher = server.identity_with_role(org, "registry.push")
     _, puller = server.identity_with_role(org, "registry.pull")
-    layout = _layout(tmp_path)
-    assert _push(layout, registry, f"{_name(server.http, org)}/fresh", puller).returncode != 0
-    assert _push(layout, registry, f"{_name(server.http, org)}/fresh", pusher).returncode == 0
+    source = layout(tmp_path / "layout")
+    assert push(source, registry, f"{_name(server.http, org)}/fresh", puller).returncode != 0
+    assert push(source, registry, f"{_name(server.http, org)}/fresh", pusher).returncode == 0
     # A group that does not exist is not created by a push.
-    assert _push(layout, registry, f"{_name(server.http, org)}/nogroup/fresh", pusher).returncode != 0
+    assert push(source, registry, f"{_name(server.http, org)}/nogroup/fresh", pusher).returncode != 0
 
 
 def _ask(server: Server, token: str | None, *scopes: str, service: str = SERVICE) -> httpx.Response:
@@ -140,4 +132,4 @@ def test_a_key_rotation_needs_no_new_bundle(server: Server, registry: str, tmp_p
     r = _ask(server, pusher, f"repository:{_name(server.http, org)}/app:push,pull")
     leaf = x509.load_der_x509_certificate(base64.b64decode(jwt.get_unverified_header(r.json()["token"])["x5c"][0]))
     assert leaf.subject.rfc4514_string() == f"CN={new_kid}"
-    assert _push(_layout(tmp_path), registry, f"{_name(server.http, org)}/app", pusher).returncode == 0
+    assert push(layout(tmp_path / "layout"), registry, f"{_name(server.http, org)}/app", pusher).returncode == 0
