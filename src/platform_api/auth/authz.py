@@ -94,6 +94,18 @@ class Principal:
             node = node[:i] if i > 0 else ""
         return held & self.limit
 
+    def reach(self, group: str) -> list[str]:
+        """The groups from which a grant at `group` holds for this token: clipped to the identity's home and to
+        the token's scopes (a scope below the grant is where it starts; a grant outside every scope holds nowhere)."""
+        at = _clip(group, uidp.parent(self.subject))
+        if at is None:
+            return []
+        if not self.scopes:
+            return [at]
+        out = {at if uidp.is_ancestor_or_self(s, at) else s for s in self.scopes if uidp.is_ancestor_or_self(s, at)
+               or uidp.is_ancestor(at, s)}  # fmt: skip
+        return sorted(out)
+
     def holds(self, required: int, uid: str) -> bool:
         return required & ~self.held_at(uid) == 0
 

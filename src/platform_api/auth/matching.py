@@ -21,7 +21,7 @@ import jwt
 import re2
 from msgspec import UNSET
 
-from platform_api.core import clock, errors
+from platform_api.core import clock, errors, uidp
 from platform_api.core.netcheck import is_loopback_host as is_loopback_host
 from platform_api.core.netcheck import url_allowed as url_allowed  # moved there, shared with sinks
 from platform_api.gen.records.iam_v2 import Identity_ClaimMatch as ClaimMatch
@@ -43,6 +43,21 @@ def normalize_issuer(issuer: str) -> str:
 def user_uid(issuer: str, subject: str) -> str:
     """The deterministic root-level uid of the user identity for (issuer, subject)."""
     return hashlib.sha256(f"platform-api user\n{normalize_issuer(issuer)}\n{subject}".encode()).hexdigest()[:40]
+
+
+def member_uid(idp_uid: str, subject: str) -> str:
+    """The uid of the identity a login through the identity provider `idp_uid` yields for `subject`: under
+    the provider's group (so confined to it), derived from the provider and the subject, never from the issuer
+    alone. Whoever configures a provider decides which tokens it accepts; it can only ever yield identities of
+    its own group."""
+    suid = hashlib.sha256(f"platform-api idp member\n{idp_uid}\n{subject}".encode()).hexdigest()[:16]
+    return f"{uidp.parent(idp_uid)}/{suid}"
+
+
+def trusted_issuers(trusted: str, login_issuer: str) -> frozenset[str]:
+    """The issuers the operator vouches for (`--trusted-issuer`, comma-separated, and `--login-issuer`): the only
+    ones that yield a person's global (root-level) identity and whose verified e-mail counts as verified."""
+    return frozenset(normalize_issuer(i.strip()) for i in [*trusted.split(","), login_issuer] if i.strip())
 
 
 @lru_cache(maxsize=4096)

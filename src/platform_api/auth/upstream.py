@@ -229,6 +229,29 @@ def unverified_claims(token: str) -> dict[str, Any]:
         raise Rejected("malformed token") from None
     if not isinstance(claims.get("iss"), str) or not claims["iss"] or not isinstance(claims.get("sub"), str):
         raise Rejected("token without issuer or subject")
+    if not claims["sub"].strip():
+        raise Rejected("token with an empty subject")  # nobody in particular: no identity may be keyed on it
     if len(claims["iss"]) > MAX_ISSUER:  # before anything is looked up or keyed on it
         raise Rejected("issuer too long")
+    if _holds_nul(claims):
+        # No identity can hold a NUL character, and PostgreSQL text cannot even be compared with one: refused
+        # here, at every entry (token exchange, browser login, registration), before anything is stored.
+        raise Rejected("a claim holds a NUL character")
     return claims
+
+
+def _holds_nul(value: Any) -> bool:
+    """Whether a NUL character is in any string of a decoded claims set, keys included (a token's size bounds
+    the walk: it arrived in one request)."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            if "\x00" in v:
+                return True
+        elif isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return False

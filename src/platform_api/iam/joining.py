@@ -57,9 +57,7 @@ async def verified_email(ctx: Context) -> str | None:
         return None
     issuer = matching.normalize_issuer(iss)
     settings = ctx.rt.settings
-    # The server-wide login provider (`--login-issuer`) is the operator's choice as trusted issuers are.
-    named = [*settings.trusted_issuers.split(","), settings.login_issuer]
-    trusted = {matching.normalize_issuer(i.strip()) for i in named if i.strip()}
+    trusted = matching.trusted_issuers(settings.trusted_issuers, settings.login_issuer)
     if issuer not in trusted or ctx.subject != matching.user_uid(issuer, sub):
         return None
     identity = await identities.find(ctx.rt.db, ctx.subject)

@@ -292,7 +292,7 @@ class Login:
             log.info("login refused: %s", e)
             raise errors.unauthenticated("login refused") from None
         if pending.invite:
-            await group_invites.redeem(self.rt.db, pending.invite, identity.uid, identity.email)
+            await group_invites.redeem(self.rt.db, pending.invite, identity.uid, self.exchange.vouched_email(identity))
             self.rt.grants_changed()
         await self.exchange.seen(identity.uid)
         act = {k: claims[k] for k in sts.ACT_CLAIMS if k in claims}

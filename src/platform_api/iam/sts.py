@@ -2,12 +2,16 @@
 
 `/sts/exchange` (GET or POST; query or form parameters `aud`, `identity`, `scopes`/`scope`, `cap`,
 `identity_provider`) with `Authorization: Bearer <upstream token>`:
+- a token of an issuer the operator trusts (`--trusted-issuer`, `--login-issuer`) without `identity`: the
+  person's own user identity, `lookupIdentity`'s uid for it, registered on first contact (no roles until
+  bound), whatever other identities accept the token (DESIGN 4: another organization's identities never
+  change what a person's own exchange answers);
 - with `identity`: that identity must accept the token (its claimMatch, after verifying the token
   through the issuer's discovery and JWKS, or its staticKeys);
-- without: the identities whose exact (issuer, subject) or patterns could accept the token are tried;
-  exactly one must accept it. A token from a configured trusted issuer (`--trusted-issuer`) that no
-  identity accepts registers the user identity `lookupIdentity` names for it (no roles until bound);
-- with `identity_provider`: a login through an organization's OIDC identity provider (see _idp_login).
+- otherwise: the identities whose exact (issuer, subject) or patterns could accept the token are tried; a
+  root-level one (only the server makes those) wins, else exactly one must accept it;
+- with `identity_provider`: a login through an organization's OIDC identity provider, which yields that
+  provider's own identity in its group (see _idp_login), never a person's global one.
 `/sts/exchange_refresh_token` with `Authorization: Bearer <refresh token>` rotates the refresh token.
 `/auth/v1/register` redeems a group invite (and registers a trusted issuer's user on first contact).
 
@@ -36,7 +40,7 @@ from platform_api.auth import matching, upstream
 from platform_api.auth.access import Access
 from platform_api.core import clock, errors, ratelimit, uidp, validate
 from platform_api.gen.records.auth import RegistrationRequest, Session
-from platform_api.gen.records.iam_v2 import Identity
+from platform_api.gen.records.iam_v2 import Identity, IdentityProvider
 from platform_api.gen.records.iam_v2 import Identity_ClaimMatch as ClaimMatch
 from platform_api.gen.records.oidc import ExchangeRefreshTokenRequest, ExchangeRequest, RawToken, TokenPair
 from platform_api.iam import (
@@ -66,17 +70,6 @@ def refused() -> errors.ApiError:
     return errors.unauthenticated("token exchange refused")
 
 
-def _unverified(token: str) -> dict[str, Any]:
-    """The token's claims before verification; one carrying a NUL character (which no identity can hold,
-    and PostgreSQL text cannot even be compared with) is refused like any other unacceptable token."""
-    claims = upstream.unverified_claims(token)
-    for value in claims.values():
-        strings = value if isinstance(value, list) else [value]
-        if any(isinstance(v, str) and "\x00" in v for v in strings):
-            raise upstream.Rejected("a claim holds a NUL character")
-    return claims
-
-
 class Exchange:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
@@ -84,8 +77,9 @@ class Exchange:
         issuer = rt.settings.issuer
         # Upstream tokens are minted for us: our issuer URL, or its host name (reference 10.5).
         self.default_audiences = {issuer, urlsplit(issuer).hostname or issuer}
-        configured = rt.settings.trusted_issuers.split(",")
-        self.trusted = {matching.normalize_issuer(i.strip()) for i in configured if i.strip()}
+        # The issuers whose users are people with global identities, and whose verified e-mail counts.
+        self.trusted = matching.trusted_issuers(rt.settings.trusted_issuers, rt.settings.login_issuer)
+        self.login_issuer = matching.normalize_issuer(rt.settings.login_issuer) if rt.settings.login_issuer else ""
         # One table for the three operations over both transports: keys are "a:<client address>" and
         # "i:<requested identity>".
         self.buckets = ratelimit.TokenBuckets(rt.settings.sts_rate, rt.settings.sts_burst)
@@ -134,7 +128,7 @@ class Exchange:
         if identity_provider:
             validate.uid(identity_provider, "identity_provider")
         try:
-            unverified = _unverified(token)
+            unverified = upstream.unverified_claims(token)
             grants: list[tuple[str, str]] = []
             if identity_provider:
                 chosen, claims, grants = await self._idp_login(token, identity_provider, unverified)
@@ -154,9 +148,20 @@ class Exchange:
             out.refresh_token, _ = await self._new_refresh(chosen.uid, secrets.token_hex(16), stored)
         return out
 
+    def audiences_for(self, issuer: str) -> set[str]:
+        """What a trusted issuer's token must be minted for to yield a person's identity: us (our issuer URL or its
+        host name) or, from the server's login provider, our client there."""
+        if issuer == self.login_issuer and self.rt.settings.login_client_id:
+            return self.default_audiences | {self.rt.settings.login_client_id}
+        return self.default_audiences
+
     async def _choose(self, token: str, unverified: dict[str, Any], wanted: str) -> tuple[Identity, dict[str, Any]]:
         raw_iss, sub = unverified["iss"], unverified["sub"]
         iss = matching.normalize_issuer(raw_iss)
+        if iss in self.trusted and (not wanted or wanted == matching.user_uid(iss, sub)):
+            # A person's own exchange: their user identity (registered on first contact). No other identity, of
+            # whatever organization, that accepts the same token changes that answer; workloads name theirs.
+            return await self._register_user(token, raw_iss)
         db = self.rt.db
         if wanted:
             found = await identities.find(db, wanted)
@@ -181,20 +186,23 @@ class Exchange:
                 allowed = set(sk.audiences) or self.default_audiences
                 if set(matching.audiences(claims)) & allowed:
                     accepted.append((ident, claims))
-        if not accepted and not wanted and iss in self.trusted:
-            return await self._register_user(token, raw_iss)
         if not accepted:
             raise upstream.Rejected(f"no identity accepts iss={iss!r} sub={sub!r}")
         if len(accepted) > 1:
+            # Root-level identities are the server's own making (no organization can create one): one of them is
+            # the caller's own, whatever identities of organizations also accept the token.
+            own = [a for a in accepted if not uidp.parent(a[0].uid)]
+            if len(own) == 1:
+                return own[0]
             raise errors.invalid_argument(
                 "identity", "several identities accept this token; name one with the identity parameter"
             )
         return accepted[0]
 
     async def _register_user(self, token: str, raw_iss: str) -> tuple[Identity, dict[str, Any]]:
-        """First login from a trusted issuer: the user identity `lookupIdentity` announced."""
+        """A trusted issuer's user: the user identity `lookupIdentity` announced, registered on first contact."""
         claims = await self.upstream.verify(token, raw_iss)
-        if not set(matching.audiences(claims)) & self.default_audiences:
+        if not set(matching.audiences(claims)) & self.audiences_for(matching.normalize_issuer(raw_iss)):
             raise upstream.Rejected("trusted-issuer token not minted for this service")
         identity, _ = await self.ensure_user(claims)
         return identity, claims
@@ -203,8 +211,11 @@ class Exchange:
         self, token: str, idp_uid: str, unverified: dict[str, Any]
     ) -> tuple[Identity, dict[str, Any], list[tuple[str, str]]]:
         """A login through an organization's OIDC identity provider (reference 6.5, 6.8): the token is the
-        provider's, minted for its client id. A user's first login through it binds its default role at its
-        group; the mappings of the groups the token carries grant roles for this session only."""
+        provider's, minted for its client id. It yields the provider's own identity for the subject, under the
+        provider's group (matching.member_uid), never a user identity nor another group's: the provider's
+        settings are whatever its administrator typed, so they vouch for nothing outside that group. The first
+        login creates the identity with the provider's default role at its group; the mappings of the groups the
+        token carries grant roles for this session only."""
         try:
             idp = await identity_providers.fetch(self.rt.db, idp_uid)
         except errors.ApiError:
@@ -215,11 +226,7 @@ class Exchange:
         claims = await self.upstream.verify(token, unverified["iss"])
         if oidc.client_id not in matching.audiences(claims):
             raise upstream.Rejected(f"token not minted for the client of {idp_uid}")
-        identity, created = await self.ensure_user(claims)
-        if created and idp.default_role:
-            async with self.rt.db.transaction() as tx:
-                await queries.insert_role_binding(tx, uidp.parent(idp.uid), identity.uid, idp.default_role, clock.now())
-            self.rt.grants_changed()
+        identity = await self.ensure_member(idp, claims)
         carried = claims.get(oidc.groups_claim) if oidc.groups_claim else None
         names = [g for g in carried if isinstance(g, str)] if isinstance(carried, list) else []
         grants = await external_group_role_mappings.grants_for(self.rt.db, idp.uid, names)
@@ -235,7 +242,7 @@ class Exchange:
             if e.code != errors.UNAUTHENTICATED:
                 raise
         try:
-            unverified = _unverified(token)
+            unverified = upstream.unverified_claims(token)
             if matching.normalize_issuer(unverified["iss"]) not in self.trusted:
                 raise upstream.Rejected("neither our token nor one of a trusted issuer")
             identity, _ = await self._register_user(token, unverified["iss"])
@@ -244,33 +251,73 @@ class Exchange:
             raise errors.unauthenticated("invalid or expired token") from None
         return identity
 
-    async def ensure_user(self, claims: dict[str, Any]) -> tuple[Identity, bool]:
-        """The root-level user identity for verified upstream claims, created on first login (and
-        whether it was created now)."""
-        iss = matching.normalize_issuer(claims["iss"])
-        uid = matching.user_uid(iss, claims["sub"])
-        existing = await identities.find(self.rt.db, uid)
-        if existing is not None:
-            return existing, False
+    def _person(self, uid: str, claims: dict[str, Any], claim_match: ClaimMatch) -> Identity:
+        """A new identity for the person verified `claims` describe. Their e-mail counts as verified only when
+        the upstream says so and its issuer is one the operator trusts: any other issuer's word is that of
+        whoever configured it."""
         now = clock.now()
         email = claims.get("email") if isinstance(claims.get("email"), str) else ""
-        verified = claims.get("email_verified") in (True, "true")
+        verified = bool(email) and claims.get("email_verified") in (True, "true") and self.trusts_email(claims["iss"])
         local = "".join(c if c in _NAME_CHARS else "-" for c in (email or "").split("@")[0].lower()).strip("-")
-        identity = Identity(
+        return Identity(
             uid=uid,
             name=local or "user",
             email=email if verified else "",
             email_unverified="" if verified else email,
-            claim_match=ClaimMatch(issuer=iss, subject=claims["sub"]),
+            claim_match=claim_match,
             last_seen_time=now,
             create_time=now,
             update_time=now,
         )
+
+    def trusts_email(self, issuer: str) -> bool:
+        return matching.normalize_issuer(issuer) in self.trusted
+
+    def vouched_email(self, identity: Identity) -> str:
+        """The identity's e-mail where it counts (invites bound to an e-mail): verified, from an issuer trusted
+        now. Identities registered before organizations' providers stopped vouching keep no say."""
+        cm = identity.claim_match
+        issuer = cm.issuer if cm is not None and isinstance(cm.issuer, str) else ""
+        return identity.email if identity.email and issuer and self.trusts_email(issuer) else ""
+
+    async def ensure_user(self, claims: dict[str, Any]) -> tuple[Identity, bool]:
+        """The root-level user identity for verified upstream claims of a trusted issuer, created on first
+        login (and whether it was created now)."""
+        iss = matching.normalize_issuer(claims["iss"])
+        if iss not in self.trusted:
+            raise upstream.Rejected(f"issuer {iss!r} does not yield user identities")
+        uid = matching.user_uid(iss, claims["sub"])
+        existing = await identities.find(self.rt.db, uid)
+        if existing is not None:
+            return existing, False
+        identity = self._person(uid, claims, ClaimMatch(issuer=iss, subject=claims["sub"]))
         async with self.rt.db.transaction() as tx:
             if await identities.exists(tx, uid):
                 return identity, False  # registered concurrently
             await identities.insert(tx, identity, "")
         return identity, True
+
+    async def ensure_member(self, idp: IdentityProvider, claims: dict[str, Any]) -> Identity:
+        """The identity of the provider `idp` for verified claims of its issuer, created at the first login
+        with the provider's default role bound at its group, in one transaction."""
+        assert idp.oidc is not None
+        uid = matching.member_uid(idp.uid, claims["sub"])
+        existing = await identities.find(self.rt.db, uid)
+        if existing is not None:
+            return existing
+        group = uidp.parent(idp.uid)
+        match = ClaimMatch(
+            issuer=matching.normalize_issuer(idp.oidc.issuer), subject=claims["sub"], audience=idp.oidc.client_id
+        )
+        identity = self._person(uid, claims, match)
+        async with self.rt.db.transaction() as tx:
+            if await identities.exists(tx, uid):
+                return identity  # registered concurrently
+            await identities.insert(tx, identity, group)
+            if idp.default_role:
+                await queries.insert_role_binding(tx, group, uid, idp.default_role, identity.create_time)
+        self.rt.grants_changed()
+        return identity
 
     async def seen(self, uid: str) -> None:
         """The identity has just logged in (or accepted an invite): its last_seen_time is now."""
@@ -379,7 +426,8 @@ async def register(rt: Runtime, request: RegistrationRequest, authorization: str
     identity = await rt.part(Exchange).caller_identity(bearer(authorization))
     group = ""
     if request.code:
-        _, group = await group_invites.redeem(rt.db, request.code, identity.uid, identity.email)
+        email = rt.part(Exchange).vouched_email(identity)
+        _, group = await group_invites.redeem(rt.db, request.code, identity.uid, email)
         rt.grants_changed()
         await rt.part(Exchange).seen(identity.uid)  # it accepted the binding: members may now see who it is
     return Session(identity=identity.uid, group=group)

@@ -3,7 +3,9 @@
 `{issuer, subject, audience[], expiry, issuedAt, capabilities: [{group: {id, name, description}, role: {id,
 name, description, capabilities}, capabilities: [names]}], email, profile: {name}}`: one entry per role binding
 of the caller and per session grant its token carries (an external group mapping's role, for this login
-only); the group and role as the v1 messages show them. Bounded: at most MAX_ENTRIES entries (RESOURCE_EXHAUSTED
+only), as far as the token reaches: at the token's scopes where they lie below the grant, none outside them,
+and the role's capabilities within the token's `cap` (an entry left with none is not shown); the group and
+role as the v1 messages show them. Bounded: at most MAX_ENTRIES entries (RESOURCE_EXHAUSTED
 beyond, which no real identity reaches).
 """
 
@@ -33,16 +35,22 @@ async def whoami(db: Conn, principal: Principal) -> WhoAmI:
         pairs += [p for p in claims.grants if p not in pairs]
     if len(pairs) > MAX_ENTRIES:
         raise errors.answer_too_large(MAX_ENTRIES, "capability entries", "narrow the token with scopes")
-    group_bodies = await groups.bodies(db, {g for g, _ in pairs})
-    role_bodies = await roles.bodies(db, {r for _, r in pairs})
-    names = await roles.capabilities_of(db, {r for _, r in pairs})
+    # What this token may do: each grant where it holds (the identity's home and the token's scopes clip it),
+    # with the capabilities the token's `cap` leaves; nothing of groups or roles beyond that.
+    placed = sorted({(at, role) for group, role in pairs for at in principal.reach(group)})
+    group_bodies = await groups.bodies(db, {g for g, _ in placed})
+    role_bodies = await roles.bodies(db, {r for _, r in placed})
+    names = await roles.capabilities_of(db, {r for _, r in placed})
     entries = []
-    for group, role in sorted(pairs):
+    for group, role in placed:
         if group not in group_bodies or role not in role_bodies:
             continue  # deleted since: nothing held through it
+        usable = caps.mask(n for n in names.get(role, "").split(",") if n) & principal.limit
+        if not usable:
+            continue
         g, r = msgspec.json.decode(group_bodies[group]), msgspec.json.decode(role_bodies[role])
         # Friendly names (`repo.list`), as tokens, v1 roles and chainctl name them.
-        held = [caps.FRIENDLY.get(n, n) for n in names.get(role, "").split(",") if n]
+        held = [caps.FRIENDLY.get(n, n) for n in caps.names(usable)]
         entries.append(
             WhoAmI_Capability(
                 group=Group(id=group, name=g.get("name", ""), description=g.get("description", "")),

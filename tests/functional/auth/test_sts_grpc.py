@@ -127,9 +127,10 @@ def test_exchange_token_works_over_grpc_and_http(
     assert claims["sub"] == uid and claims["act"]["sub"] == sub and claims["act"]["iss"] == upstream.issuer
     assert can_read_grpc(srv, raw.token, org)
     assert can_read_http(srv, raw.token, org)
-    # Without `identity`, the one identity accepting the token is chosen (as over HTTP).
+    # Without `identity`, a trusted issuer's token is the person's own (their user identity), as over HTTP.
     found = sts.Exchange(oidc_pb2.ExchangeRequest(), metadata=bearer(upstream.token(sub, "localhost")), timeout=TIMEOUT)
-    assert jwt.decode(found.token, options={"verify_signature": False})["sub"] == uid
+    person = srv.http.get("/iam/v2/identities:lookupIdentity", params={"issuer": upstream.issuer, "subject": sub})
+    assert jwt.decode(found.token, options={"verify_signature": False})["sub"] == person.json()["uid"] != uid
 
 
 def test_scope_and_scopes_restrict_as_over_http(

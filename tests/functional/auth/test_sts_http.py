@@ -20,6 +20,7 @@ import jwt
 import pytest
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
+from platform_api.auth import matching
 from tests.helpers import BACKENDS, BUILTIN_ROLE_UIDS, Server, Upstream, mk_group, new_key, start_server, stop_server
 
 REFUSED = "Unauthenticated: token exchange refused"
@@ -28,6 +29,14 @@ REFUSED = "Unauthenticated: token exchange refused"
 @pytest.fixture(scope="module")
 def stray() -> Iterator[Upstream]:
     """An issuer no identity or setting names: it must never be contacted."""
+    u = Upstream()
+    yield u
+    u.close()
+
+
+@pytest.fixture(scope="module")
+def ci() -> Iterator[Upstream]:
+    """A workload issuer the operator does not trust (a CI system): only identities' claim matches name it."""
     u = Upstream()
     yield u
     u.close()
@@ -100,12 +109,25 @@ def test_exchange_with_named_identity(srv: Server, upstream: Upstream, org: str)
     assert can_read(srv, body["token"], org)
 
 
-def test_exchange_finds_the_identity_and_accepts_form_posts(srv: Server, upstream: Upstream, org: str) -> None:
+def test_exchange_finds_the_identity_and_accepts_form_posts(
+    srv: Server, upstream: Upstream, ci: Upstream, org: str
+) -> None:
     sub = "ci-" + secrets.token_hex(4)
-    uid = mk_identity(srv, org, {"claimMatch": {"issuer": upstream.issuer, "subject": sub}})
-    r = exchange(srv, upstream.token(sub, "localhost"), method="POST")
+    uid = mk_identity(srv, org, {"claimMatch": {"issuer": ci.issuer, "subject": sub}})
+    r = exchange(srv, ci.token(sub, "localhost"), method="POST")
     assert r.status_code == 200, r.text
     assert jwt.decode(r.json()["token"], options={"verify_signature": False})["sub"] == uid
+    # A trusted issuer's token without `identity` is a person's own exchange: their user identity, even where an
+    # identity of an organization accepts it too (that one is assumed by name).
+    uid = mk_identity(srv, org, {"claimMatch": {"issuer": upstream.issuer, "subject": sub}})
+    for named, expected in (("", user_uid(srv, upstream, sub)), (uid, uid)):
+        r = exchange(srv, upstream.token(sub, "localhost"), method="POST", identity=named)
+        assert jwt.decode(r.json()["token"], options={"verify_signature": False})["sub"] == expected
+
+
+def user_uid(srv: Server, upstream: Upstream, sub: str) -> str:
+    r = srv.http.get("/iam/v2/identities:lookupIdentity", params={"issuer": upstream.issuer, "subject": sub})
+    return str(r.json()["uid"])
 
 
 def test_patterns_are_anchored(srv: Server, upstream: Upstream, org: str) -> None:
@@ -254,13 +276,13 @@ def test_trusted_issuer_registers_the_looked_up_user(srv: Server, upstream: Upst
     refused(exchange(srv, upstream.token("user-" + secrets.token_hex(4), "someone-else")))
 
 
-def test_ambiguous_tokens_must_name_the_identity(srv: Server, upstream: Upstream, org: str) -> None:
+def test_ambiguous_tokens_must_name_the_identity(srv: Server, ci: Upstream, org: str) -> None:
     sub = "twin-" + secrets.token_hex(4)
-    a = mk_identity(srv, org, {"claimMatch": {"issuer": upstream.issuer, "subject": sub}})
-    mk_identity(srv, org, {"claimMatch": {"issuer": upstream.issuer, "subjectPattern": "twin-.*"}})
-    r = exchange(srv, upstream.token(sub, "localhost"))
+    a = mk_identity(srv, org, {"claimMatch": {"issuer": ci.issuer, "subject": sub}})
+    mk_identity(srv, org, {"claimMatch": {"issuer": ci.issuer, "subjectPattern": "twin-.*"}})
+    r = exchange(srv, ci.token(sub, "localhost"))
     assert r.status_code == 400 and r.json()["code"] == 3, r.text
-    assert exchange(srv, upstream.token(sub, "localhost"), identity=a).status_code == 200
+    assert exchange(srv, ci.token(sub, "localhost"), identity=a).status_code == 200
 
 
 def test_deleted_identity_tokens_stop_working(srv: Server, upstream: Upstream, org: str, tmp_path: Path) -> None:
@@ -298,8 +320,8 @@ def test_identity_provider_login(srv: Server, upstream: Upstream, stray: Upstrea
     assert admin.status_code == 200, admin.text
     assert "refreshToken" not in admin.json()
     user = jwt.decode(admin.json()["token"], options={"verify_signature": False})["sub"]
-    assert user == srv.http.get("/iam/v2/identities:lookupIdentity",
-                                params={"issuer": upstream.issuer, "subject": sub}).json()["uid"]  # fmt: skip
+    # The provider's own identity in its group, not the person's global one (DESIGN 4).
+    assert user == matching.member_uid(idp_uid, sub) != user_uid(srv, upstream, sub)
     with srv.client(admin.json()["token"]) as c:
         assert c.post(f"/registry/v2/repos/{org}", json={"name": "by-sso-admin"}).status_code == 200
     plain = login([])

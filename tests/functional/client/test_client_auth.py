@@ -99,7 +99,12 @@ def test_identity_token_file_is_exchanged(srv: Server, upstream: Upstream, monke
 
 
 def _refresh_token(srv: Server, upstream: Upstream, org: str) -> str:
-    _, upstream_token = workload(srv, upstream, org)
+    """A person's refresh token (a trusted issuer's user, viewer of `org`), as a login leaves one."""
+    sub = unique("person")
+    r = srv.http.get("/iam/v2/identities:lookupIdentity", params={"issuer": upstream.issuer, "subject": sub})
+    body = {"identityUid": r.json()["uid"], "roleUid": BUILTIN_ROLE_UIDS["viewer"]}
+    assert srv.http.post(f"/iam/v2/roleBindings/{org}", json=body).status_code == 200
+    upstream_token = upstream.token(sub, "localhost")
     with client(srv) as c:
         return client_auth.exchange(c._sts_http, upstream_token, "", "").refresh_token
 

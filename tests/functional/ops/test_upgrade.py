@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import hashlib
 import json
 import os
 import re
@@ -412,3 +413,21 @@ def test_old_events_are_delivered(upgraded: Callable[..., tuple[Server, dict[str
         assert (g.ce("type"), g.ce("subject")) == (d["eventType"], d["subject"])
         verifier.verify(g, facts["uids"]["org"], facts["subscription_secrets"]["subscription_typed"])
         assert set(g.json) == {"actor", "body"} and g.json["body"], g.body
+
+
+def test_refresh_tokens_of_the_previous_release_are_revoked(
+    upgraded: Callable[..., tuple[Server, dict[str, Any]]],
+) -> None:
+    """Issue 26 (1): a refresh token the previous release issued may have come through an organization's identity
+    provider as another organization's person; migration 0018 revokes them all (people sign in once more)."""
+    spent = "pat_rt_" + secrets.token_urlsafe(32)
+
+    def plant(url: str, facts: dict[str, Any]) -> None:
+        execute(url, "INSERT INTO refresh_tokens (token_hash, family, identity_uid, claims, create_time, expire_time)"
+                " VALUES ($1, 'f', $2, '{\"aud\": \"\", \"scopes\": [], \"cap_limit\": [], \"act\": {}}',"
+                " '2026-01-01T00:00:00.000Z', '2999-01-01T00:00:00.000Z')",
+                hashlib.sha256(spent.encode()).hexdigest(), facts["uids"]["owner"])  # fmt: skip
+
+    s, _ = upgraded(plant)
+    r = httpx.post(s.base_url + "/sts/exchange_refresh_token", headers={"authorization": f"Bearer {spent}"})
+    assert r.status_code == 401, r.text
