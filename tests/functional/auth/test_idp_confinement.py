@@ -220,6 +220,25 @@ def test_the_invite_through_the_browser_login_of_an_untrusted_provider(srv: Serv
     assert uid not in [b["identity"]["uid"] for b in bound]
 
 
+def test_a_trusted_issuers_verified_email_redeems_its_invite(srv: Server, upstream: Upstream) -> None:
+    org_a = str(mk_group(srv.http, "", unique("org-a"))["uid"])
+    invite = ok(srv.http.post(f"/iam/v2/groupInvites/{org_a}",
+                              json={"roleUid": VIEWER, "ttl": "3600s", "email": "dev@EXAMPLE.com"}))  # fmt: skip
+
+    def register(sub: str, **claims: Any) -> httpx.Response:
+        token = upstream.token(sub, "localhost", email="Dev@Example.com", **claims)
+        with httpx.Client(base_url=srv.base_url, timeout=30) as c:
+            return c.post("/auth/v1/register", json={"code": invite["code"]},
+                          headers={"authorization": f"Bearer {token}"})  # fmt: skip
+
+    # Registered unverified (the upstream does not say it verified the address): refused.
+    assert register("dev-" + secrets.token_hex(3)).status_code == 403
+    sub = "dev-" + secrets.token_hex(3)
+    r = register(sub, email_verified=True)
+    assert r.status_code == 200, r.text
+    assert r.json() == {"identity": person(srv, upstream.issuer, sub), "group": org_a}
+
+
 # ---------------------------------------------------------------------- 5. shadow identities change nothing
 
 
