@@ -114,6 +114,12 @@ def _parser() -> argparse.ArgumentParser:
         help="origin (https://console.example) whose pages may receive login tokens, beside loopback callbacks "
         "(repeatable); env PLATFORM_API_LOGIN_CONSOLE_ORIGINS (comma-separated)",
     )
+    serve.add_argument(
+        "--refresh-token-max-age",
+        type=float,
+        help="seconds after a person's login when its refresh chain ends (default 2592000 = 30 days); "
+        "env PLATFORM_API_REFRESH_TOKEN_MAX_AGE",
+    )
 
     serve.add_argument(
         "--sts-rate",

@@ -87,6 +87,8 @@ class Settings:
     # Origins (comma-separated, e.g. https://console.example.com) whose pages may receive a login's token,
     # beside the loopback callbacks (http://127.0.0.1:<any port>/..., localhost, [::1]) always accepted.
     login_console_origins: str = ""
+    # Refresh tokens (people's logins only): a refresh chain ends this many seconds after the login it came from.
+    refresh_token_max_age: float = 30 * 24 * 3600.0
     # Joining an organization by e-mail domain (iam/joining.py): e-mail domains never eligible, added
     # (comma-separated) to the built-in free-mail list; and the seconds before the same caller may ask the
     # same organization for access again (RESOURCE_EXHAUSTED before; 0: no cool-down).

@@ -143,7 +143,11 @@ class Exchange:
             chosen.uid, audience=audience, scopes=scopes, cap_limit=cap_limit, grants=grants, act=act
         )
         out = RawToken(token=access, expiry=clock.from_epoch(expiry))
-        if not grants:  # group-derived sessions get no refresh token (reference 6.8)
+        # Refresh tokens are for people's logins: a workload (an assumable or static-key identity) exchanges its
+        # own short-lived upstream token again, and a refresh chain must not outlive it. Group-derived sessions
+        # get none either (reference 6.8).
+        person = bool(identity_provider) or self.is_user(chosen, claims)
+        if person and not grants:
             stored = {"aud": audience, "scopes": scopes, "cap_limit": cap_limit, "act": act}
             out.refresh_token, _ = await self._new_refresh(chosen.uid, secrets.token_hex(16), stored)
         return out
@@ -270,6 +274,11 @@ class Exchange:
             update_time=now,
         )
 
+    def is_user(self, identity: Identity, claims: dict[str, Any]) -> bool:
+        """Whether `identity` is the user identity of the person verified `claims` describe (a trusted issuer's)."""
+        iss = matching.normalize_issuer(str(claims.get("iss", "")))
+        return iss in self.trusted and identity.uid == matching.user_uid(iss, str(claims.get("sub", "")))
+
     def trusts_email(self, issuer: str) -> bool:
         return matching.normalize_issuer(issuer) in self.trusted
 
@@ -330,9 +339,14 @@ class Exchange:
     # ------------------------------------------------------------------ refresh tokens
 
     async def _new_refresh(self, identity: str, family: str, stored: dict[str, Any]) -> tuple[str, str]:
+        """A new refresh token of `family`. Each lives a week, and no token of a family outlives the family's login
+        by more than `refresh_token_max_age` (`stored["since"]`, set at the login): rotation renews the week, never
+        the chain."""
         token = REFRESH_PREFIX + secrets.token_urlsafe(32)
         now = clock.now()
-        expires = clock.from_epoch(clock.to_epoch(now) + REFRESH_TOKEN_SECONDS)
+        since = stored.setdefault("since", clock.to_epoch(now))
+        ends = min(clock.to_epoch(now) + REFRESH_TOKEN_SECONDS, since + self.rt.settings.refresh_token_max_age)
+        expires = clock.from_epoch(ends)
         await self.rt.db.execute(
             "INSERT INTO refresh_tokens (token_hash, family, identity_uid, claims, create_time, expire_time)"
             " VALUES ($1, $2, $3, $4, $5, $6)",
@@ -371,6 +385,9 @@ class Exchange:
                 raise errors.invalid_argument("cap", "cap must be within the original token's capabilities")
             cap_limit = req_caps
         if not await identities.exists(db, identity):
+            raise refused()
+        if uidp.parent(identity) and not await queries.binding_roles(db, identity):
+            # An organization's person whose last binding was removed has left it: the chain ends with that.
             raise refused()
         access, expiry = self.rt.part(Access).tokens.mint(
             identity, audience=audience, scopes=scopes, cap_limit=cap_limit, act=stored["act"]

@@ -85,6 +85,16 @@ def mk_identity(srv: Server, org: str, upstream: Upstream, sub: str, role: str =
     return uid
 
 
+def mk_person(srv: Server, org: str, upstream: Upstream, sub: str, role: str = "viewer") -> str:
+    """A person of the trusted issuer (their user identity, bound `role` in `org` before their first login): only
+    people's logins get refresh tokens."""
+    r = srv.http.get("/iam/v2/identities:lookupIdentity", params={"issuer": upstream.issuer, "subject": sub})
+    uid = str(r.json()["uid"])
+    r = srv.http.post(f"/iam/v2/roleBindings/{org}", json={"identityUid": uid, "roleUid": BUILTIN_ROLE_UIDS[role]})
+    assert r.status_code == 200, r.text
+    return uid
+
+
 def assert_unauthenticated(call: Any, request: Any, metadata: Any, message: str = REFUSED) -> None:
     err, st = rpc_error(call, request, metadata, timeout=TIMEOUT)
     assert err.code() == grpc.StatusCode.UNAUTHENTICATED, (err.code(), err.details())
@@ -121,7 +131,7 @@ def test_exchange_token_works_over_grpc_and_http(
     raw: oidc_pb2.RawToken = sts.Exchange(
         oidc_pb2.ExchangeRequest(identity=uid), metadata=bearer(upstream.token(sub, "localhost")), timeout=TIMEOUT
     )
-    assert raw.token and raw.refresh_token.startswith("pat_rt_")
+    assert raw.token and not raw.refresh_token  # a workload's exchange: no refresh token (issue 27 item 5)
     assert before + 3000 < raw.expiry.ToSeconds() <= time.time() + 3600 + 5
     claims = jwt.decode(raw.token, options={"verify_signature": False})
     assert claims["sub"] == uid and claims["act"]["sub"] == sub and claims["act"]["iss"] == upstream.issuer
@@ -195,7 +205,7 @@ def test_refresh_rotates_and_reuse_revokes_the_family(
     srv: Server, sts: oidc_pb2_grpc.SecurityTokenServiceStub, upstream: Upstream, org: str
 ) -> None:
     sub = "refresh-" + secrets.token_hex(3)
-    uid = mk_identity(srv, org, upstream, sub)
+    uid = mk_person(srv, org, upstream, sub)
     first = sts.Exchange(oidc_pb2.ExchangeRequest(identity=uid), metadata=bearer(upstream.token(sub, "localhost")),
                          timeout=TIMEOUT)  # fmt: skip
     pair: oidc_pb2.TokenPair = sts.ExchangeRefreshToken(
@@ -223,7 +233,7 @@ def test_refresh_scope_narrows(
     srv: Server, sts: oidc_pb2_grpc.SecurityTokenServiceStub, upstream: Upstream, org: str
 ) -> None:
     sub = "narrow-" + secrets.token_hex(3)
-    uid = mk_identity(srv, org, upstream, sub)
+    uid = mk_person(srv, org, upstream, sub)
     first = sts.Exchange(oidc_pb2.ExchangeRequest(identity=uid), metadata=bearer(upstream.token(sub, "localhost")),
                          timeout=TIMEOUT)  # fmt: skip
     pair = sts.ExchangeRefreshToken(oidc_pb2.ExchangeRefreshTokenRequest(scope=org),

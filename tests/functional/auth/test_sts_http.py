@@ -103,7 +103,8 @@ def test_exchange_with_named_identity(srv: Server, upstream: Upstream, org: str)
     r = exchange(srv, upstream.token(sub, "localhost"), identity=uid)
     assert r.status_code == 200, r.text
     body = r.json()
-    assert body["token"] and body["refreshToken"] and body["expiry"].endswith("Z")
+    # A workload's exchange: an access token only; it exchanges its own upstream token again (issue 27 item 5).
+    assert body["token"] and "refreshToken" not in body and body["expiry"].endswith("Z")
     claims = jwt.decode(body["token"], options={"verify_signature": False})
     assert claims["sub"] == uid and claims["act"]["sub"] == sub and claims["act"]["iss"] == upstream.issuer
     assert can_read(srv, body["token"], org)
@@ -215,10 +216,18 @@ def test_static_keys(srv: Server, org: str) -> None:
     assert bad.status_code == 400, bad.text
 
 
+def mk_person(srv: Server, upstream: Upstream, org: str, role: str = "viewer") -> tuple[str, str]:
+    """A person of the trusted issuer, bound `role` in `org` before the first login: (user uid, subject)."""
+    sub = "person-" + secrets.token_hex(4)
+    uid = user_uid(srv, upstream, sub)
+    r = srv.http.post(f"/iam/v2/roleBindings/{org}", json={"identityUid": uid, "roleUid": BUILTIN_ROLE_UIDS[role]})
+    assert r.status_code == 200, r.text
+    return uid, sub
+
+
 def test_refresh_tokens_rotate_and_reuse_revokes(srv: Server, upstream: Upstream, org: str) -> None:
-    sub = "refresh-" + secrets.token_hex(4)
-    uid = mk_identity(srv, org, {"claimMatch": {"issuer": upstream.issuer, "subject": sub}})
-    first = exchange(srv, upstream.token(sub, "localhost"), identity=uid).json()
+    _, sub = mk_person(srv, upstream, org)
+    first = exchange(srv, upstream.token(sub, "localhost")).json()
 
     def refresh(rt: str) -> httpx.Response:
         return httpx.post(srv.base_url + "/sts/exchange_refresh_token", headers={"authorization": f"Bearer {rt}"})
@@ -285,18 +294,74 @@ def test_ambiguous_tokens_must_name_the_identity(srv: Server, ci: Upstream, org:
     assert exchange(srv, ci.token(sub, "localhost"), identity=a).status_code == 200
 
 
+def member_login(srv: Server, upstream: Upstream, org: str) -> tuple[str, dict[str, Any]]:
+    """A person's first login through an identity provider of `org` (its viewer): (their uid, the exchange's answer
+    with its refresh token)."""
+    oidc = {"issuer": upstream.issuer, "clientId": "sso-" + secrets.token_hex(3), "pkceEnabled": True}
+    body = {"name": "sso", "defaultRole": BUILTIN_ROLE_UIDS["viewer"], "oidc": oidc}
+    idp = srv.http.post(f"/iam/v2/identityProviders/{org}", json=body)
+    assert idp.status_code == 200, idp.text
+    r = exchange(
+        srv, upstream.token("m-" + secrets.token_hex(4), oidc["clientId"]), identity_provider=idp.json()["uid"]
+    )
+    assert r.status_code == 200 and r.json()["refreshToken"], r.text
+    return jwt.decode(r.json()["token"], options={"verify_signature": False})["sub"], r.json()
+
+
+def refresh_with(srv: Server, refresh_token: str) -> httpx.Response:
+    return httpx.post(
+        srv.base_url + "/sts/exchange_refresh_token", headers={"authorization": f"Bearer {refresh_token}"}
+    )
+
+
 def test_deleted_identity_tokens_stop_working(srv: Server, upstream: Upstream, org: str, tmp_path: Path) -> None:
-    sub = "gone-" + secrets.token_hex(4)
-    uid = mk_identity(srv, org, {"claimMatch": {"issuer": upstream.issuer, "subject": sub}})
-    body = exchange(srv, upstream.token(sub, "localhost"), identity=uid).json()
+    uid, body = member_login(srv, upstream, org)
     assert srv.http.delete(f"/iam/v2/identities/{uid}").status_code == 200
     with srv.client(body["token"]) as c:
         assert c.get(f"/iam/v2/groups/{org}").status_code == 401
-    refused(
-        httpx.post(
-            srv.base_url + "/sts/exchange_refresh_token", headers={"authorization": f"Bearer {body['refreshToken']}"}
-        )
-    )
+    refused(refresh_with(srv, body["refreshToken"]))
+
+
+def test_removing_a_members_last_binding_ends_its_refresh_chain(srv: Server, upstream: Upstream, org: str) -> None:
+    uid, body = member_login(srv, upstream, org)
+    r = refresh_with(srv, body["refreshToken"])
+    assert r.status_code == 200, r.text
+    (binding,) = srv.http.get("/iam/v2/roleBindings", params={"identity": uid}).json()["roleBindings"]
+    assert srv.http.delete(f"/iam/v2/roleBindings/{binding['uid']}").status_code == 200
+    refused(refresh_with(srv, r.json()["refreshToken"]["token"]))
+
+
+def test_static_key_identities_get_no_refresh_token(srv: Server, org: str) -> None:
+    key, jwk = new_key()
+    issuer = "https://static.example/" + secrets.token_hex(3)
+    keys = json.dumps({"keys": [jwk]})
+    uid = mk_identity(srv, org, {"staticKeys": {"issuer": issuer, "subject": "svc", "issuerKeys": keys}})
+    now = int(time.time())
+    token = jwt.encode({"iss": issuer, "sub": "svc", "aud": "localhost", "iat": now, "exp": now + 300}, key,
+                       algorithm="RS256", headers={"kid": jwk["kid"]})  # fmt: skip
+    r = exchange(srv, token, identity=uid)
+    assert r.status_code == 200, r.text
+    assert "refreshToken" not in r.json()
+
+
+def test_a_refresh_chain_ends_with_its_logins_max_age(
+    tmp_path_factory: pytest.TempPathFactory, upstream: Upstream
+) -> None:
+    """`--refresh-token-max-age` counts from the login: rotation renews each token's week, never the chain."""
+    s = start_server(BACKENDS[0], tmp_path_factory.mktemp("max-age"), "--insecure-allow-loopback",
+                     "--trusted-issuer", upstream.issuer, "--refresh-token-max-age", "3")  # fmt: skip
+    try:
+        sub = "brief-" + secrets.token_hex(3)
+        first = exchange(s, upstream.token(sub, "localhost")).json()
+        login = time.time()
+        r = refresh_with(s, first["refreshToken"])
+        assert r.status_code == 200, r.text
+        ends = r.json()["refreshToken"]["expiry"]
+        assert ends <= time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(login + 4))
+        time.sleep(max(0.0, login + 3.5 - time.time()))
+        refused(refresh_with(s, r.json()["refreshToken"]["token"]))
+    finally:
+        stop_server(s)
 
 
 def test_identity_provider_login(srv: Server, upstream: Upstream, stray: Upstream, org: str) -> None:

@@ -88,7 +88,8 @@ def test_identity_token_file_is_exchanged(srv: Server, upstream: Upstream, monke
         assert c.auth.source() == "exchange"
         assert c.iam.get_group(org).uid == org
         creds = c.auth.credentials()
-        assert creds is not None and creds.refresh_token and client_auth.jwt_expiry(creds.token)
+        # A workload's exchange: an access token only (the upstream token is exchanged again when it nears expiry).
+        assert creds is not None and not creds.refresh_token and client_auth.jwt_expiry(creds.token)
         # The same exchanged token serves the next calls until it nears expiry.
         c.iam.get_group(org)
         assert c.auth.credentials() == creds
