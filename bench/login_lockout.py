@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import sqlite3
 import sys
 import time
@@ -82,10 +83,8 @@ async def _honest(url: str, stop: asyncio.Event, started: float) -> float | None
             if r.status_code == 429:
                 return time.monotonic() - started
             assert r.status_code == 302, (r.status_code, r.text)
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), 1.0)
-            except TimeoutError:
-                pass
     return None
 
 
@@ -155,7 +154,8 @@ def main() -> None:
         lock = "never" if r["lockout_s"] is None else f"{r['lockout_s']:.0f} s"
         honest = "-" if r["honest_429_after_s"] is None else f"{r['honest_429_after_s']:.1f} s"
         pending = "-" if r["pending_rows"] is None else str(r["pending_rows"])
-        print(f"{r['backend']:9} {r['addresses']:>9} {r['accepted_per_second']:>10} {pending:>8} {honest:>13} {lock:>9}")
+        rate = r["accepted_per_second"]
+        print(f"{r['backend']:9} {r['addresses']:>9} {rate:>10} {pending:>8} {honest:>13} {lock:>9}")
     log(f"wrote {out}")
 
 
