@@ -3,9 +3,9 @@ endpoint that approves at once (the user named by `login_hint`, else `provider.u
 (client id and secret, PKCE S256 verifier, single-use codes bound to their redirect URI), and the JWKS.
 Users and their groups are kept in memory.
 
-`complete(url)` plays the browser: it follows our `/oauth` redirect to the provider and back to our callback,
-and returns where our server finally sends the browser (the client's loopback callback), without going there
-unless asked.
+`complete(url)` plays the browser: it follows our `/oauth` redirect to the provider and back to our callback
+(carrying the pending login's cookie), and returns where our server delivers the result (the client's loopback
+callback, by a form post; a console page, in the fragment), without delivering it unless asked.
 
 Run alone (README "Signing in (people)"):
     python -m tests.helpers.oidc_provider --port 8900 --client-id demo --user alice:alice@example.com:admins
@@ -23,6 +23,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -189,25 +190,72 @@ def _add(url: str, **params: str) -> str:
     return url + ("&" if urlsplit(url).query else "?") + urlencode(params)
 
 
+class _Form(HTMLParser):
+    """The form of our callback's page that posts a login's result to a loopback callback."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.action = ""
+        self.fields: dict[str, str] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "form" and a.get("method") == "post":
+            self.action = a.get("action", "")
+        elif tag == "input" and a.get("type") == "hidden":
+            self.fields[a.get("name", "")] = a.get("value", "")
+
+
+def posted_form(r: httpx.Response) -> tuple[str, dict[str, str]]:
+    """(action, fields) of the auto-submitted form page our callback answers for a loopback callback."""
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html"), (r.status_code, r.text)
+    form = _Form()
+    form.feed(r.text)
+    assert form.action, r.text
+    return form.action, form.fields
+
+
+def delivered(r: httpx.Response) -> str:
+    """Where our callback's answer `r` delivers the login's result, as `complete` returns it."""
+    if r.status_code == 302:  # a console origin: the result in the fragment
+        return str(r.headers["location"])
+    action, fields = posted_form(r)
+    return action + "?" + urlencode(fields)
+
+
+def to_provider(c: httpx.Client, url: str) -> httpx.Response:
+    """GET our `/oauth` URL as a browser does: when it is not at our public URL (127.0.0.1 for localhost), the
+    server sends it there first (where the pending login's cookie must live). The answer that sends the
+    browser to the provider (or refuses)."""
+    r = c.get(url)
+    if r.status_code == 302 and urlsplit(r.headers["location"]).path == "/oauth":
+        r = c.get(r.headers["location"])
+    return r
+
+
 def complete(url: str, user: str = "", follow_final: bool = False, client: httpx.Client | None = None) -> str:
-    """Play the browser from our `/oauth` URL: to the provider (as `user`, if given), back to our callback,
-    and return the URL our server sends the browser to last (the client's callback). A step that answers
-    without a redirect raises AssertionError carrying its status and body. With `follow_final`, that last
-    URL is fetched too (a loopback callback waiting for it)."""
+    """Play the browser from our `/oauth` URL: to the provider (as `user`, if given), back to our callback
+    (with the cookie our /oauth set: one client keeps it), and return where our server sends the login's
+    result: a console page's URL with the result in its fragment, or, for a loopback callback, the callback
+    and the fields the page posts to it written as `<callback>?<fields>` (the server never puts them in a
+    URL; `posted_form` reads the real page). A step that answers otherwise raises AssertionError carrying
+    its status and body. With `follow_final`, the result is delivered too (a loopback callback waiting)."""
     c = client or httpx.Client(timeout=30, follow_redirects=False)
     try:
-        r = c.get(url)
+        r = to_provider(c, url)
         assert r.status_code == 302, (r.status_code, r.text)
-        to_provider = r.headers["location"]
+        to_idp = r.headers["location"]
         if user:
-            to_provider = _add(to_provider, login_hint=user)
-        r = c.get(to_provider)
+            to_idp = _add(to_idp, login_hint=user)
+        r = c.get(to_idp)
         assert r.status_code == 302, (r.status_code, r.text)
         r = c.get(r.headers["location"])  # our callback
-        assert r.status_code == 302, (r.status_code, r.text)
-        final = str(r.headers["location"])
-        if follow_final:
-            c.get(final)
+        final = delivered(r)
+        if follow_final and r.status_code == 302:
+            c.get(final.split("#")[0])
+        elif follow_final:
+            action, fields = posted_form(r)
+            c.post(action, data=fields)
         return final
     finally:
         if client is None:
@@ -227,7 +275,10 @@ def login_server(backend: str, tmp: Path, provider: Provider, client_id: str, *e
 
 
 def callback_params(url: str) -> dict[str, str]:
-    return {k: v[0] for k, v in parse_qs(urlsplit(url).query).items()}
+    """The login's result (or error) in what `complete` returns: the fragment of a console page's URL, else
+    the fields posted to a loopback callback."""
+    parts = urlsplit(url)
+    return {k: v[0] for k, v in parse_qs(parts.fragment or parts.query).items()}
 
 
 def main() -> None:

@@ -3,14 +3,14 @@ Starlette routes served before the API router, because they read query or form p
 that is not our token. Each turns its parameters into the contract's request record and calls the same
 function as the gRPC methods (iam/sts.py).
 
-Human login (iam/login.py): `GET /oauth` (a redirect to the login provider), `GET /oauth/callback` (the
-provider's return: a redirect to the client's callback, or a page for a headless login). WhoAmI
+Human login (iam/login.py): `GET /oauth` (a redirect to the login provider, with the pending login sealed in a
+cookie), `GET /oauth/callback` (the provider's return: the result posted to a loopback callback by a form,
+a redirect to a console page with the result in the fragment, or a page for a headless login). WhoAmI
 (`/auth/v1/ok`) and `/sts/headless_sessions` are contract methods, served by the API router.
 """
 
 from __future__ import annotations
 
-import html
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -18,14 +18,14 @@ from urllib.parse import parse_qsl
 
 import msgspec
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from platform_api.api import caps, http_errors, schema
+from platform_api.api import caps, http_errors, login_pages, schema
 from platform_api.core import bodies, errors
 from platform_api.gen.records.auth import RegistrationRequest
 from platform_api.gen.records.oidc import ExchangeRefreshTokenRequest, ExchangeRequest, RawToken, TokenPair
-from platform_api.iam import login
+from platform_api.iam import login, login_state
 from platform_api.iam.sts import REGISTER_PATH, exchange, exchange_refresh_token, register
 from platform_api.service.runtime import Runtime
 
@@ -63,6 +63,7 @@ def peer(request: Request) -> str:
 
 def routes(rt: Runtime) -> list[Any]:
     domain = f"iam.{rt.settings.error_domain_base}"
+    secure = rt.settings.issuer.startswith("https://")
     sts = "chainguard.platform.oidc.SecurityTokenService."
     exchange_caps, refresh_caps = (schema.methods()[sts + name].caps for name in ("Exchange", "ExchangeRefreshToken"))
 
@@ -136,18 +137,32 @@ def routes(rt: Runtime) -> list[Any]:
             out.setdefault(k, []).append(v)
         return out
 
+    def answer(outcome: login.Outcome) -> Response:
+        """The browser's answer to a login route (api/login_pages.py), with the pending login's cookie: only
+        for the callback's path, sent back on the provider's top-level redirect (Lax), never to scripts."""
+        response: Response
+        if outcome.redirect:
+            response = RedirectResponse(outcome.redirect, status_code=302, headers=login_pages.NO_STORE)
+        elif outcome.post_to:
+            response = login_pages.form_post(outcome.post_to, outcome.fields)
+        else:
+            response = login_pages.message(outcome.page, outcome.confirmation, outcome.error)
+        path = login.CALLBACK_PATH
+        if outcome.cookie is not None:
+            name, value = outcome.cookie
+            response.set_cookie(name, value, login_state.PENDING_SECONDS, path=path, secure=secure, httponly=True,
+                                samesite="lax")  # fmt: skip
+        if outcome.clear_cookie:
+            response.delete_cookie(outcome.clear_cookie, path=path, secure=secure, httponly=True, samesite="lax")
+        return response
+
     async def http_oauth(request: Request) -> Response:
-        url = await rt.part(login.Login).begin(query(request), peer(request))
-        return RedirectResponse(url, status_code=302, headers={"cache-control": "no-store"})
+        here = request.headers.get("host", "")
+        return answer(await rt.part(login.Login).begin(query(request), peer(request), here))
 
     async def http_callback(request: Request) -> Response:
         params = {k: v[0] for k, v in query(request).items()}
-        outcome = await rt.part(login.Login).finish(params, peer(request))
-        headers = {"cache-control": "no-store", "referrer-policy": "no-referrer"}
-        if outcome.redirect:
-            return RedirectResponse(outcome.redirect, status_code=302, headers=headers)
-        page = f"<!doctype html><title>Signed in</title><p>{html.escape(outcome.page)}</p>"
-        return HTMLResponse(page, headers=headers)
+        return answer(await rt.part(login.Login).finish(params, dict(request.cookies), peer(request)))
 
     return [
         Route("/oauth", redirecting(http_oauth), methods=["GET"]),

@@ -11,17 +11,24 @@
    `PLATFORM_API_AUDIENCE` the audience (default: the server URL). Exchanged again before expiry.
 
 No source: calls go out without a token (the anonymous routes answer; the others say UNAUTHENTICATED).
-The cache file holds bearer credentials: written 0600 in a 0700 directory, atomically.
+The cache file holds bearer credentials: written 0600 in a 0700 directory (tightened to 0700 if it was
+wider; refused if another user owns it), atomically. Refreshes of the cache take a file lock beside it, so two
+processes refreshing at once do not spend one refresh token twice (which the server answers by revoking the
+whole login).
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
+import fcntl
 import json
 import os
+import stat
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -92,8 +99,33 @@ def _read_cache(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) and isinstance(data.get("servers"), dict) else {}
 
 
+def private_dir(folder: Path) -> None:
+    """`folder` exists, is ours and only ours (0700): created so, or tightened when an older version or a
+    person left it wider. One another user owns is refused: they could read or swap what we keep there."""
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    st = folder.stat()
+    if st.st_uid != os.getuid():
+        owner = f"another user (uid {st.st_uid})"
+        raise errors.FailedPrecondition(f"{folder} belongs to {owner}: not keeping credentials there")
+    if stat.S_IMODE(st.st_mode) != 0o700:
+        os.chmod(folder, 0o700)
+
+
+@contextlib.contextmanager
+def refresh_lock(path: Path) -> Iterator[None]:
+    """One refresh at a time of the logins cached in `path`, across processes (an fcntl lock on the file
+    `<path>.lock` beside it): a spent refresh token that comes back revokes its whole family on the server."""
+    private_dir(path.parent)
+    fd = os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
 def _write_private(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    private_dir(path.parent)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".credentials.")  # created 0600
     try:
         with os.fdopen(fd, "w") as f:
@@ -241,8 +273,7 @@ class Auth:
             cached = load_login(self.server, self.cache)
             if cached is not None:
                 if (force_refresh or not cached.fresh()) and cached.refresh_token:
-                    cached = refresh(self.http, cached)
-                    save_login(self.server, cached, self.cache)
+                    return self._refresh_login(cached)
                 return cached
         if self.use_env and self._has_upstream():
             current = self._current
@@ -260,6 +291,18 @@ class Auth:
                 self._current = exchange(self.http, upstream, audience, os.environ.get("PLATFORM_API_IDENTITY", ""))
                 return self._current
         return None
+
+    def _refresh_login(self, seen: Credentials) -> Credentials | None:
+        """The cached login `seen` refreshed: by us, or by another process (another `platformctl auth token`)
+        that refreshed it while we waited for the lock, whose pair we then use instead of spending its
+        refresh token a second time."""
+        with refresh_lock(self.cache or cache_path()):
+            current = load_login(self.server, self.cache)
+            if current is None or (current.token != seen.token and current.fresh()) or not current.refresh_token:
+                return current
+            renewed = refresh(self.http, current)
+            save_login(self.server, renewed, self.cache)
+            return renewed
 
     def token(self, *, force_refresh: bool = False) -> str | None:
         creds = self.credentials(force_refresh=force_refresh)

@@ -1,7 +1,8 @@
 """`platformctl auth login|status|token|logout`.
 
-`login` runs the browser (or, with --headless, the device) flow of platform_api.client.login, and caches the
-token pair for this server URL (mode 0600); `--token-stdin` caches a token read from standard input instead
+`login` runs the browser (or, with --headless, the device) flow of platform_api.client.login (headless: the
+person types the confirmation code the browser shows), caches the token pair for this server URL (mode 0600)
+and says who the server signed in (WhoAmI); `--token-stdin` caches a token read from standard input instead
 (for scripts and tests: `platform-api token ... | platformctl auth login --token-stdin`)."""
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def login(ctx: Ctx) -> int:
         try:
             if a.headless:
                 result = login_flows.headless_login(ctx.server, idp_id=a.idp_id or "", invite_code=a.invite_code or "",
-                                              show=lambda text: print(text, file=sys.stderr, flush=True))  # fmt: skip
+                                                    show=_show, confirm=_ask)  # fmt: skip
             else:
                 result = login_flows.browser_login(ctx.server, idp_id=a.idp_id or "", invite_code=a.invite_code or "",
                                              identity=a.identity or "", open_browser=_open_browser)  # fmt: skip
@@ -51,8 +52,21 @@ def login(ctx: Ctx) -> int:
         creds = Credentials(result.token, result.refresh_token, expiry, "login")
     client_auth.save_login(ctx.server, creds)
     who = _subject(creds.token) or "(unknown identity)"
+    if not a.token_stdin:  # the server's word (WhoAmI) on whose login came back, not only the token's claim
+        me = login_flows.whoami(ctx.server, creds.token)
+        who = f"{me['email']} ({me.get('subject', who)})" if me.get("email") else str(me.get("subject") or who)
     print(f"logged in to {ctx.server} as {who}", file=sys.stderr)
     return OK
+
+
+def _show(url: str) -> None:
+    print(f"Open this URL in a browser (on any machine) and sign in:\n{url}", file=sys.stderr, flush=True)
+
+
+def _ask(prompt: str) -> str:
+    """The confirmation code, typed by the person (prompt on standard error, like the rest of the dialogue)."""
+    print(prompt, end="", file=sys.stderr, flush=True)
+    return sys.stdin.readline(256).strip()
 
 
 def _open_browser(url: str) -> object:

@@ -1,24 +1,28 @@
 """Human login at our issuer (reference 10.6; README "Signing in (people)").
 
 `GET /oauth` starts a login: the client's parameters are checked (the `redirect` first: only loopback
-callbacks and configured console origins, refused before anything else), a pending login is stored
-(login_sessions: PKCE verifier, nonce, parameters; single use, 10 minutes) and the browser is sent to the
+callbacks and configured console origins, refused before anything else), and the browser is sent to the
 upstream provider (an organization's identity provider named by `idp_id`, or the server-wide one of
-`--login-issuer`) with authorization code + PKCE (S256), `state` and `nonce`.
+`--login-issuer`) with authorization code + PKCE (S256), `state` and `nonce`. Nothing is stored: the pending
+login (PKCE verifier, nonce, parameters) goes to the browser sealed in a cookie (iam/login_state.py). A browser
+that reached /oauth at another address than our public URL is first sent to the public URL's /oauth, where
+the cookie must live for the callback to receive it.
 
-`GET /oauth/callback` is where the provider returns: the pending login is taken by its `state` (deleted in
-the same statement, so a replayed state or code finds nothing, on every process), the code is redeemed at
-the provider's token endpoint and the ID token verified (signature through its JWKS, iss, aud = our client
-id, nonce, exp). The identity is then found or registered as the token exchange does it (iam/sts.py: a
-provider's default role bound at first login, its external group mappings granted for this session only), an
-invite code is redeemed, and the browser goes to `<redirect>?token=…&refresh_token=…` (the refresh token only
-when asked for and when no session grants apply: those last one access token, ≤ 1 h). A failure after the
-pending login is found goes to `<redirect>?error=<reason>&error_description=…`; one before answers a
-google.rpc.Status (400, or 401 for an unknown or spent state).
+`GET /oauth/callback` is where the provider returns: the pending login is opened from the cookie of its
+`state` and the state spent (once, on every process), the code is redeemed at the provider's token endpoint
+and the ID token verified (signature through its JWKS, iss, aud = our client id, nonce, exp). The identity is
+then found or registered as the token exchange does it (iam/sts.py: a provider's default role bound at first
+login, its external group mappings granted for this session only), an invite code is redeemed, and the result
+(`token`, `refresh_token` when asked for and when no session grants apply, `expiry`, the client's own `state`)
+goes back to the client without ever sitting in a URL's query: to a loopback callback as an auto-submitted
+form POST, to a console origin in the URL's fragment. A failure after the pending login is found goes the
+same way as `error` and `error_description`; one before answers a google.rpc.Status (400, or 401 for an
+unknown, spent or expired state, or a browser without its cookie).
 
-With `headless_code` (a P-256 public key, auth/headless.py) no browser callback is needed: the result is
-sealed for that key and kept (headless_sessions, 10 minutes) until `GET /sts/headless_sessions?code=` reads
-it, once; before that it answers NOT_FOUND.
+With `headless_code` (a P-256 public key, auth/headless.py) no client callback is needed: the browser ends on a
+page showing a confirmation code, the result is sealed for that key and that code and kept (headless_sessions,
+10 minutes) until `GET /sts/headless_sessions` reads it, once, with proof of the key and the confirmation code
+(5 wrong codes cancel it). A second browser finishing a login for the same code is told it was used.
 """
 
 from __future__ import annotations
@@ -38,48 +42,48 @@ from platform_api.auth.access import Access
 from platform_api.core import clock, errors, settings, validate
 from platform_api.gen.records.auth import GetHeadlessSessionRequest, HeadlessSession
 from platform_api.gen.records.iam_v2 import Identity
-from platform_api.iam import group_invites, identity_providers, sts
+from platform_api.iam import group_invites, identity_providers, login_state, sts
+from platform_api.iam.login_state import Pending
 from platform_api.service.context import Context, rpc
 from platform_api.service.runtime import Runtime
 
 log = logging.getLogger("platform_api.login")
 
-PENDING_SECONDS = 600
 HEADLESS_SECONDS = 600
-MAX_PENDING = 10_000  # pending logins over all clients (each client is also rate-limited)
+MAX_CONFIRMATION_ATTEMPTS = 5
 MAX_URL = 2048
 MAX_PARAM = 256
 MAX_SCOPES = 10
 CALLBACK_PATH = "/oauth/callback"
-LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+# Set on the /oauth URL a browser is sent back to at our public URL, so that it is sent there once only (a
+# proxy that rewrites the Host header would otherwise make every visit look like another address).
+BOUNCED = "bounced"
 # Parameters of the reference's hosted login that mean nothing here: accepted and ignored.
 IGNORED = frozenset({"client_id", "screen_hint", "skip_registration", "prompt", "login_hint"})
 SINGLE = ("audience", "idp_id", "connection", "redirect", "create_refresh_token", "invite", "identity", "exit",
-          "headless_code")  # fmt: skip
-
-
-class Pending(msgspec.Struct, frozen=True):
-    """A login between /oauth and /oauth/callback (stored as JSON)."""
-
-    verifier: str
-    nonce: str
-    issuer: str
-    redirect: str = ""
-    idp: str = ""
-    refresh: bool = False
-    invite: str = ""
-    identity: str = ""
-    headless: str = ""
-    scopes: list[str] = msgspec.field(default_factory=list)
+          "headless_code", "state", BOUNCED)  # fmt: skip
+SIGNED_IN = "Signed in. To finish, type this confirmation code into your terminal:"
+CODE_USED = (
+    "This login code was already used: a sign-in for it finished before yours. If that was not you, someone"
+    " else saw the code: type no confirmation code into your terminal, and start the login there again."
+)
 
 
 @dataclass
 class Outcome:
-    """Where the browser goes after the callback, or the page it gets (headless)."""
+    """What the browser gets: a redirect (the provider; a console origin with the result in the fragment), a
+    form its page posts to a loopback callback, or a page (headless) with the error that made it, if any. The
+    pending login's cookie is set (`cookie`: name, value) or cleared (`clear_cookie`: name) with it."""
 
     redirect: str = ""
+    post_to: str = ""
+    fields: dict[str, str] = field(default_factory=dict)
     page: str = ""
-    query: dict[str, str] = field(default_factory=dict)
+    confirmation: str = ""
+    error: errors.ApiError | None = None
+    cookie: tuple[str, str] | None = None
+    clear_cookie: str = ""
 
 
 def _hash(value: str) -> str:
@@ -93,8 +97,17 @@ def _bool(value: str, name: str) -> bool:
     return word in settings.TRUE
 
 
-def with_query(url: str, params: dict[str, str]) -> str:
-    return url + ("&" if urlsplit(url).query else "?") + urlencode(params)
+def loopback_netloc(netloc: str) -> bool:
+    """Exactly `127.0.0.1`, `localhost` or `[::1]`, then an optional `:port` of digits; nothing else (no user
+    info, no `[::1]evil.com`, no trailing dot)."""
+    netloc = netloc.lower()
+    for host in LOOPBACK_HOSTS:
+        if netloc == host:
+            return True
+        if netloc.startswith(host + ":"):
+            port = netloc[len(host) + 1 :]
+            return 0 < len(port) <= 5 and port.isascii() and port.isdigit() and int(port) <= 65535
+    return False
 
 
 class Login:
@@ -103,7 +116,9 @@ class Login:
         s = rt.settings
         self.exchange = rt.part(sts.Exchange)
         self.rp = oidc_rp.RelyingParty(self.exchange.upstream)
+        self.states = login_state.LoginStates(rt.db)
         self.callback_url = s.issuer + CALLBACK_PATH
+        self.public_netloc = urlsplit(s.issuer).netloc.lower()
         self.origins = {o.strip().rstrip("/").lower() for o in s.login_console_origins.split(",") if o.strip()}
         self.server_wide: oidc_rp.Provider | None = None
         if s.login_issuer:
@@ -133,16 +148,13 @@ class Login:
             raise errors.invalid_argument("redirect", f"must be visible ASCII, at most {MAX_URL} characters")
         try:
             parts = urlsplit(redirect)
-            port = parts.port
         except ValueError:
             raise errors.invalid_argument("redirect", "is not a URL") from None
-        host = (parts.hostname or "").lower()
-        if parts.username is not None or parts.password is not None or parts.fragment:
+        if "@" in parts.netloc or parts.fragment or "#" in redirect:
             raise errors.invalid_argument("redirect", "must not carry user info or a fragment")
-        if parts.scheme == "http" and host in LOOPBACK_HOSTS:
+        if parts.scheme == "http" and loopback_netloc(parts.netloc):
             return redirect
-        origin = f"{parts.scheme}://{host}" + (f":{port}" if port is not None else "")
-        if parts.scheme in ("http", "https") and origin in self.origins:
+        if parts.scheme in ("http", "https") and f"{parts.scheme}://{parts.netloc.lower()}" in self.origins:
             return redirect
         raise errors.invalid_argument(
             "redirect", "only loopback callbacks (http://127.0.0.1:<port>/..., localhost, [::1]) and the"
@@ -165,8 +177,9 @@ class Login:
         o = idp.oidc
         return oidc_rp.Provider(o.issuer, o.client_id, o.client_secret, tuple(o.additional_scopes), o.groups_claim)
 
-    async def begin(self, params: dict[str, list[str]], peer: str) -> str:
-        """The provider's authorization URL for a new pending login."""
+    async def begin(self, params: dict[str, list[str]], peer: str, here: str) -> Outcome:
+        """The browser's way to the provider, with the sealed pending login as a cookie; `here` is the
+        host (and port) the browser asked."""
         self.exchange.throttle(peer, "")
         for name in SINGLE:
             if len(params.get(name, [])) > 1:
@@ -200,8 +213,9 @@ class Login:
             validate.uid(one["identity"], "identity")
             if idp:
                 raise errors.invalid_argument("identity", "an identity provider's login is the user's own identity")
-        if len(one["invite"]) > MAX_PARAM:
-            raise errors.invalid_argument("invite", f"at most {MAX_PARAM} characters")
+        for name in ("invite", "state"):
+            if len(one[name]) > MAX_PARAM:
+                raise errors.invalid_argument(name, f"at most {MAX_PARAM} characters")
         scopes = params.get("scope", [])
         if len(scopes) > MAX_SCOPES:
             raise errors.invalid_argument("scope", f"at most {MAX_SCOPES} scopes")
@@ -214,46 +228,37 @@ class Login:
         except upstream.Rejected as e:
             log.warning("login provider %s unusable: %s", provider.issuer, e)
             raise errors.failed_precondition("LOGIN_PROVIDER", "the login provider cannot be reached") from None
+        if point and await self._headless_used(code):
+            return Outcome(page=CODE_USED, error=_code_used())
         verifier, challenge = oidc_rp.pkce_pair()
         state, nonce = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
-        pending = Pending(verifier, nonce, provider.issuer, redirect, idp, refresh, one["invite"], one["identity"],
-                          code if point else "", sorted(set(scopes)))  # fmt: skip
-        await self._store(state, pending)
-        return oidc_rp.authorization_url(ends, provider, self.callback_url, state, nonce, challenge)
-
-    async def _store(self, state: str, pending: Pending) -> None:
-        now = clock.now()
-        expires = clock.from_epoch(clock.to_epoch(now) + PENDING_SECONDS)
-        async with self.rt.db.transaction() as tx:
-            await tx.execute("DELETE FROM login_sessions WHERE expire_time <= $1", now)
-            if await tx.fetchval("SELECT COUNT(*) FROM login_sessions") >= MAX_PENDING:
-                raise errors.rate_limited(60)
-            await tx.execute(
-                "INSERT INTO login_sessions (state_hash, data, create_time, expire_time) VALUES ($1, $2, $3, $4)",
-                _hash(state), msgspec.json.encode(pending).decode(), now, expires,
-            )  # fmt: skip
-
-    async def _take(self, state: str) -> Pending | None:
-        """The pending login of `state`, deleted as it is read (single use on every process); None if unknown,
-        spent or expired."""
-        async with self.rt.db.transaction() as tx:
-            row = await tx.fetchrow(
-                "DELETE FROM login_sessions WHERE state_hash = $1 RETURNING data, expire_time", _hash(state)
+        expires = int(clock.to_epoch(clock.now())) + login_state.PENDING_SECONDS
+        pending = Pending(verifier, nonce, login_state.digest(matching.normalize_issuer(provider.issuer)), expires,
+                          redirect, idp, refresh, one["invite"], one["identity"], code if point else "",
+                          sorted(set(scopes)), one["state"])  # fmt: skip
+        sealed = await self.states.seal(state, pending)
+        if sealed is None:
+            raise errors.invalid_argument(
+                "redirect", "the login's parameters (redirect, invite, scope, state) are too long to keep in a cookie"
             )
-        if row is None or row["expire_time"] <= clock.now():
-            return None
-        return msgspec.json.decode(row["data"], type=Pending)
+        if here.lower() != self.public_netloc and not one[BOUNCED]:
+            again = [(k, v) for k, values in params.items() for v in values]
+            return Outcome(redirect=self.rt.settings.issuer + "/oauth?" + urlencode([*again, (BOUNCED, "1")]))
+        url = oidc_rp.authorization_url(ends, provider, self.callback_url, state, nonce, challenge)
+        return Outcome(redirect=url, cookie=(login_state.cookie_name(state), sealed))
 
     # ------------------------------------------------------------------ GET /oauth/callback
 
-    async def finish(self, params: dict[str, str], peer: str) -> Outcome:
+    async def finish(self, params: dict[str, str], cookies: dict[str, str], peer: str) -> Outcome:
         self.exchange.throttle(peer, "")
         state = params.get("state", "")
         if not state or len(state) > MAX_PARAM:
             raise errors.invalid_argument("state", f"required, at most {MAX_PARAM} characters")
-        pending = await self._take(state)
-        if pending is None:
-            raise errors.unauthenticated("unknown, expired or already used login")
+        name = login_state.cookie_name(state)
+        sealed = cookies.get(name, "")
+        pending = await self.states.open(state, sealed) if sealed else None
+        if pending is None or not await self.states.spend(state, pending):
+            raise errors.unauthenticated("unknown, expired or already used login, or one this browser did not start")
         try:
             if params.get("error"):
                 raise errors.permission_denied("the login provider refused: " + params["error"][:64])
@@ -263,20 +268,33 @@ class Login:
             result = await self._complete(pending, code)
         except errors.ApiError as e:
             if pending.headless:
-                raise
-            return Outcome(redirect=with_query(pending.redirect, {"error": e.reason, "error_description": e.message}))
+                return Outcome(page="Sign-in failed: " + e.message, error=e, clear_cookie=name)
+            return self._deliver(pending, {"error": e.reason, "error_description": e.message}, name)
         if pending.headless:
-            await self._seal(pending.headless, result)
-            return Outcome(page="Signed in. You may close this window and return to your terminal.")
-        query = {"token": result["token"]}
+            try:
+                confirmation = await self._seal(pending.headless, result)
+            except errors.ApiError as e:
+                return Outcome(page=CODE_USED, error=e, clear_cookie=name)
+            return Outcome(page=SIGNED_IN, confirmation=headless.shown(confirmation), clear_cookie=name)
+        fields = {"token": result["token"], "expiry": result["expiry"]}
         if result.get("refreshToken"):
-            query["refresh_token"] = result["refreshToken"]
-        return Outcome(redirect=with_query(pending.redirect, query))
+            fields["refresh_token"] = result["refreshToken"]
+        return self._deliver(pending, fields, name)
+
+    def _deliver(self, pending: Pending, fields: dict[str, str], cookie: str) -> Outcome:
+        """The result (or error) with the client's own `state`: posted to a loopback callback (its server cannot
+        see a fragment), in the fragment of a console page's URL; never in a query."""
+        if pending.state:
+            fields = {**fields, "state": pending.state}
+        parts = urlsplit(pending.redirect)
+        if f"{parts.scheme}://{parts.netloc.lower()}" in self.origins:
+            return Outcome(redirect=pending.redirect + "#" + urlencode(fields), clear_cookie=cookie)
+        return Outcome(post_to=pending.redirect, fields=fields, clear_cookie=cookie)
 
     async def _complete(self, pending: Pending, code: str) -> dict[str, str]:
         try:
             provider = await self._provider(pending.idp)
-            if matching.normalize_issuer(provider.issuer) != matching.normalize_issuer(pending.issuer):
+            if login_state.digest(matching.normalize_issuer(provider.issuer)) != pending.issuer_hash:
                 raise upstream.Rejected("the identity provider changed issuer during the login")
             id_token = await self.rp.redeem(provider, code, pending.verifier, self.callback_url)
             claims = await self.rp.verify_id_token(provider, id_token, pending.nonce)
@@ -308,41 +326,95 @@ class Login:
 
     # ------------------------------------------------------------------ headless
 
-    async def _seal(self, code: str, result: dict[str, str]) -> None:
-        eph, sealed = headless.seal(headless.public_key(code), msgspec.json.encode(result))
+    async def _headless_used(self, code: str) -> bool:
+        row = await self.rt.db.fetchrow(
+            "SELECT 1 FROM headless_sessions WHERE code_hash = $1 AND expire_time > $2", _hash(code), clock.now()
+        )
+        return row is not None
+
+    async def _seal(self, code: str, result: dict[str, str]) -> str:
+        """Keeps the result sealed for `code`'s key and a new confirmation code, which it returns."""
+        confirmation = headless.new_confirmation()
+        eph, sealed = headless.seal(headless.public_key(code), msgspec.json.encode(result), confirmation)
         now = clock.now()
         expires = clock.from_epoch(clock.to_epoch(now) + HEADLESS_SECONDS)
         async with self.rt.db.transaction() as tx:
             await tx.execute("DELETE FROM headless_sessions WHERE expire_time <= $1", now)
             # The first finished login for a code is kept: a later one (someone who saw the code on screen) cannot
-            # replace it with a session of their own.
+            # replace it with a session of their own, and is told so.
             added = await tx.execute(
-                "INSERT INTO headless_sessions (code_hash, ecdh_public_key, encrypted, expire_time)"
-                " VALUES ($1, $2, $3, $4) ON CONFLICT (code_hash) DO NOTHING",
-                _hash(code), eph.hex(), sealed.hex(), expires,
+                "INSERT INTO headless_sessions (code_hash, ecdh_public_key, encrypted, expire_time, confirmation_hash,"
+                " attempts) VALUES ($1, $2, $3, $4, $5, 0) ON CONFLICT (code_hash) DO NOTHING",
+                _hash(code), eph.hex(), sealed.hex(), expires, _confirmation_hash(code, confirmation),
             )  # fmt: skip
         if not added:
-            raise errors.failed_precondition("HEADLESS_SESSION", "a login already finished for this code")
+            raise _code_used()
+        return confirmation
 
-    async def headless_session(self, code: str, peer: str) -> tuple[bytes, bytes]:
-        """(ephemeral public key, sealed result) of the finished login for `code`, once; NOT_FOUND before."""
+    async def headless_session(self, request: GetHeadlessSessionRequest, peer: str) -> tuple[bytes, bytes]:
+        """(ephemeral public key, sealed result) of the finished login for the request's code, once, to the
+        holder of the code's key who types the confirmation code; NOT_FOUND before the login finished."""
         self.exchange.throttle(peer, "")
+        code = request.code
         if not code or len(code) > MAX_PARAM:
             raise errors.invalid_argument("code", f"required, at most {MAX_PARAM} characters")
+        try:
+            timestamp = int(request.timestamp or "0")
+        except ValueError:
+            raise errors.invalid_argument("timestamp", "must be Unix seconds") from None
+        # Before anything is looked up: whoever merely saw the code learns nothing and uses nothing up.
+        problem = headless.check_proof(code, timestamp, request.signature)
+        if problem:
+            raise errors.invalid_argument("signature", problem)
+        typed = headless.normalize_confirmation(request.confirmation)
+        if not typed or len(typed) > MAX_PARAM:
+            raise errors.invalid_argument("confirmation", "the code the browser showed at the end of the login")
         async with self.rt.db.transaction() as tx:
             row = await tx.fetchrow(
-                "DELETE FROM headless_sessions WHERE code_hash = $1 RETURNING ecdh_public_key, encrypted, expire_time",
+                "SELECT ecdh_public_key, encrypted, confirmation_hash, expire_time FROM headless_sessions"
+                " WHERE code_hash = $1",
                 _hash(code),
             )
-        if row is None or row["expire_time"] <= clock.now():
-            raise errors.not_found("headless session", "(no finished login for this code yet)")
-        return bytes.fromhex(row["ecdh_public_key"]), bytes.fromhex(row["encrypted"])
+            if row is None or row["expire_time"] <= clock.now():
+                raise errors.not_found("headless session", "(no finished login for this code yet)")
+            if not row["encrypted"]:
+                raise errors.failed_precondition("HEADLESS_SESSION", "this login was already read, or cancelled")
+            if row["confirmation_hash"] == _confirmation_hash(code, typed):
+                taken = await tx.execute(
+                    "UPDATE headless_sessions SET encrypted = '' WHERE code_hash = $1 AND encrypted = $2",
+                    _hash(code), row["encrypted"],
+                )  # fmt: skip
+                if not taken:  # another read with the right code came first
+                    raise errors.failed_precondition("HEADLESS_SESSION", "this login was already read")
+                return bytes.fromhex(row["ecdh_public_key"]), bytes.fromhex(row["encrypted"])
+            attempts = await tx.fetchval(
+                "UPDATE headless_sessions SET attempts = attempts + 1 WHERE code_hash = $1 RETURNING attempts",
+                _hash(code),
+            )
+            if attempts < MAX_CONFIRMATION_ATTEMPTS:
+                left = MAX_CONFIRMATION_ATTEMPTS - attempts
+                wrong = errors.invalid_argument("confirmation", f"wrong confirmation code ({left} attempts left)")
+            else:
+                await tx.execute("UPDATE headless_sessions SET encrypted = '' WHERE code_hash = $1", _hash(code))
+                wrong = errors.failed_precondition(
+                    "HEADLESS_SESSION", "too many wrong confirmation codes: this login is cancelled, start again"
+                )
+        raise wrong  # after the transaction: the count is kept
+
+
+def _confirmation_hash(code: str, confirmation: str) -> str:
+    return _hash(code + "\n" + headless.normalize_confirmation(confirmation))
+
+
+def _code_used() -> errors.ApiError:
+    return errors.failed_precondition("HEADLESS_CODE_USED", "a login already finished for this code")
 
 
 @rpc("chainguard.platform.auth.Auth.GetHeadlessSession")
 async def get_headless_session(request: GetHeadlessSessionRequest, ctx: Context) -> HeadlessSession:
-    """Both transports (GET /sts/headless_sessions?code= over HTTP); bytes as protojson's base64."""
-    key, sealed = await ctx.rt.part(Login).headless_session(request.code, ctx.peer)
+    """Both transports (GET /sts/headless_sessions?code=&signature=&timestamp=&confirmation= over HTTP); bytes
+    as protojson's base64."""
+    key, sealed = await ctx.rt.part(Login).headless_session(request, ctx.peer)
     return HeadlessSession(
         ecdh_public_key=base64.b64encode(key).decode(), encrypted_idtoken=base64.b64encode(sealed).decode()
     )

@@ -1,12 +1,15 @@
 """Human login at our issuer (reference 10.6) through a real OIDC provider on loopback: GET /oauth, the
-provider's approval, GET /oauth/callback and the redirect to the client's loopback callback; identity
-registration, invites, an organization's identity provider with its group mappings (this session only),
-and every refusal: the callback URL, the state, the code, the nonce, the audience, the expiry.
+provider's approval, GET /oauth/callback and the result posted to the client's loopback callback (or in a
+console page's fragment); identity registration, invites, an organization's identity provider with its group
+mappings (this session only), and every refusal: the callback URL, the state, the browser that did not start
+the login, the code, the nonce, the audience, the expiry. A pending login is the browser's sealed cookie: the
+server stores nothing for a login nobody finishes.
 """
 
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,11 +17,23 @@ from urllib.parse import urlencode
 
 import httpx
 import jwt
+import msgspec
 import pytest
 
 from platform_api.auth import matching
+from platform_api.core import sealed
+from platform_api.iam import login_state
+from platform_api.service import runtime
 from tests.helpers import BACKENDS, BUILTIN_ROLE_UIDS, Server, run_db
-from tests.helpers.oidc_provider import Provider, callback_params, complete, login_server
+from tests.helpers.oidc_provider import (
+    Provider,
+    callback_params,
+    complete,
+    delivered,
+    login_server,
+    posted_form,
+    to_provider,
+)
 
 CLIENT, SECRET = "platform", "s3cret-" + secrets.token_hex(4)
 CALLBACK = "http://127.0.0.1:45678/callback"
@@ -50,9 +65,14 @@ def _fresh(provider: Provider) -> None:
     provider.tamper = {}
 
 
+def public(srv: Server) -> str:
+    """The server's public URL (its issuer): where a login begins and the provider sends the browser back."""
+    return srv.base_url.replace("127.0.0.1", "localhost")
+
+
 def oauth(srv: Server, **params: Any) -> str:
     base = {"redirect": CALLBACK, "exit": "redirect", "client_id": "platformctl"}
-    return srv.base_url + "/oauth?" + urlencode({**base, **params})
+    return public(srv) + "/oauth?" + urlencode({**base, **params})
 
 
 def user(provider: Provider, groups: list[str] | None = None) -> str:
@@ -86,9 +106,10 @@ def exists(srv: Server, uid: str) -> bool:
 
 
 def steps(srv: Server, name: str, **params: Any) -> tuple[httpx.Client, str]:
-    """A login up to the provider's answer: (the browser, the callback URL with code and state)."""
+    """A login up to the provider's answer: (the browser, holding the pending login's cookie; the callback URL
+    with code and state)."""
     c = httpx.Client(timeout=30)
-    r = c.get(oauth(srv, **params))
+    r = to_provider(c, oauth(srv, **params))
     assert r.status_code == 302, r.text
     r = c.get(r.headers["location"] + "&login_hint=" + name)
     assert r.status_code == 302, r.text
@@ -119,10 +140,10 @@ def test_first_login_registers_the_user_and_the_second_finds_them(srv: Server, p
     uid = user_uid(provider, name)
     assert not exists(srv, uid)
     first = login(srv, provider, name, create_refresh_token="true")
-    assert set(first) == {"token", "refresh_token"}
+    assert set(first) == {"token", "refresh_token", "expiry"}
     me = whoami(srv, first["token"])
     assert me["subject"] == uid and me["email"] == f"{name}@example.com"
-    assert me["issuer"] == srv.base_url.replace("127.0.0.1", "localhost")
+    assert me["issuer"] == public(srv)
     assert exists(srv, uid)
     second = login(srv, provider, name)
     assert "refresh_token" not in second  # not asked for
@@ -133,8 +154,7 @@ def test_first_login_registers_the_user_and_the_second_finds_them(srv: Server, p
     assert r.status_code == 200, r.text
     # Our client secret went to the provider's token endpoint, with the PKCE verifier.
     form = provider.token_requests[-1]
-    assert form["code_verifier"] and form["redirect_uri"] == [srv.base_url.replace("127.0.0.1", "localhost")
-                                                               + "/oauth/callback"]  # fmt: skip
+    assert form["code_verifier"] and form["redirect_uri"] == [public(srv) + "/oauth/callback"]
 
 
 def test_an_invite_code_joins_its_group(srv: Server, provider: Provider) -> None:
@@ -185,6 +205,9 @@ def test_identity_provider_login_maps_groups_for_the_session_only(srv: Server, p
     "https://evil.example/callback", "http://127.0.0.1.evil.example/cb", "http://evil.example@127.0.0.1/cb",
     "http://10.0.0.1/cb", "https://127.0.0.1:8443/cb", "javascript:alert(1)", "http://localhost/cb#frag",
     "https://console.example.com.evil.example/cb", "http://console.example.com/cb", "",
+    # The host exactly, then digits of a port, nothing else.
+    "http://[::1]evil.com/", "http://[::1].evil.example/cb", "http://localhost.:80/cb", "http://localhost:/cb",
+    "http://127.0.0.1:8o/cb", "https://console.example.com@evil.example/cb",
 ])  # fmt: skip
 def test_only_loopback_and_console_callbacks(srv: Server, provider: Provider, redirect: str) -> None:
     before = len(provider.token_requests)
@@ -202,7 +225,9 @@ def test_loopback_and_console_callbacks_accepted(srv: Server, redirect: str) -> 
 @pytest.mark.parametrize("params", [
     {"audience": "https://elsewhere.example"}, {"exit": "json"}, {"connection": "google-oauth2"},
     {"idp_id": "not a uid"}, {"create_refresh_token": "maybe"}, {"headless_code": "short"},
-    {"invite": "x" * 300},
+    {"invite": "x" * 300}, {"state": "s" * 257},
+    # Each within its limit, together too large to keep in the browser's cookie.
+    {"redirect": CALLBACK + "?pad=" + "x" * 2000, "state": "s" * 256, "invite": "i" * 256},
 ])  # fmt: skip
 def test_bad_parameters_are_refused(srv: Server, params: dict[str, str]) -> None:
     assert_status(httpx.get(oauth(srv, **params)), 400, 3)
@@ -222,21 +247,20 @@ def test_tampered_state_refused(srv: Server, provider: Provider) -> None:
     p = callback_params(back)
     forged = back.replace("state=" + p["state"], "state=" + p["state"][:-2] + "xx")
     assert_status(c.get(forged), 401, 16)
-    r = c.get(back)  # the real state still finishes the login
-    assert r.status_code == 302 and callback_params(r.headers["location"])["token"]
+    # The real state still finishes the login.
+    assert callback_params(delivered(c.get(back)))["token"]
 
 
 def test_replayed_state_and_code_refused(srv: Server, provider: Provider) -> None:
     name = user(provider)
     c, back = steps(srv, name)
-    r = c.get(back)
-    assert r.status_code == 302 and callback_params(r.headers["location"])["token"]
+    assert callback_params(delivered(c.get(back)))["token"]
     assert_status(c.get(back), 401, 16)  # the same state and code again
-    # The spent code under the state of a new login: the provider refuses it, so do we.
-    _, fresh = steps(srv, name)
+    # The spent code under the state of a new login (in its browser): the provider refuses it, so do we.
+    fresh_browser, fresh = steps(srv, name)
     replay = fresh.split("?")[0] + "?" + urlencode({"code": callback_params(back)["code"],
                                                     "state": callback_params(fresh)["state"]})  # fmt: skip
-    refused_with(c.get(replay).headers["location"])
+    refused_with(delivered(fresh_browser.get(replay)))
 
 
 def test_code_of_another_login_fails_its_pkce(srv: Server, provider: Provider) -> None:
@@ -245,7 +269,7 @@ def test_code_of_another_login_fails_its_pkce(srv: Server, provider: Provider) -
     c, two = steps(srv, name)
     swapped = one.split("?")[0] + "?" + urlencode({"code": callback_params(one)["code"],
                                                    "state": callback_params(two)["state"]})  # fmt: skip
-    refused_with(c.get(swapped).headers["location"])
+    refused_with(delivered(c.get(swapped)))
     assert provider.token_requests[-1]["code"] == [callback_params(one)["code"]]
 
 
@@ -263,14 +287,144 @@ def test_provider_refusal_reaches_the_client(srv: Server, provider: Provider) ->
     refused_with(complete(oauth(srv), user="nobody-" + secrets.token_hex(3)), "PERMISSION_DENIED")
 
 
+def _login_key(srv: Server) -> bytes:
+    """The server's secret for sealing pending logins (shared by its processes through the database)."""
+
+    async def go(db: Any) -> bytes:
+        return await runtime.service_secret(db, "login_state_key")
+
+    return run_db(srv, go)
+
+
+def _pending_cookie(c: httpx.Client, state: str) -> tuple[str, str]:
+    name = login_state.cookie_name(state)
+    return name, next(v for k, v in c.cookies.items() if k == name)
+
+
 def test_expired_pending_login_refused(srv: Server, provider: Provider) -> None:
+    """The expiry is sealed into the cookie: one the server sealed 10 minutes ago (here: a copy of this login's
+    with the expiry in the past, sealed with the server's own key) opens to nothing."""
     c, back = steps(srv, user(provider))
+    state = callback_params(back)["state"]
+    name, value = _pending_cookie(c, state)
+    key, context = _login_key(srv), login_state.digest(state).encode()
+    opened = sealed.unseal(key, value, context, 4096)
+    assert opened is not None
+    pending = msgspec.json.decode(opened, type=login_state.Pending)
+    assert pending.expires - 600 <= time.time() <= pending.expires
+    old = msgspec.structs.replace(pending, expires=int(time.time()) - 1)
+    expired = sealed.seal(key, msgspec.json.encode(old), context)
+    assert_status(httpx.get(back, headers={"cookie": f"{name}={expired}"}), 401, 16)
 
-    async def expire(db: Any) -> None:
-        await db.execute("UPDATE login_sessions SET expire_time = '2000-01-01T00:00:00.000Z'")
 
-    run_db(srv, expire)
-    assert_status(c.get(back), 401, 16)
+def test_a_pending_login_is_a_sealed_cookie_and_stores_nothing(srv: Server, provider: Provider) -> None:
+    """Issue 26 item 2: /oauth stored a pending login server-wide (10,000 at most, 10 minutes), so anonymous
+    callers could fill the room and lock everyone out. Now the browser keeps it, sealed; the server stores
+    only a spent state, at the callback."""
+
+    async def spent(db: Any) -> int:
+        return int(await db.fetchval("SELECT COUNT(*) FROM login_spent_states"))
+
+    async def spent_of(db: Any, states: list[str]) -> int:
+        query = "SELECT 1 FROM login_spent_states WHERE state_hash = $1"
+        return len([s for s in states if await db.fetchval(query, login_state.digest(s))])
+
+    c = httpx.Client(timeout=30)
+    states: list[str] = []
+    for _ in range(5):
+        r = to_provider(c, oauth(srv))
+        assert r.status_code == 302, r.text
+        states.append(callback_params(r.headers["location"])["state"])  # the provider's URL
+        assert "set-cookie" in r.headers, "the pending login is not in the browser"
+        cookie = r.headers["set-cookie"]
+        name, _, rest = cookie.partition("=")
+        attributes = {a.strip().split("=")[0].lower(): a.strip() for a in rest.split(";")[1:]}
+        assert name.startswith("pa_login_") and len(cookie) < 4096, cookie
+        assert attributes["path"] == "Path=/oauth/callback" and attributes["max-age"] == "Max-Age=600", cookie
+        assert "httponly" in attributes and attributes["samesite"].lower() == "samesite=lax", cookie
+        assert "secure" not in attributes  # an http public URL (https: Secure)
+        assert r.headers["cache-control"] == "no-store"
+    assert run_db(srv, lambda db: spent_of(db, states)) == 0  # nothing stored for five logins nobody finished
+    assert len(c.cookies) == 5
+    before = run_db(srv, spent)
+    # The one finished spends its state (a row until it would have expired) and clears its cookie.
+    name = user(provider)
+    final = complete(oauth(srv), user=name, client=c)
+    assert callback_params(final)["token"] and run_db(srv, spent) == before + 1
+    assert len(c.cookies) == 5
+
+
+def test_two_logins_in_one_browser_coexist(srv: Server, provider: Provider) -> None:
+    first, second = user(provider), user(provider)
+    c, back_one = steps(srv, first)
+    r = to_provider(c, oauth(srv))
+    back_two = str(c.get(r.headers["location"] + "&login_hint=" + second).headers["location"])
+    two = callback_params(delivered(c.get(back_two)))
+    one = callback_params(delivered(c.get(back_one)))
+    assert whoami(srv, one["token"])["subject"] == user_uid(provider, first)
+    assert whoami(srv, two["token"])["subject"] == user_uid(provider, second)
+
+
+def test_a_browser_that_did_not_start_the_login_cannot_finish_it(srv: Server, provider: Provider) -> None:
+    """The flow is bound to the browser that began it: the provider's answer (code and state) opened in
+    another browser (no cookie, or the cookie of another login under this login's name) is refused, and
+    the real browser still finishes."""
+    c, back = steps(srv, user(provider))
+    assert_status(httpx.get(back), 401, 16)
+    other, other_back = steps(srv, user(provider))
+    _, foreign = _pending_cookie(other, callback_params(other_back)["state"])
+    name, _ = _pending_cookie(c, callback_params(back)["state"])
+    assert_status(httpx.get(back, headers={"cookie": f"{name}={foreign}"}), 401, 16)
+    assert callback_params(delivered(c.get(back)))["token"]
+
+
+def test_loopback_result_is_posted_with_the_clients_state(srv: Server, provider: Provider) -> None:
+    """The tokens never sit in a URL (browser history, Referer): a loopback callback receives them by a form
+    the page posts at once (a button without JavaScript), under a strict CSP, with the client's own state."""
+    c, back = steps(srv, user(provider), state="client-state-1", create_refresh_token="true")
+    r = c.get(back)
+    assert r.status_code == 200 and "location" not in r.headers
+    assert r.headers["cache-control"] == "no-store" and r.headers["referrer-policy"] == "no-referrer"
+    csp = r.headers["content-security-policy"]
+    assert "default-src 'none'" in csp and "script-src 'sha256-" in csp and "frame-ancestors 'none'" in csp
+    assert "form-action http://127.0.0.1:45678" in csp and "unsafe-inline" not in csp
+    assert '<button type="submit">' in r.text
+    action, fields = posted_form(r)
+    assert action == CALLBACK
+    assert set(fields) == {"token", "refresh_token", "expiry", "state"} and fields["state"] == "client-state-1"
+    assert r.headers["set-cookie"].startswith(login_state.cookie_name(callback_params(back)["state"]) + '=""')
+    # An error goes the same way, with the state.
+    provider.tamper = {"nonce": "another"}
+    c, back = steps(srv, user(provider), state="client-state-2")
+    action, fields = posted_form(c.get(back))
+    assert fields == {**fields, "error": "UNAUTHENTICATED", "state": "client-state-2"} and "token" not in fields
+
+
+def test_console_result_in_the_fragment_with_the_clients_state(srv: Server, provider: Provider) -> None:
+    page = f"{CONSOLE}/signed-in?x=1"
+    final = complete(oauth(srv, redirect=page, state="console-csrf"), user=user(provider))
+    assert final.startswith(page + "#"), final
+    fragment = callback_params(final)
+    assert fragment["state"] == "console-csrf" and fragment["token"] and fragment["expiry"]
+    provider.tamper = {"aud": "another-client"}
+    final = complete(oauth(srv, redirect=page, state="console-csrf"), user=user(provider))
+    assert final.startswith(page + "#") and callback_params(final)["error"] == "UNAUTHENTICATED"
+    assert callback_params(final)["state"] == "console-csrf"
+
+
+def test_the_login_starts_at_the_public_url(srv: Server) -> None:
+    """The cookie must live where the provider sends the browser back (our public URL, here localhost): a
+    browser at another address is sent there once, with its parameters."""
+    elsewhere = oauth(srv, state="s").replace(public(srv), srv.base_url)
+    r = httpx.get(elsewhere)
+    assert r.status_code == 302 and "set-cookie" not in r.headers
+    bounced = r.headers["location"]
+    assert bounced.startswith(public(srv) + "/oauth?") and "bounced=1" in bounced and "state=s" in bounced
+    r = httpx.get(bounced)
+    assert r.status_code == 302 and r.headers["set-cookie"].startswith("pa_login_")
+    # Once only: a proxy that rewrites the Host header does not send it round in circles.
+    r = httpx.get(elsewhere + "&bounced=1")
+    assert r.status_code == 302 and r.headers["set-cookie"].startswith("pa_login_")
 
 
 def test_callback_without_state_refused(srv: Server) -> None:

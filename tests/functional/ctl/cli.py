@@ -57,10 +57,11 @@ class Ctl:
         *args: str,
         columns: int = 200,
         env: dict[str, str] | None = None,
-        watch: Callable[[str], None] | None = None,
+        watch: Callable[[str], str | None] | None = None,
     ) -> tuple[int, str]:
         """Run in a pseudo-terminal (stdin, stdout and stderr): the exit code and what the terminal showed.
-        `watch` sees the screen so far after each read (a person reacting to what the command shows)."""
+        `watch` sees the screen so far after each read and every 0.2 s (a person reacting to what the command
+        shows); what it returns, if anything, is typed at the terminal."""
         master, slave = pty.openpty()
         env = {**self.env, "COLUMNS": str(columns), "TERM": "xterm", **(env or {})}
         proc = subprocess.Popen([PLATFORMCTL, *args], env=env, stdin=slave, stdout=slave, stderr=slave,
@@ -78,10 +79,12 @@ class Ctl:
                 if not data:
                     break
                 chunks.append(data)
-                if watch is not None:
-                    watch(b"".join(chunks).decode("utf-8", "replace"))
             elif proc.poll() is not None:
                 break
+            # Also without new output: the person may act on what happened elsewhere (in a browser).
+            typed = watch(b"".join(chunks).decode("utf-8", "replace")) if watch is not None else None
+            if typed:
+                os.write(master, typed.encode())
         os.close(master)
         code = proc.wait(timeout=30)
         return code, b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")

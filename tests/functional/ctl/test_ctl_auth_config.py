@@ -138,15 +138,20 @@ def browser_login(server, *, idp_id="", invite_code="", identity="", create_refr
         raise LoginError("the provider said no")
     return LoginResult(sys.argv[1], "refresh-1", datetime(2030, 1, 2, 3, 4, 5, tzinfo=timezone.utc))
 
-def headless_login(server, *, idp_id="", invite_code="", show, poll_interval=2.0, timeout=600.0):
+def headless_login(server, *, idp_id="", invite_code="", show, confirm, timeout=600.0):
     show("visit https://example/device and enter ABCD")
-    calls.append({"flow": "headless", "server": server, "idp_id": idp_id, "invite_code": invite_code})
+    typed = confirm("the code? ")
+    calls.append({"flow": "headless", "server": server, "idp_id": idp_id, "invite_code": invite_code,
+                  "typed": typed})
     return LoginResult(sys.argv[1], "", None)
+
+def whoami(server, token):
+    return {"subject": "the-subject", "email": "who@example.com"} if token != "refuse" else {}
 
 mod = types.ModuleType("platform_api.client.login")
 mod.__spec__ = importlib.machinery.ModuleSpec("platform_api.client.login", None)
 mod.LoginResult, mod.LoginError = LoginResult, LoginError
-mod.browser_login, mod.headless_login = browser_login, headless_login
+mod.browser_login, mod.headless_login, mod.whoami = browser_login, headless_login, whoami
 sys.modules["platform_api.client.login"] = mod
 from platform_api.ctl.main import main
 code = main(sys.argv[2:])
@@ -164,12 +169,14 @@ def test_login_calls_the_login_flows_and_caches_their_tokens(ctl: Ctl, server: S
     args = ["auth", "login", "--idp-id", "idp-1", "--invite-code", "inv-1"]
     args += ["--headless"] if headless else ["--identity", "ident-1"]
     r = subprocess.run([sys.executable, "-c", FAKE_LOGIN, server.token, *args], env=ctl.env, capture_output=True,
-                       text=True, timeout=60)  # fmt: skip
+                       text=True, timeout=60, input="k7qd-m2xp\n")  # fmt: skip
     assert r.returncode == 0, r.stderr
     (call,) = json.loads(r.stdout.strip().splitlines()[-1])
     assert call["server"] == server.base_url and call["idp_id"] == "idp-1" and call["invite_code"] == "inv-1"
+    assert "as who@example.com (the-subject)" in r.stderr  # who the server says signed in
     if headless:
-        assert call["flow"] == "headless" and "enter ABCD" in r.stderr
+        assert call["flow"] == "headless" and "enter ABCD" in r.stderr and "the code? " in r.stderr
+        assert call["typed"] == "k7qd-m2xp"
     else:
         assert call == {**call, "flow": "browser", "identity": "ident-1", "opens": True}
     cached = json.loads((ctl.home / "platformctl" / "credentials.json").read_text())["servers"][server.base_url]

@@ -1,7 +1,8 @@
 """`platformctl auth login` end to end, as a person at a terminal: the installed console script in a
 pseudo-terminal, a server whose login provider is the test OIDC provider, the browser step played by the
 test's HTTP client from the URL the CLI shows. Then the CLI and the Python client act as that person; an
-upstream group mapped to a role gives it for the session only."""
+upstream group mapped to a role gives it for the session only. Headless: the URL opened elsewhere, the
+confirmation code that browser shows typed at the terminal."""
 
 from __future__ import annotations
 
@@ -12,12 +13,13 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from platform_api.client import Client, PermissionDenied, Repo, UIDPFilter
 from tests.functional.ctl.cli import Ctl
 from tests.helpers import BACKENDS, BUILTIN_ROLE_UIDS, Server
-from tests.helpers.oidc_provider import Provider, complete, login_server
+from tests.helpers.oidc_provider import Provider, complete, login_server, to_provider
 
 CLIENT = "platformctl-test"
 
@@ -56,6 +58,33 @@ def login_at_terminal(ctl: Ctl, user: str, *args: str) -> tuple[int, str]:
     return ctl.pty("auth", "login", *args, env={"BROWSER": "true"}, watch=browse)
 
 
+def headless_login_at_terminal(ctl: Ctl, user: str, *args: str) -> tuple[int, str]:
+    """`platformctl auth login --headless <args>` in a pseudo-terminal: the person opens the URL it shows in a
+    browser elsewhere (the test's HTTP client, as `user`), then types the confirmation code that browser
+    shows when the CLI asks for it."""
+    codes: list[str] = []
+    typed: list[str] = []
+
+    def sign_in(url: str) -> None:
+        with httpx.Client(timeout=30) as c:
+            r = to_provider(c, url)
+            r = c.get(c.get(r.headers["location"] + "&login_hint=" + user).headers["location"])
+        found = re.search(r"<h1>([A-Z0-9]{4}-[A-Z0-9]{4})</h1>", r.text)
+        codes.append(found.group(1) if found else "(none)")
+
+    def person(screen: str) -> str | None:
+        found = re.search(r"sign in:\s+(http\S+)", screen)
+        if found and not codes and not typed:
+            typed.append("browsing")
+            threading.Thread(target=sign_in, args=(found.group(1),), daemon=True).start()
+        if "Type the confirmation code" in screen and codes and len(typed) == 1:
+            typed.append(codes[0])
+            return codes[0] + "\n"
+        return None
+
+    return ctl.pty("auth", "login", "--headless", *args, watch=person)
+
+
 def test_a_person_logs_in_then_works_with_the_cli_and_the_python_client(
     srv: Server, provider: Provider, tmp_path: Path
 ) -> None:
@@ -64,6 +93,7 @@ def test_a_person_logs_in_then_works_with_the_cli_and_the_python_client(
     ctl = Ctl(srv, tmp_path, None)
     code, screen = login_at_terminal(ctl, name)
     assert code == 0, screen
+    assert f"as {name}@example.com (" in screen  # who the server signed in (WhoAmI)
     status = json.loads(ctl("auth", "status", "-o", "json").out)
     assert status["valid"] is True and status["source"] == "login"
     me = status["identity"]
@@ -109,3 +139,19 @@ def test_an_upstream_group_gives_its_role_for_the_session_only(srv: Server, prov
     token = ctl("auth", "token").out.strip()
     with pytest.raises(PermissionDenied):
         Client(srv.base_url, grpc=srv.grpc_target, token=token).registry.create_repo(org, Repo(name="nope"))
+
+
+def test_a_person_logs_in_headless_with_the_browsers_confirmation_code(
+    srv: Server, provider: Provider, tmp_path: Path
+) -> None:
+    """No browser on this machine: the CLI shows a URL, the person signs in on another machine's browser, which
+    shows a confirmation code; typed at the terminal, it releases the login, and the CLI says who signed in."""
+    name = "fay-" + secrets.token_hex(3)
+    provider.add_user(name, f"{name}@example.com")
+    ctl = Ctl(srv, tmp_path, None)
+    code, screen = headless_login_at_terminal(ctl, name)
+    assert code == 0, screen
+    assert "headless_code=" in screen and "Type the confirmation code" in screen
+    assert f"as {name}@example.com (" in screen
+    status = json.loads(ctl("auth", "status", "-o", "json").out)
+    assert status["valid"] is True and status["source"] == "login"

@@ -29,7 +29,7 @@ OWNERS = {
     "group_domains": "iam/domains.py",
     "group_access_requests": "iam/domains.py",
     "refresh_tokens": "iam/sts.py",
-    "login_sessions": "iam/login.py",
+    "login_spent_states": "iam/login_state.py",
     "headless_sessions": "iam/login.py",
     "repos": "registry/queries.py",
     "tags": "registry/queries.py",

@@ -49,6 +49,9 @@ class Profile(Record, rename={'given_name': 'givenName', 'family_name': 'familyN
 
 class GetHeadlessSessionRequest(Record):
     code: str = ""
+    signature: str = ""
+    timestamp: str = "0"
+    confirmation: str = ""
 
 
 class HeadlessSession(Record, rename={'ecdh_public_key': 'ecdhPublicKey', 'encrypted_idtoken': 'encryptedIdtoken'}):

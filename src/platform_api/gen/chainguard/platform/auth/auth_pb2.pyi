@@ -72,10 +72,16 @@ class Profile(_message.Message):
     def __init__(self, name: _Optional[str] = ..., picture: _Optional[str] = ..., given_name: _Optional[str] = ..., family_name: _Optional[str] = ...) -> None: ...
 
 class GetHeadlessSessionRequest(_message.Message):
-    __slots__ = ("code",)
+    __slots__ = ("code", "signature", "timestamp", "confirmation")
     CODE_FIELD_NUMBER: _ClassVar[int]
+    SIGNATURE_FIELD_NUMBER: _ClassVar[int]
+    TIMESTAMP_FIELD_NUMBER: _ClassVar[int]
+    CONFIRMATION_FIELD_NUMBER: _ClassVar[int]
     code: str
-    def __init__(self, code: _Optional[str] = ...) -> None: ...
+    signature: str
+    timestamp: int
+    confirmation: str
+    def __init__(self, code: _Optional[str] = ..., signature: _Optional[str] = ..., timestamp: _Optional[int] = ..., confirmation: _Optional[str] = ...) -> None: ...
 
 class HeadlessSession(_message.Message):
     __slots__ = ("ecdh_public_key", "encrypted_idtoken")
