@@ -25,7 +25,7 @@ from platform_api.core import errors, logs
 from platform_api.core.errors import ApiError
 from platform_api.core.settings import Settings
 from platform_api.events import dispatcher
-from platform_api.iam import bootstrap, domains, identities
+from platform_api.iam import account_association_check, bootstrap, domains, identities
 from platform_api.registry import registry_config
 from platform_api.service import imports
 from platform_api.service.runtime import Runtime
@@ -149,6 +149,7 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="do not deliver events from this process (run `platform-api dispatch`); env PLATFORM_API_DISPATCHER",
     )
+    account_association_check.arguments(serve)
 
     disp = sub.add_parser("dispatch", help="deliver outbox events to subscriptions (the dispatcher alone)")
     disp.set_defaults(run=dispatch_command)
