@@ -22,7 +22,7 @@ from platform_api.core import errors, logs
 from platform_api.core.ratelimit import AnonymousLimit
 from platform_api.core.settings import Settings
 from platform_api.events.dispatcher import Dispatcher
-from platform_api.iam import login, roles, sts
+from platform_api.iam import account_association_check, login, roles, sts
 from platform_api.service import wiring
 from platform_api.service.cascade import Cascades
 from platform_api.service.methods import MethodInfo
@@ -82,6 +82,7 @@ class Service:
         await access.start()
         rt.add(sts.Exchange(rt))
         rt.add(login.Login(rt))
+        rt.add(account_association_check.Checker(settings))
         if settings.grpc_enabled:
             self.grpc = await grpc_server.start(rt, schema.services(), settings.grpc_port, settings.grpc_bind_host)
             log.info("gRPC listening on port %s", self.grpc.bound_port)
@@ -98,6 +99,7 @@ class Service:
             await self.grpc.stop(grace=5)
         if self.dispatcher is not None:
             await self.dispatcher.stop()
+        await self.rt.part(account_association_check.Checker).close()
         await self.rt.part(login.Login).close()
         await self.rt.part(sts.Exchange).close()
         await self.rt.part(Access).stop()

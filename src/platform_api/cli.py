@@ -25,7 +25,7 @@ from platform_api.core import errors, logs
 from platform_api.core.errors import ApiError
 from platform_api.core.settings import Settings
 from platform_api.events import dispatcher
-from platform_api.iam import bootstrap, domains, identities
+from platform_api.iam import account_association_check, bootstrap, domains, identities, login
 from platform_api.registry import registry_config
 from platform_api.service import imports
 from platform_api.service.runtime import Runtime
@@ -92,34 +92,7 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="DEVELOPMENT ONLY: allow http:// issuers and webhook sinks on loopback addresses",
     )
-    serve.add_argument(
-        "--login-issuer",
-        help="server-wide upstream OIDC provider for human logins (GET /oauth without idp_id); "
-        "env PLATFORM_API_LOGIN_ISSUER",
-    )
-    serve.add_argument("--login-client-id", help="our client id at that provider; env PLATFORM_API_LOGIN_CLIENT_ID")
-    serve.add_argument(
-        "--login-client-secret-file",
-        help="file holding the client secret at that provider (none: PKCE only); "
-        "env PLATFORM_API_LOGIN_CLIENT_SECRET_FILE",
-    )
-    serve.add_argument(
-        "--login-scopes",
-        help="scopes asked beyond 'openid email profile' (comma-separated); env PLATFORM_API_LOGIN_SCOPES",
-    )
-    serve.add_argument(
-        "--login-console-origin",
-        action="append",
-        dest="login_console_origin_list",
-        help="origin (https://console.example) whose pages may receive login tokens, beside loopback callbacks "
-        "(repeatable); env PLATFORM_API_LOGIN_CONSOLE_ORIGINS (comma-separated)",
-    )
-    serve.add_argument(
-        "--refresh-token-max-age",
-        type=float,
-        help="seconds after a person's login when its refresh chain ends (default 2592000 = 30 days); "
-        "env PLATFORM_API_REFRESH_TOKEN_MAX_AGE",
-    )
+    login.arguments(serve)
 
     serve.add_argument(
         "--sts-rate",
@@ -155,6 +128,7 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="do not deliver events from this process (run `platform-api dispatch`); env PLATFORM_API_DISPATCHER",
     )
+    account_association_check.arguments(serve)
 
     disp = sub.add_parser("dispatch", help="deliver outbox events to subscriptions (the dispatcher alone)")
     disp.set_defaults(run=dispatch_command)

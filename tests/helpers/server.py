@@ -184,7 +184,11 @@ def start_server(
             database_url = PG_ADMIN.rsplit("/", 1)[0] + "/" + name
     http_port, grpc_port = free_port(), free_port()
     log_path = tmp / f"server-{http_port}.log"
-    env = {**os.environ, "PLATFORM_API_LOG_LEVEL": "warning"}
+    # The account association check's token services: a closed loopback port, never the clouds' (tests send
+    # traffic to loopback only; tests/helpers/cloud_sts.py serves fakes of them for the servers that name it).
+    closed = "https://127.0.0.1:9"
+    env = {**os.environ, "PLATFORM_API_LOG_LEVEL": "warning", "PLATFORM_API_AWS_STS_URL": closed + "/",
+           "PLATFORM_API_GCP_STS_URL": closed + "/v1/token", "PLATFORM_API_AZURE_LOGIN_URL": closed}  # fmt: skip
     cmd = [sys.executable, "-m", "platform_api.cli", "serve", "--host", "127.0.0.1", "--http-port", str(http_port),
            "--grpc-port", str(grpc_port), "--database", database_url, *extra]  # fmt: skip
     with open(log_path, "wb") as log:

@@ -49,8 +49,9 @@ _ERRORS = {
     "UriTooLong": ("414", "URI Too Long: the request line is over 64 KiB; the HTTP server answers, with no body."),
     "RateLimited": (
         "429",
-        "RESOURCE_EXHAUSTED: over a per-client rate limit, the token routes' or the anonymous routes' (ErrorInfo "
-        "reason RATE_LIMITED, metadata retryAfterSeconds); `Retry-After` says when to retry.",
+        "RESOURCE_EXHAUSTED: over a rate limit, the token routes' or the anonymous routes' per client, the account "
+        "association check's per association (ErrorInfo reason RATE_LIMITED, metadata retryAfterSeconds); "
+        "`Retry-After` says when to retry.",
     ),
     # RequestGroupAccess (iam/joining.py) within the cool-down.
     "AccessRequestedRecently": (
@@ -58,6 +59,11 @@ _ERRORS = {
         "RESOURCE_EXHAUSTED: the caller asked this organization for access within the cool-down (ErrorInfo "
         "reason ACCESS_ALREADY_REQUESTED, google.rpc.RetryInfo); `Retry-After` says when to ask again.",
     ),
+}
+# Authenticated methods with a rate limit of their own (iam/account_association_check.py: per association).
+_RATE_LIMITED = {
+    "chainguard.platform.iam.v2.AccountAssociationsService.CheckAccountAssociation",
+    "chainguard.platform.iam.GroupAccountAssociations.Check",
 }
 # The token routes (src/platform_api/api/sts_routes.py): Starlette routes served before the API router, sharing
 # their implementation with gRPC. Not transcoded: parameters come from the query string or, for the STS
@@ -347,6 +353,8 @@ def _operation(called: MethodInfo, rule: HttpRule, schemas: _Schemas, m: MethodI
         errors.append("UriTooLong")
     if m.name == "RequestGroupAccess":
         errors.append("AccessRequestedRecently")
+    if m.impl in _RATE_LIMITED:
+        errors.append("RateLimited")
     for name in sorted(errors, key=lambda e: _ERRORS[e][0]):
         responses[_ERRORS[name][0]] = {"$ref": RESPONSES + name}
     responses["default"] = {"$ref": RESPONSES + "Error"}

@@ -124,6 +124,19 @@ class Settings:
     # Where we read that registry back (manifests and configs, after its notifications); empty: what
     # `platform-api registry-config` recorded.
     registry_url: str = ""
+    # CheckAccountAssociation (iam/account_association_check.py): the clouds' token services where a token of
+    # ours is exchanged (AWS STS, GCP STS, the Azure AD login host: <url>/<tenant>/oauth2/v2.0/token), each call's
+    # timeout in seconds (above zero), and a token bucket per association refilled at `association_check_rate`
+    # checks per second up to `association_check_burst` (0 disables).
+    aws_sts_url: str = "https://sts.amazonaws.com/"
+    gcp_sts_url: str = "https://sts.googleapis.com/v1/token"
+    azure_login_url: str = "https://login.microsoftonline.com"
+    association_check_timeout: float = 5.0
+    association_check_rate: float = 0.1
+    association_check_burst: int = 5
+    # The names an association's cloud resources start with (`<prefix>-canary`, `<prefix>-pool`, ...); empty:
+    # `platform-api`, or the reference's `chainguard` under compat_strings=reference.
+    association_name_prefix: str = ""
     extra: dict[str, str] = field(default_factory=dict)
 
     @property

@@ -8,6 +8,7 @@ What it contributes (collected by `app`): its RPC implementations; what the auth
 
 from platform_api.auth.authz import GrantSource
 from platform_api.iam import (
+    account_association_check,
     account_associations,
     domains,
     external_group_role_mappings,
@@ -53,6 +54,7 @@ DOMAIN = Domain(
         role_bindings,
         identity_providers,
         account_associations,
+        account_association_check,
         group_invites,
         external_group_role_mappings,
         terms,

@@ -16,8 +16,6 @@ from platform_api.core import clock, errors, patterns, uidp, validate
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.iam_v2 import (
     AccountAssociation,
-    CheckAccountAssociationRequest,
-    CheckAccountAssociationResponse,
     CreateAccountAssociationRequest,
     DeleteAccountAssociationRequest,
     GetAccountAssociationRequest,
@@ -123,14 +121,3 @@ async def delete_account_association(req: DeleteAccountAssociationRequest, ctx: 
     # Idempotent: deleting an association that does not exist succeeds.
     await ASSOCIATIONS.delete_rpc(ctx, req, missing_ok=True)
     return Empty()
-
-
-@rpc(SERVICE + "CheckAccountAssociation")
-async def check_account_association(
-    req: CheckAccountAssociationRequest, ctx: Context
-) -> CheckAccountAssociationResponse:
-    raise errors.ApiError(
-        errors.UNIMPLEMENTED,
-        "Unimplemented: CheckAccountAssociation needs a live credential exchange with the cloud provider,"
-        " which this deployment does not perform",
-    )

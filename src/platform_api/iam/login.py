@@ -27,6 +27,7 @@ page showing a confirmation code, the result is sealed for that key and that cod
 
 from __future__ import annotations
 
+import argparse
 import base64
 import hashlib
 import logging
@@ -417,4 +418,28 @@ async def get_headless_session(request: GetHeadlessSessionRequest, ctx: Context)
     key, sealed = await ctx.rt.part(Login).headless_session(request, ctx.peer)
     return HeadlessSession(
         ecdh_public_key=base64.b64encode(key).decode(), encrypted_idtoken=base64.b64encode(sealed).decode()
+    )
+
+
+def arguments(serve: argparse.ArgumentParser) -> None:
+    """The flags of `serve` for people's logins (each also an environment variable: README "Signing in")."""
+    for flag, text in (
+        ("--login-issuer", "server-wide upstream OIDC provider for human logins (GET /oauth without idp_id)"),
+        ("--login-client-id", "our client id at that provider"),
+        ("--login-client-secret-file", "file holding the client secret at that provider (none: PKCE only)"),
+        ("--login-scopes", "scopes asked beyond 'openid email profile' (comma-separated)"),
+    ):
+        serve.add_argument(flag, help=f"{text}; env PLATFORM_API_{flag[2:].replace('-', '_').upper()}")
+    serve.add_argument(
+        "--login-console-origin",
+        action="append",
+        dest="login_console_origin_list",
+        help="origin (https://console.example) whose pages may receive login tokens, beside loopback callbacks "
+        "(repeatable); env PLATFORM_API_LOGIN_CONSOLE_ORIGINS (comma-separated)",
+    )
+    serve.add_argument(
+        "--refresh-token-max-age",
+        type=float,
+        help="seconds after a person's login when its refresh chain ends (default 2592000 = 30 days); "
+        "env PLATFORM_API_REFRESH_TOKEN_MAX_AGE",
     )

@@ -2,10 +2,9 @@
 lastUpdated}) and POMs (`<project>` groupId/artifactId/version/name/description, groupId and version
 inherited from `<parent>`).
 
-XML is parsed with the standard library's expat parser, but only after refusing any document type
-declaration (`<!DOCTYPE`, hence any entity definition: no external entities, no entity expansion) and
-within a byte bound. The artifact uid is `java:<groupId>:<artifactId>`, its name `<groupId>:<artifactId>`.
-A version's size is that of the jar beside its POM (`<artifactId>-<version>.jar`) when there is one.
+XML is parsed by `core.safe_xml` (expat, within a byte bound, no document type declaration). The artifact
+uid is `java:<groupId>:<artifactId>`, its name `<groupId>:<artifactId>`. A version's size is that of the jar
+beside its POM (`<artifactId>-<version>.jar`) when there is one.
 """
 
 from __future__ import annotations
@@ -14,6 +13,7 @@ import xml.etree.ElementTree as ET
 from datetime import UTC, datetime
 from pathlib import Path
 
+from platform_api.core import safe_xml
 from platform_api.core.patterns import Pattern
 from platform_api.libraries import facts
 from platform_api.libraries.facts import Collected
@@ -23,22 +23,6 @@ MAX_XML = 8 << 20
 _ID = Pattern(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*")
 _VERSION = Pattern(r"[A-Za-z0-9][A-Za-z0-9._+\-]*")
 _TIMESTAMP = Pattern(r"[0-9]{14}")
-_XML_SPACE = b" \t\n\r\x0b\x0c"
-
-
-def _declaration(data: bytes) -> int:
-    """Where `<!` followed by optional whitespace and DOCTYPE or ENTITY (any case) begins, or -1. Each
-    whitespace run is read once, after the one `<!` it follows: linear in `data`."""
-    at = data.find(b"<!")
-    while at >= 0:
-        i = at + 2
-        while i < len(data) and data[i] in _XML_SPACE:
-            i += 1
-        word = data[i : i + 7].upper()
-        if word == b"DOCTYPE" or word[:6] == b"ENTITY":
-            return at
-        at = data.find(b"<!", i)
-    return -1
 
 
 def uid_of(group: str, artifact: str) -> str:
@@ -49,42 +33,15 @@ def is_input(path: Path) -> bool:
     return path.name.endswith(".pom") or (path.name.startswith("maven-metadata") and path.name.endswith(".xml"))
 
 
-def _tag(el: ET.Element) -> str:
-    return el.tag.rsplit("}", 1)[-1]
-
-
-def _child(el: ET.Element, name: str) -> ET.Element | None:
-    for c in el:
-        if _tag(c) == name:
-            return c
-    return None
-
-
 def _load(file: str, data: bytes) -> ET.Element:
-    if len(data) > MAX_XML:
-        raise BadInput(file, "", f"{len(data)} bytes is over the XML limit of {MAX_XML} bytes")
-    # UTF-8 only, no NUL: then the declaration check below sees what the parser will see (in UTF-16 a
-    # DOCTYPE would not match the ASCII pattern).
     try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise BadInput(file, f"byte {e.start}", "not UTF-8 text (the only encoding accepted)") from None
-    if b"\x00" in data:
-        raise BadInput(file, f"byte {data.index(0)}", "NUL byte in XML")
-    at = _declaration(data)
-    if at >= 0:
-        line = data.count(b"\n", 0, at) + 1
-        col = at - (data.rfind(b"\n", 0, at) + 1) + 1
-        raise BadInput(file, f"{line}:{col}", "document type declarations (DOCTYPE/ENTITY) are refused")
-    try:
-        return ET.fromstring(data)
-    except ET.ParseError as e:
-        line, col = e.position
-        raise BadInput(file, f"{line}:{col + 1}", f"malformed XML: {str(e).split(':', 1)[0]}") from None
+        return safe_xml.parse(data, MAX_XML)
+    except safe_xml.Refused as e:
+        raise BadInput(file, e.where, e.reason) from None
 
 
 def _value(file: str, el: ET.Element, path: str, name: str, pattern: Pattern | None) -> str | None:
-    c = _child(el, name)
+    c = safe_xml.child(el, name)
     if c is None:
         return None
     if len(c):
@@ -110,16 +67,18 @@ def _required(file: str, el: ET.Element, path: str, name: str, pattern: Pattern)
 def parse(path: Path, data: bytes, out: Collected) -> None:
     file = str(path)
     root = _load(file, data)
-    if _tag(root) == "metadata":
+    if safe_xml.local_name(root) == "metadata":
         _metadata(file, root, out)
-    elif _tag(root) == "project":
+    elif safe_xml.local_name(root) == "project":
         _pom(path, root, out)
     else:
-        raise BadInput(file, f"/{_tag(root)}", "expected <metadata> (maven-metadata.xml) or <project> (a POM)")
+        raise BadInput(
+            file, f"/{safe_xml.local_name(root)}", "expected <metadata> (maven-metadata.xml) or <project> (a POM)"
+        )
 
 
 def _metadata(file: str, root: ET.Element, out: Collected) -> None:
-    if _child(root, "artifactId") is None and _child(root, "plugins") is not None:
+    if safe_xml.child(root, "artifactId") is None and safe_xml.child(root, "plugins") is not None:
         return  # a group's plugin-prefix metadata: no artifact
     group = _required(file, root, "/metadata", "groupId", _ID)
     artifact_id = _required(file, root, "/metadata", "artifactId", _ID)
@@ -127,18 +86,18 @@ def _metadata(file: str, root: ET.Element, out: Collected) -> None:
     own = _value(file, root, "/metadata", "version", _VERSION)
     if own is not None:  # a snapshot version's own metadata
         a.version(file, "/metadata/version", own)
-    versioning = _child(root, "versioning")
+    versioning = safe_xml.child(root, "versioning")
     if versioning is None:
         return
     for name in ("latest", "release"):
         v = _value(file, versioning, "/metadata/versioning", name, _VERSION)
         if v:
             a.version(file, f"/metadata/versioning/{name}", v)
-    versions = _child(versioning, "versions")
+    versions = safe_xml.child(versioning, "versions")
     if versions is not None:
         n = 0
         for c in versions:
-            if _tag(c) != "version":
+            if safe_xml.local_name(c) != "version":
                 continue
             n += 1
             place = f"/metadata/versioning/versions/version[{n}]"
@@ -159,7 +118,7 @@ def _metadata(file: str, root: ET.Element, out: Collected) -> None:
 
 def _pom(path: Path, root: ET.Element, out: Collected) -> None:
     file = str(path)
-    parent = _child(root, "parent")
+    parent = safe_xml.child(root, "parent")
     group = _value(file, root, "/project", "groupId", _ID)
     version = _value(file, root, "/project", "version", _VERSION)
     if parent is not None:

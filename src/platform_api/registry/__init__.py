@@ -18,6 +18,7 @@ from platform_api.registry.v1 import reports as v1_reports
 from platform_api.registry.v1 import repos as v1_repos
 from platform_api.registry.v1 import sboms as v1_sboms
 from platform_api.registry.v1 import tags as v1_tags
+from platform_api.registry.v1 import versions as v1_versions
 from platform_api.registry.v1 import vulnreports as v1_vulnreports
 from platform_api.service.cascade import Cascade
 from platform_api.service.wiring import Domain, handlers
@@ -36,6 +37,7 @@ DOMAIN = Domain(
         v1_digestcount,
         v1_vulnreports,
         v1_sboms,
+        v1_versions,
     ),
     importers={"oci": oci_import, "sbom": sbom_import, "vulnreport": vulnreport_import, "eol": eol},
     cascades=(Cascade("group", "repos", exists=queries.any_repo_in),),

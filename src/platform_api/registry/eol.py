@@ -3,20 +3,25 @@ endoflife.date's cycle format (`platform-api import eol <repo-uid> <package> <fi
 tags by name: a tag belongs to the longest cycle it equals or extends with "." or "-" ("3.12.7" and
 "3.12-dev" are cycle "3.12"'s). A tag whose cycle's EOL date has passed (or `eol: true`), or that is
 deprecated, is TAG_INACTIVE; others TAG_ACTIVE. No grace-period data: GRACE_NOT_ELIGIBLE. Tags of the repo
-that no cycle claims are listed with mainPackageVersion.exists false."""
+that no cycle claims are listed with mainPackageVersion.exists false.
+
+The same cycles answer v1 GetPackageVersionMetadata by package name (registry/v1/versions.py, through
+`imported_package`): every import stamps its repo's cycles with its time."""
 
 from __future__ import annotations
 
 import argparse
 import datetime
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from platform_api.core import clock
 from platform_api.core.patterns import Pattern
 from platform_api.gen.records.registry import EolTag, PackageVersion
 from platform_api.gen.records.registry_v2 import Tag
 from platform_api.registry.oci_import import repo_or_bad
-from platform_api.service import imports
+from platform_api.service import imports, listing
 from platform_api.service.imports import BadInput
 from platform_api.store import rows
 from platform_api.store.db import Conn
@@ -98,6 +103,8 @@ async def put(tx: Conn, repo: str, package: str, cycles: dict[str, tuple[Package
             tally["updated"] += 1
         else:
             tally["unchanged"] += 1
+    # When the package's data was last imported (GetPackageVersionMetadata's lastUpdatedTimestamp).
+    await tx.execute("UPDATE eol_cycles SET update_time = $2 WHERE repo = $1", repo, clock.now())
     return tally
 
 
@@ -115,6 +122,32 @@ async def run(job: imports.Job) -> imports.Summary:
         summary.count(outcome, tally[outcome])
     summary.kinds["cycles"] = tally
     return summary
+
+
+@dataclass(frozen=True)
+class Imported:
+    """One repo's imported cycles of a package: (PackageVersion, ended with no date) each, and when."""
+
+    repo: str
+    cycles: list[tuple[PackageVersion, bool]]
+    update_time: str
+
+
+async def imported_package(conn: Conn, package: str, roots: list[str]) -> Imported | None:
+    """The cycles of `package` as last imported into a repo within `roots` (or below one), None if no repo
+    there has any: the newest import wins (then the smallest repo uid), so one repo's data answers whole."""
+    where = listing.Where()
+    named = where.p(package)
+    newest = await conn.fetchrow(
+        f"SELECT repo, update_time FROM eol_cycles WHERE package = {named}"
+        f" AND {listing.within(roots, 'repo', where.p)} ORDER BY update_time DESC, repo LIMIT 1",
+        *where.args,
+    )
+    if newest is None:
+        return None
+    found = await conn.fetch("SELECT body, ended FROM eol_cycles WHERE repo = $1", newest["repo"])
+    cycles = [(rows.decode(PackageVersion, r["body"]), bool(r["ended"])) for r in found]
+    return Imported(newest["repo"], cycles, newest["update_time"])
 
 
 # The condition that limits a tags listing to repos with EOL data (ListEolTags).

@@ -14,12 +14,9 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from platform_api.gen.chainguard.platform.common import uidp_pb2
-from platform_api.gen.chainguard.platform.iam.v1 import account_associations_pb2 as v1_account_associations_pb2
-from platform_api.gen.chainguard.platform.iam.v1 import (
-    account_associations_pb2_grpc as v1_account_associations_grpc,
-)
 from platform_api.gen.chainguard.platform.iam.v2 import groups_pb2, groups_pb2_grpc
 from platform_api.gen.chainguard.platform.ping.v2 import ping_pb2, ping_pb2_grpc
+from platform_api.gen.chainguard.platform.registry.v1 import vulnerabilities_pb2, vulnerabilities_pb2_grpc
 from platform_api.gen.chainguard.platform.registry.v2 import (
     repos_pb2,
     repos_pb2_grpc,
@@ -102,9 +99,10 @@ def test_reflection_lists_services(server: Server) -> None:
 
 
 def test_unimplemented_over_grpc(server: Server, org: str) -> None:
-    # A declared method that is not served (v1 GroupAccountAssociations.Check: README "Wire contract").
-    stub = v1_account_associations_grpc.GroupAccountAssociationsStub(server.channel)
-    err, st = rpc_error(stub.Check, v1_account_associations_pb2.AccountAssociationsCheckRequest(group=org))
+    # A declared method that is not served (v1 Vulnerabilities.ListCumulativeVulnCountReports: README "Wire
+    # contract").
+    stub = vulnerabilities_pb2_grpc.VulnerabilitiesStub(server.channel)
+    err, st = rpc_error(stub.ListCumulativeVulnCountReports, vulnerabilities_pb2.VulnCountReportFilter(repo="nginx"))
     assert err.code() == grpc.StatusCode.UNIMPLEMENTED
     assert error_info(st).reason == "UNIMPLEMENTED"
 

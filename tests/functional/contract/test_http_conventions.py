@@ -301,21 +301,6 @@ def test_invalid_uid_in_path(http: httpx.Client) -> None:
         assert_error(http.get(path), 400, 3, field="uid")
 
 
-# The contract's routes not built (README): the v2 account association check, and its v1 twin.
-UNIMPLEMENTED = [
-    ("POST", "/iam/v2/accountAssociations/{org}:checkAccountAssociation"),
-    ("POST", "/iam/v1/account_associations/{org}:check"),
-]
-
-
-@pytest.mark.parametrize(("method", "path"), UNIMPLEMENTED)
-def test_unbuilt_routes_are_unimplemented(http: httpx.Client, org: str, method: str, path: str) -> None:
-    repo = f"{org}/{'a' * 16}"
-    r = http.request(method, path.format(org=org, repo=repo), json={} if method == "POST" else None)
-    body = assert_error(r, 501, 12)
-    assert body["message"] != "Method Not Allowed"
-
-
 # ----------------------------------------------------------------------------------------------- lists
 
 

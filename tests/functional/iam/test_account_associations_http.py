@@ -64,7 +64,7 @@ def test_validation(http: httpx.Client, org: str) -> None:
     missing = f"{org}/{'0' * 16}"
     assert_not_found(http.post(f"{PATH}/{missing}", json=assoc()), missing, "Group")
     assert_error(http.get(f"{PATH}/nope"), 400, 3, field="uid")
-    assert_error(http.post(f"{PATH}/{org}:checkAccountAssociation", json={}), 501, 12)
+    assert_error(http.post(f"{PATH}/{org}:checkAccountAssociation", json={}), 400, 3, field="provider_type")
 
 
 def test_update_masks(http: httpx.Client, org: str) -> None:

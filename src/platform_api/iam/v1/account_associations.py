@@ -4,8 +4,8 @@ iam/account_associations.py: keyed by `group` (the association's uid is its grou
 The AWS, Google, Azure and GitHub blocks map one to one. The Chainguard service bindings (`chainguard`)
 are not kept by v2: they answer empty, and a write sending any binding is refused (INVALID_ARGUMENT on
 `chainguard.service_bindings`) rather than dropped. v1 has no create/update times. The List filter's
-`group` is the association's uid; `name` is v2's name filter. `Check` (a live credential exchange with
-the cloud provider) stays unserved, like its v2 twin.
+`group` is the association's uid; `name` is v2's name filter. `Check` is v2's CheckAccountAssociation
+(`accountType` GOOGLE/AMAZON/AZURE for `providerType`; `ready` Ready/NotReady for `status`).
 """
 
 from __future__ import annotations
@@ -19,8 +19,10 @@ from platform_api.gen.records.iam import (
     AccountAssociations_Azure,
     AccountAssociations_GitHub,
     AccountAssociations_Google,
+    AccountAssociationsCheckRequest,
     AccountAssociationsFilter,
     AccountAssociationsList,
+    AccountAssociationsStatus,
     DeleteAccountAssociationsRequest,
 )
 from platform_api.iam import account_associations
@@ -82,3 +84,12 @@ async def list_(req: AccountAssociationsFilter, ctx: Context) -> AccountAssociat
 @rpc(SERVICE + "Delete")
 async def delete(req: DeleteAccountAssociationsRequest, ctx: Context) -> Empty:
     return await v1.call(ctx, V2 + "DeleteAccountAssociation", v2.DeleteAccountAssociationRequest(uid=req.group))
+
+
+@rpc(SERVICE + "Check")
+async def check(req: AccountAssociationsCheckRequest, ctx: Context) -> AccountAssociationsStatus:
+    kind = "UNSPECIFIED" if req.account_type == "UNKNOWN" else req.account_type
+    ask = v2.CheckAccountAssociationRequest(uid=req.group, provider_type=f"ACCOUNT_PROVIDER_TYPE_{kind}")
+    got = await v1.call(ctx, V2 + "CheckAccountAssociation", ask)
+    ready = {"CHECK_STATUS_READY": "Ready", "CHECK_STATUS_NOT_READY": "NotReady"}.get(got.status, "UNKNOWN")
+    return AccountAssociationsStatus(ready=ready, reason=got.reason, message=got.message)
