@@ -99,7 +99,10 @@ HISTORY_KEPT = 1_000
 
 async def _record_history(tx: Conn, tag: Tag) -> None:
     """One history row: the tag points at its digest since its update_time. The caller holds the repo's lock
-    (every tag writer does: tags.upsert), so the next seq cannot race."""
+    (every tag writer does: tags.upsert), so the next seq cannot race. A tag without a digest (a v1 create
+    without one) points nowhere: no row until it gets one."""
+    if not tag.digest:
+        return
     last = await tx.fetchval("SELECT MAX(seq) FROM tag_history WHERE tag = $1", tag.uid)
     seq = int(last or 0) + 1
     await tx.execute(

@@ -39,14 +39,26 @@ def kind(name: str) -> int:
 
 @rpc(SERVICE + "CreateTag")
 async def create_tag(req: CreateTagRequest, ctx: Context) -> Tag:
-    validate.uid(req.parent, "parent")
-    given = req.tag or Tag()
+    return await write(ctx, req.parent, req.tag or Tag())
+
+
+async def write(ctx: Context, parent: str, given: Tag, *, digest_optional: bool = False) -> Tag:
+    """Create the tag `given.name` under repo `parent`, or set its digest and deprecation (an upsert by name).
+    v2 requires a digest. With `digest_optional` (the v1 writes: the vendor's Terraform provider never sends
+    one) an empty digest keeps the tag's own, and a new tag without one points nowhere until a push or a write
+    with a digest fills it."""
+    validate.uid(parent, "parent")
     validate.tag_name(given.name)
-    validate.digest(given.digest)
+    if given.digest or not digest_optional:
+        validate.digest(given.digest)
     async with ctx.rt.db.transaction() as tx:
         # Locking the repo serializes writers of its tags: the upsert below cannot race.
-        await repos.fetch(tx, req.parent, lock=True)
-        tag, _ = await upsert(tx, ctx, req.parent, given.name, given.digest, given.deprecated)
+        await repos.fetch(tx, parent, lock=True)
+        digest = given.digest
+        if not digest:
+            stored = await queries.tag_by_name(tx, parent, given.name)
+            digest = stored.digest if stored is not None else ""
+        tag, _ = await upsert(tx, ctx, parent, given.name, digest, given.deprecated)
         return tag
 
 

@@ -127,3 +127,25 @@ def test_v1_writes_emit_the_contract_events(server: Server, http: httpx.Client, 
         return [r["type"].rsplit(".registry.", 1)[1] for r in found]
 
     assert run_db(server, types) == ["tag.created.v1", "tag.updated.v1", "tag.deleted.v1"]
+
+
+def test_tags_without_a_digest_as_the_terraform_provider_writes_them(server: Server, http: httpx.Client) -> None:
+    """terraform-provider-calls.md 3.9: CreateTag{repo_id, tag{name, deprecated}} and UpdateTag(Tag{id, name,
+    deprecated}), never a digest. The tag points nowhere until a push (or a write with a digest) fills it; an
+    update without one keeps it; v2 shows such a tag without `digest`; nothing of its history until it has one."""
+    r = str(mk_repo(http, mk_org(http), unique("tf"))["uid"])
+    stub = registry_pb2_grpc.RegistryStub(server.grpc_channel(server.token))
+    made = stub.CreateTag(registry_pb2.CreateTagRequest(repo_id=r, tag=registry_pb2.Tag(name="latest")))
+    assert made.id.startswith(r + "/") and made.digest == "" and not made.deprecated
+    v2 = ok(http.get(f"/registry/v2/tags/{made.id}"))
+    assert v2["name"] == "latest" and "digest" not in v2
+    assert ok(http.get(f"/registry/v1/tags/{made.id}/history")).get("items", []) == []
+    # A write with a digest fills it (as a push does); an update without one keeps it and deprecates.
+    ok(http.post(f"/registry/v2/tags/{r}", json={"name": "latest", "digest": D1}))
+    done = stub.UpdateTag(registry_pb2.Tag(id=made.id, name="latest", deprecated=True))
+    assert (done.id, done.digest, done.deprecated) == (made.id, D1, True)
+    again = ok(http.post(f"/registry/v1/tags/{r}", json={"name": "latest"}))  # v1 create: an upsert by name
+    assert (again["id"], again["digest"], again.get("deprecated", False)) == (made.id, D1, False)
+    # v2 keeps requiring a digest; a malformed one is refused on v1 too.
+    assert_error(http.post(f"/registry/v2/tags/{r}", json={"name": "nodigest"}), 400, 3, "digest")
+    assert_error(http.post(f"/registry/v1/tags/{r}", json={"name": "bad", "digest": "x"}), 400, 3, "digest")

@@ -4,9 +4,12 @@ registry/tags.py: `id` for `uid`, `repo_id` for `parent`, `lastUpdated` for `upd
 v1 differences:
 - ListTags lists every tag unless `excludeReferrers` / `excludeDates` / `excludeEpochs` says otherwise (v2's
   `include_*` flags default the other way).
-- UpdateTag (PUT, no v2 counterpart) points the tag at `digest` and sets `deprecated` through the v2 create
-  (an upsert by name: the same validation, lock and write), emitting the v1 method's `tag.updated` event
-  (with the v2 twin's subject and source). A tag is not renamed: a `name` other than the tag's is refused.
+- CreateTag and UpdateTag need no `digest` (the vendor's Terraform provider never sends one): without one a
+  new tag points nowhere until a push or a write with a digest fills it (v2 shows it without `digest`), and an
+  existing tag keeps its own. UpdateTag (PUT, no v2 counterpart) points the tag at `digest` and sets
+  `deprecated` through the v2 create's write (an upsert by name: the same validation, lock and write), emitting
+  the v1 method's `tag.updated` event (with the v2 twin's subject and source). A tag is not renamed: a `name`
+  other than the tag's is refused.
 - GetRepoTagsSummary (/registry/v1/repotagssummary/{repo_id}) is one v2 ListTags page: its total count and
   its most recently updated tag (`lastUpdated` is that tag's). `latestVersion` is not kept (no version is
   derived from tag names here) and answers "".
@@ -28,6 +31,7 @@ from platform_api.gen.records.registry import (
     TagFilter,
     TagList,
 )
+from platform_api.registry import tags
 from platform_api.service import v1
 from platform_api.service.context import Context, rpc
 
@@ -49,7 +53,7 @@ def _v2(tag: Tag, at: str) -> v2.Tag:
 @rpc(SERVICE + "CreateTag")
 async def create(req: CreateTagRequest, ctx: Context) -> Tag:
     given = _v2(req.tag or Tag(), "tag.")
-    return to_v1(await v1.call(ctx, V2 + "CreateTag", v2.CreateTagRequest(parent=req.repo_id, tag=given)))
+    return to_v1(await tags.write(v1.twin(ctx, V2 + "CreateTag"), req.repo_id, given, digest_optional=True))
 
 
 @rpc(SERVICE + "UpdateTag")
@@ -62,9 +66,8 @@ async def update(req: Tag, ctx: Context) -> Tag:
     # The v2 create is the one write of a tag's digest and deprecation (an upsert by name). It runs as its v2
     # twin (the event's subject, source and body are v2's, as for every v1 write) but the event it emits is the
     # v1 method's, tag.updated: v2 has no update of a tag to take it from.
-    ask = v2.CreateTagRequest(parent=uidp.parent(req.id), tag=given)
-    done = await v1.call(ctx, V2 + "CreateTag", ask, event_type=ctx.info.event_type if ctx.info else "")
-    return to_v1(done)
+    twin = v1.twin(ctx, V2 + "CreateTag", event_type=ctx.info.event_type if ctx.info else "")
+    return to_v1(await tags.write(twin, uidp.parent(req.id), given, digest_optional=True))
 
 
 @rpc(SERVICE + "ListTags")
