@@ -99,6 +99,8 @@ def parse(body: bytes) -> list[Notice]:
         events = msgspec.json.decode(body, type=_Envelope).events
     except msgspec.DecodeError as e:
         raise errors.invalid_argument("events", f"not a notification envelope: {e}") from None
+    except RecursionError:  # the decoder's nesting bound (the interpreter's recursion limit), met while decoding
+        raise errors.invalid_argument("events", "not a notification envelope: nested too deeply") from None
     if len(events) > MAX_EVENTS:
         raise errors.invalid_argument("events", f"at most {MAX_EVENTS} events per envelope")
     return events
