@@ -22,6 +22,9 @@ from typing import Any
 
 import dns.asyncresolver
 import dns.exception
+import dns.name
+import dns.rdataclass
+import dns.rdatatype
 import dns.resolver
 import idna
 
@@ -126,7 +129,9 @@ MAX_TXT = 100  # TXT records read of one answer
 
 def dns_resolver(nameservers: list[str], port: int = 53, timeout: float = DNS_TIMEOUT) -> Resolve:
     """A Resolve over dnspython: the given name servers (the system's when none), answers within `timeout`
-    seconds; a name without TXT records (or that does not exist) has none."""
+    seconds; a name without TXT records (or that does not exist) has none. Only TXT records owned by the
+    domain itself count: a CNAME at the domain is not followed (the records it leads to are another name's,
+    perhaps another party's), and records of other names in the answer are ignored."""
     resolver = dns.asyncresolver.Resolver(configure=not nameservers)
     if nameservers:
         resolver.nameservers = list(nameservers)
@@ -134,16 +139,19 @@ def dns_resolver(nameservers: list[str], port: int = 53, timeout: float = DNS_TI
     resolver.lifetime = timeout
 
     async def resolve(domain: str) -> list[str]:
+        name = dns.name.from_text(domain)  # absolute: no search domain is appended
         try:
-            answer = await resolver.resolve(domain, "TXT")
-        except (dns.resolver.NXDOMAIN, dns.resolver.NoAnswer):
+            answer = await resolver.resolve(name, "TXT", search=False, raise_on_no_answer=False)
+        except dns.resolver.NXDOMAIN:
             return []
         except (dns.exception.DNSException, OSError) as e:
             raise DomainError(f"cannot resolve the TXT records of {domain}: {e}") from None
-        out = []
-        for record in list(answer)[:MAX_TXT]:
-            out.append(b"".join(record.strings).decode("utf-8", "replace"))
-        return out
+        response = answer.response
+        try:
+            own = response.find_rrset(response.answer, name, dns.rdataclass.IN, dns.rdatatype.TXT)
+        except KeyError:
+            return []
+        return [b"".join(record.strings).decode("utf-8", "replace") for record in list(own)[:MAX_TXT]]
 
     return resolve
 
