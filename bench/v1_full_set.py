@@ -41,6 +41,7 @@ from common import (  # noqa: E402
     token,
     write_json,
 )
+from load import insert_rows, settle  # noqa: E402
 
 from platform_api.auth import capabilities  # noqa: E402
 from platform_api.core import clock, uidp  # noqa: E402
@@ -54,16 +55,6 @@ from platform_api.store.migrate import migrate  # noqa: E402
 GROUP_COLUMNS = ["uid", "parent", "name", "create_time", "update_time", "body"]
 REPO_COLUMNS = ["uid", "parent", "name", "create_time", "update_time", "body"]
 BATCH = 50
-
-
-async def _insert(database: Any, table: str, columns: list[str], batch: list[tuple[Any, ...]]) -> None:
-    if isinstance(database, store.PostgresDatabase):
-        async with database.pool.acquire() as conn, conn.transaction():
-            await conn.copy_records_to_table(table, records=batch, columns=columns)
-        return
-    marks = ", ".join(f"${i + 1}" for i in range(len(columns)))
-    async with database.transaction() as tx:
-        await tx.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", batch)
 
 
 def big_repo(parent: str, i: int, now: str) -> Repo:
@@ -91,7 +82,7 @@ async def load(url: str, repos: int) -> dict[str, Any]:
             Group(uid=org_b, name="tenant-b", create_time=now, update_time=now),
         ]
         for g in groups:
-            await _insert(database, "groups", GROUP_COLUMNS,
+            await insert_rows(database, "groups", GROUP_COLUMNS,
                           [(g.uid, uidp.parent(g.uid), g.name, now, now, rows.body(g))])  # fmt: skip
         viewer, owner_b = uidp.new_root(), uidp.new_root()
         async with database.transaction() as tx:
@@ -101,17 +92,14 @@ async def load(url: str, repos: int) -> dict[str, Any]:
             await queries.insert_role_binding(tx, org_a, viewer, capabilities.BUILTIN_BY_NAME["viewer"].uid, now)
             await queries.insert_role_binding(tx, org_b, owner_b, capabilities.OWNER.uid, now)
         small = Repo(uid=uidp.new_child(org_b), name="small", create_time=now, update_time=now)
-        await _insert(database, "repos", REPO_COLUMNS, [(small.uid, org_b, small.name, now, now, rows.body(small))])
+        await insert_rows(database, "repos", REPO_COLUMNS, [(small.uid, org_b, small.name, now, now, rows.body(small))])
         stored = 0
         for start in range(0, repos, BATCH):
             batch = [big_repo(group, i, now) for i in range(start, min(repos, start + BATCH))]
             bodies = [(r.uid, group, r.name, now, now, rows.body(r)) for r in batch]
             stored += sum(len(b[-1]) for b in bodies)
-            await _insert(database, "repos", REPO_COLUMNS, bodies)
-        if isinstance(database, store.PostgresDatabase):
-            await database.execute("ANALYZE")
-        else:
-            await database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            await insert_rows(database, "repos", REPO_COLUMNS, bodies)
+        await settle(database)
     finally:
         await database.close()
     return {"viewer": viewer, "owner_b": owner_b, "group": group, "repo_b": small.uid,
