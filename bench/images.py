@@ -39,7 +39,7 @@ from common import (  # noqa: E402
     token,
     write_json,
 )
-from load import load  # noqa: E402
+from load import insert_rows, load, settle  # noqa: E402
 
 from platform_api.core import clock, uidp  # noqa: E402
 from platform_api.gen.records.registry_v2 import Repo, Tag  # noqa: E402
@@ -52,16 +52,6 @@ BATCH = 20_000
 TAG_COLUMNS = ["uid", "parent", "name", "digest", "kind", "create_time", "update_time", "body"]
 
 
-async def _insert(database: Any, table: str, columns: list[str], batch: list[tuple[Any, ...]]) -> None:
-    if isinstance(database, store.PostgresDatabase):
-        async with database.pool.acquire() as conn, conn.transaction():
-            await conn.copy_records_to_table(table, records=batch, columns=columns)
-        return
-    marks = ", ".join(f"${i + 1}" for i in range(len(columns)))
-    async with database.transaction() as tx:
-        await tx.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", batch)
-
-
 async def load_images(url: str, tags: int) -> dict[str, Any]:
     t0 = time.perf_counter()
     ds = await load(url, repos=0, groups=0)
@@ -69,7 +59,7 @@ async def load_images(url: str, tags: int) -> dict[str, Any]:
     try:
         now = clock.now()
         repo = Repo(uid=uidp.new_child(ds.org), name="big", create_time=now, update_time=now)
-        await _insert(database, "repos", ["uid", "parent", "name", "create_time", "update_time", "body"],
+        await insert_rows(database, "repos", ["uid", "parent", "name", "create_time", "update_time", "body"],
                       [(repo.uid, ds.org, repo.name, now, now, rows.body(repo))])  # fmt: skip
         manifests = [
             oci.Image(digest="sha256:" + secrets.token_hex(32), media_type=oci.OCI_MANIFEST, is_index=False,
@@ -90,14 +80,11 @@ async def load_images(url: str, tags: int) -> dict[str, Any]:
             )
             batch.append((tag.uid, repo.uid, tag.name, tag.digest, 0, now, now, rows.body(tag)))
             if len(batch) == BATCH or i == tags - 1:
-                await _insert(database, "tags", TAG_COLUMNS, batch)
+                await insert_rows(database, "tags", TAG_COLUMNS, batch)
                 batch = []
                 sys.stderr.write(f"\r  loading tags: {i + 1:>8}/{tags}")
         sys.stderr.write("\n")
-        if isinstance(database, store.PostgresDatabase):
-            await database.execute("ANALYZE")
-        else:
-            await database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        await settle(database)
     finally:
         await database.close()
     return {"owner": ds.owner, "repo": repo.uid, "index": index.digest, "seconds": time.perf_counter() - t0}

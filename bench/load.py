@@ -28,7 +28,6 @@ from platform_api.store.migrate import migrate
 
 BATCH = 10_000
 COLUMNS = ("uid", "parent", "name", "create_time", "update_time", "body")
-INSERT = "INSERT INTO {table} (uid, parent, name, create_time, update_time, body) VALUES ($1, $2, $3, $4, $5, $6)"
 
 
 @dataclass
@@ -68,14 +67,24 @@ def _progress(done: int, total: int, t0: float) -> None:
     sys.stderr.flush()
 
 
-async def _insert(database: Any, table: str, batch: list[tuple[str, ...]]) -> None:
+async def insert_rows(database: Any, table: str, columns: list[str], batch: list[tuple[Any, ...]]) -> None:
+    """`batch` into `table` in one transaction: COPY on PostgreSQL, executemany on SQLite (under the store's
+    placeholder rewrite)."""
     if isinstance(database, store.PostgresDatabase):
         async with database.pool.acquire() as conn, conn.transaction():
-            await conn.copy_records_to_table(table, records=batch, columns=list(COLUMNS))
+            await conn.copy_records_to_table(table, records=batch, columns=columns)
         return
-    sql = INSERT.format(table=table)
+    marks = ", ".join(f"${i + 1}" for i in range(len(columns)))
     async with database.transaction() as tx:
-        await tx.executemany(sql, batch)  # sqlite3 executemany under the store's placeholder rewrite
+        await tx.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", batch)
+
+
+async def settle(database: Any) -> None:
+    """After a bulk load: statistics on PostgreSQL (ANALYZE), the WAL folded into the file on SQLite."""
+    if isinstance(database, store.PostgresDatabase):
+        await database.execute("ANALYZE")
+    else:
+        await database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
 async def load(url: str, repos: int = 100_000, groups: int = 100) -> Dataset:
@@ -91,7 +100,7 @@ async def load(url: str, repos: int = 100_000, groups: int = 100) -> Dataset:
             uid = uidp.new_child(ds.org)
             ds.groups.append(uid)
             group_rows.append(_group_row(uid, ds.org, f"team-{g:03d}"))
-        await _insert(database, "groups", group_rows)
+        await insert_rows(database, "groups", list(COLUMNS), group_rows)
         await roles.seed_builtin(database)
         now = clock.now()
         ds.owner = uidp.new_root()
@@ -111,7 +120,7 @@ async def load(url: str, repos: int = 100_000, groups: int = 100) -> Dataset:
             ds.repo_uids.append(row[0])
             batch.append(row)
             if len(batch) == BATCH or i == len(parents) - 1:
-                await _insert(database, "repos", batch)
+                await insert_rows(database, "repos", list(COLUMNS), batch)
                 batch = []
                 _progress(i + 1, len(parents), t0)
 
@@ -119,10 +128,7 @@ async def load(url: str, repos: int = 100_000, groups: int = 100) -> Dataset:
         counted = int(await database.fetchval("SELECT COALESCE(SUM(n), 0) FROM child_counts WHERE tbl = 'repos'"))
         if count != repos or counted != repos:
             raise RuntimeError(f"loaded {count} repos (counters say {counted}), expected {repos}")
-        if isinstance(database, store.PostgresDatabase):
-            await database.execute("ANALYZE")
-        else:
-            await database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        await settle(database)
     finally:
         await database.close()
     ds.seconds = time.perf_counter() - t0

@@ -46,6 +46,7 @@ from common import (  # noqa: E402
     token,
     write_json,
 )
+from load import insert_rows, settle  # noqa: E402
 
 from platform_api.auth import capabilities  # noqa: E402
 from platform_api.core import clock, uidp  # noqa: E402
@@ -66,16 +67,6 @@ REPO_COLUMNS = ["uid", "parent", "name", "create_time", "update_time", "body"]
 TAG_COLUMNS = ["uid", "parent", "name", "digest", "kind", "create_time", "update_time", "body"]
 
 
-async def _insert(database: Any, table: str, columns: list[str], batch: list[tuple[Any, ...]]) -> None:
-    if isinstance(database, store.PostgresDatabase):
-        async with database.pool.acquire() as conn, conn.transaction():
-            await conn.copy_records_to_table(table, records=batch, columns=columns)
-        return
-    marks = ", ".join(f"${i + 1}" for i in range(len(columns)))
-    async with database.transaction() as tx:
-        await tx.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", batch)
-
-
 async def load_registry(url: str, repos: int, tags: int) -> dict[str, Any]:
     """An organization and an owner bound to it (as bench/load.py's), `repos` repos under the organization,
     the last one "big" with `tags` tags, written through the store's `executemany`."""
@@ -86,7 +77,7 @@ async def load_registry(url: str, repos: int, tags: int) -> dict[str, Any]:
         now = clock.now()
         org, owner = uidp.new_root(), uidp.new_root()
         g = Group(uid=org, name="bench-org", create_time=now, update_time=now)
-        await _insert(database, "groups", REPO_COLUMNS, [(org, "", g.name, now, now, rows.body(g))])
+        await insert_rows(database, "groups", REPO_COLUMNS, [(org, "", g.name, now, now, rows.body(g))])
         await roles.seed_builtin(database)
         who = Identity(uid=owner, name="bench-owner", create_time=now, update_time=now, last_seen_time=now)
         async with database.transaction() as tx:
@@ -97,7 +88,7 @@ async def load_registry(url: str, repos: int, tags: int) -> dict[str, Any]:
         repo = Repo(uid=uidp.new_child(org), name="big", create_time=now, update_time=now)
         made.append(repo)
         for i in range(0, len(made), BATCH):
-            await _insert(database, "repos", REPO_COLUMNS,
+            await insert_rows(database, "repos", REPO_COLUMNS,
                           [(r.uid, org, r.name, now, now, rows.body(r)) for r in made[i : i + BATCH]])  # fmt: skip
         one, two = "sha256:" + secrets.token_hex(32), "sha256:" + secrets.token_hex(32)
         batch: list[tuple[Any, ...]] = []
@@ -106,12 +97,9 @@ async def load_registry(url: str, repos: int, tags: int) -> dict[str, Any]:
             tag = Tag(uid=uidp.new_child(repo.uid), name=f"v{i:07d}", digest=digest, create_time=now, update_time=now)
             batch.append((tag.uid, repo.uid, tag.name, tag.digest, 0, now, now, rows.body(tag)))
             if len(batch) == BATCH or i == tags - 1:
-                await _insert(database, "tags", TAG_COLUMNS, batch)
+                await insert_rows(database, "tags", TAG_COLUMNS, batch)
                 batch = []
-        if isinstance(database, store.PostgresDatabase):
-            await database.execute("ANALYZE")
-        else:
-            await database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        await settle(database)
     finally:
         await database.close()
     return {"owner": owner, "org": org, "repo": repo.uid, "second": two, "seconds": time.perf_counter() - t0}

@@ -106,7 +106,7 @@ class RelyingParty:
             raise upstream.Rejected(f"contacting {url} failed: {e!r}") from None
         try:
             return status, json.loads(body)
-        except ValueError:
+        except (ValueError, RecursionError):  # nested deeper than the decoder goes: no answer either
             raise upstream.Rejected(f"{url} answered {status} without JSON") from None
 
     async def endpoints(self, issuer: str) -> Endpoints:

@@ -115,7 +115,7 @@ class UpstreamVerifier:
             raise Rejected(f"fetching {url} failed: {e!r}") from None
         try:
             return json.loads(body)
-        except ValueError:
+        except (ValueError, RecursionError):  # a document nested deeper than the decoder goes is no answer
             raise Rejected(f"{url} did not answer JSON") from None
 
     async def _fetch_keys(self, issuer: str) -> _Keys:
@@ -225,7 +225,7 @@ def unverified_claims(token: str) -> dict[str, Any]:
     """The claims before verification: only to decide whom to ask for the keys."""
     try:
         claims: dict[str, Any] = jwt.decode(token, options={"verify_signature": False})
-    except jwt.PyJWTError:
+    except (jwt.PyJWTError, RecursionError):  # claims nested deeper than the decoder goes are malformed too
         raise Rejected("malformed token") from None
     if not isinstance(claims.get("iss"), str) or not claims["iss"] or not isinstance(claims.get("sub"), str):
         raise Rejected("token without issuer or subject")

@@ -63,15 +63,22 @@ async def bootstrap(
     return {"organization": org_uid, "identity": identity_uid, "token": token, "created": created}
 
 
+_BUILTIN_NAMES = frozenset(name.casefold() for name in capabilities.BUILTIN_BY_NAME)
+
+
 async def grant(db: Database, group: str, identity: str, role_name: str, names: list[str]) -> dict[str, Any]:
     """Bind `identity` at `group` to the group's role `role_name`, holding exactly the capabilities `names`
     (created if the group has no role of that name). The operator's way, with the database, to grant what no
     caller can pass on: nobody may grant a capability they do not hold, and no built-in role holds the
-    advisory authoring ones (reference 9.2: the vendor's internal tooling). As bootstrap, it emits no event.
+    advisory authoring ones (reference 9.2: the vendor's internal tooling). A built-in role's name (in any
+    case) is refused. As bootstrap, it emits no event.
 
     {"role", "binding", "createdRole"}."""
     validate.uid(group, "group")
     validate.uid(identity, "identity")
+    if role_name.strip().casefold() in _BUILTIN_NAMES:
+        # A custom role named like a built-in one would read, in every listing of bindings, as that role.
+        raise errors.invalid_argument("role_name", f"{role_name!r} is the name of a built-in role: name another")
     bad = capabilities.unknown(names)
     if bad:
         raise errors.invalid_argument("capabilities", f"unknown capabilities: {', '.join(bad[:5])}")

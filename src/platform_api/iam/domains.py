@@ -16,12 +16,17 @@ unique index on verified domains).
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import dns.asyncresolver
 import dns.exception
+import dns.name
+import dns.rdataclass
+import dns.rdatatype
 import dns.resolver
+import idna
 
 from platform_api.core import clock, errors, uidp, validate
 from platform_api.gen.records.iam_v2 import Identity
@@ -52,19 +57,30 @@ class DomainError(Exception):
 
 
 def normalize(domain: str) -> str | None:
-    """The domain in lower-case ASCII (IDNA A-labels) without a trailing dot, or None when it is not a
+    """The domain in lower-case ASCII (IDNA2008 A-labels) without a trailing dot, or None when it is not a
     host name of at least two labels. Plain string checks, no regular expression: it runs on e-mail
-    domains from tokens too."""
-    domain = domain.strip().rstrip(".").lower()
+    domains from tokens too. A domain is taken only as IDNA2008 writes it (UTS-46 without transitional
+    mapping): `straße.de` is xn--strae-oqa.de, never strasse.de; invisible characters (zero-width space, soft
+    hyphen, joiners, bidi controls, ...) are refused rather than dropped, and so is any other form the mapping
+    would change (full-width letters, decomposed accents) or an A-label that does not decode and encode back
+    to itself: two different strings never become one domain."""
+    domain = domain.rstrip(".").lower()
     if not domain or len(domain) > MAX_DOMAIN:
         return None
-    if not domain.isascii():
-        try:
-            domain = domain.encode("idna").decode("ascii")
-        except UnicodeError:
+    try:
+        if not domain.isascii():
+            if any(_invisible(c) for c in domain):
+                return None
+            a_labels = idna.encode(domain, uts46=True, transitional=False).decode("ascii")
+            if idna.decode(a_labels) != domain:
+                return None
+            domain = a_labels
+        elif "xn--" in domain and idna.encode(idna.decode(domain)).decode("ascii") != domain:
             return None
+    except UnicodeError:  # idna.IDNAError is one
+        return None
     labels = domain.split(".")
-    if len(labels) < 2:
+    if len(labels) < 2 or len(domain) > MAX_DOMAIN:
         return None
     for label in labels:
         if not 1 <= len(label) <= 63 or label[0] == "-" or label[-1] == "-":
@@ -74,9 +90,27 @@ def normalize(domain: str) -> str | None:
     return domain
 
 
+# Default_Ignorable_Code_Point (Unicode's DerivedCoreProperties): drawn as nothing, so never part of a name
+# a person can read; those outside the categories _invisible refuses anyway.
+_IGNORABLE = (
+    (0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F), (0x3164, 0x3164),
+    (0xFE00, 0xFE0F), (0xFFA0, 0xFFA0), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)  # fmt: skip
+
+
+def _invisible(c: str) -> bool:
+    """A character that shows nothing: a format or control character (zero-width space and joiners, soft
+    hyphen, bidi controls, BOM, tags), a space or separator, a private, surrogate or unassigned code point,
+    or another default-ignorable one (combining grapheme joiner, variation selectors, Hangul fillers)."""
+    if unicodedata.category(c)[0] in "CZ":
+        return True
+    n = ord(c)
+    return any(lo <= n <= hi for lo, hi in _IGNORABLE)
+
+
 def blocked_domains(extra: str) -> frozenset[str]:
-    """The built-in list plus the setting's comma-separated domains."""
-    return BUILTIN_BLOCKED | {d for d in (normalize(x) for x in extra.split(",")) if d}
+    """The built-in list plus the setting's comma-separated domains (spaces around them allowed)."""
+    return BUILTIN_BLOCKED | {d for d in (normalize(x.strip()) for x in extra.split(",")) if d}
 
 
 def is_blocked(domain: str, blocked: frozenset[str]) -> bool:
@@ -95,7 +129,9 @@ MAX_TXT = 100  # TXT records read of one answer
 
 def dns_resolver(nameservers: list[str], port: int = 53, timeout: float = DNS_TIMEOUT) -> Resolve:
     """A Resolve over dnspython: the given name servers (the system's when none), answers within `timeout`
-    seconds; a name without TXT records (or that does not exist) has none."""
+    seconds; a name without TXT records (or that does not exist) has none. Only TXT records owned by the
+    domain itself count: a CNAME at the domain is not followed (the records it leads to are another name's,
+    perhaps another party's), and records of other names in the answer are ignored."""
     resolver = dns.asyncresolver.Resolver(configure=not nameservers)
     if nameservers:
         resolver.nameservers = list(nameservers)
@@ -103,16 +139,19 @@ def dns_resolver(nameservers: list[str], port: int = 53, timeout: float = DNS_TI
     resolver.lifetime = timeout
 
     async def resolve(domain: str) -> list[str]:
+        name = dns.name.from_text(domain)  # absolute: no search domain is appended
         try:
-            answer = await resolver.resolve(domain, "TXT")
-        except (dns.resolver.NXDOMAIN, dns.resolver.NoAnswer):
+            answer = await resolver.resolve(name, "TXT", search=False, raise_on_no_answer=False)
+        except dns.resolver.NXDOMAIN:
             return []
         except (dns.exception.DNSException, OSError) as e:
             raise DomainError(f"cannot resolve the TXT records of {domain}: {e}") from None
-        out = []
-        for record in list(answer)[:MAX_TXT]:
-            out.append(b"".join(record.strings).decode("utf-8", "replace"))
-        return out
+        response = answer.response
+        try:
+            own = response.find_rrset(response.answer, name, dns.rdataclass.IN, dns.rdatatype.TXT)
+        except KeyError:
+            return []
+        return [b"".join(record.strings).decode("utf-8", "replace") for record in list(own)[:MAX_TXT]]
 
     return resolve
 
@@ -162,7 +201,8 @@ async def _root(conn: Conn, group: str) -> None:
 
 
 def _domain(domain: str, blocked: frozenset[str]) -> str:
-    d = normalize(domain)
+    """The operator's domain argument (spaces around it allowed), normalized; refused when it is not one."""
+    d = normalize(domain.strip())
     if d is None:
         raise DomainError(f"{domain!r} is not a domain name")
     if is_blocked(d, blocked):
@@ -227,7 +267,7 @@ async def check(db: Database, group: str, domain: str, blocked: frozenset[str], 
 
 
 async def remove(db: Database, group: str, domain: str) -> bool:
-    d = normalize(domain) or domain
+    d = normalize(domain.strip()) or domain
     return await db.execute("DELETE FROM group_domains WHERE group_uid = $1 AND domain = $2", group, d) > 0
 
 

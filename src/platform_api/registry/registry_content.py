@@ -4,18 +4,23 @@ record comes from the registry's own content, never from a notification's say-so
 
 Synchronous (httpx.Client): the notification handler runs a read in a worker thread. Manifests and indexes
 come from `/v2/<name>/manifests/<digest>`, config blobs from `/v2/<name>/blobs/<digest>` (object storage
-behind the registry may redirect those: at most MAX_REDIRECTS); layers are never fetched (their sizes are
-their descriptors'). Every body is read as a stream and dropped past its limit.
+behind the registry may redirect those: at most MAX_REDIRECTS, each target checked as an issuer's or a sink's
+URL is, core/netcheck: https, a public address, connected to as checked; http and loopback only under
+`--insecure-allow-loopback`); layers are never fetched (their sizes are their descriptors'). Every body is
+read as a stream and dropped past its limit.
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 
+from platform_api.core import netcheck
 from platform_api.registry import oci
 from platform_api.service import imports
 from platform_api.service.imports import BadInput
@@ -32,9 +37,12 @@ class Unreachable(Exception):
 class RegistryLayout(oci.Layout):
     """One repository of a registry, read as a layout would be (the `root` only names it in messages)."""
 
-    def __init__(self, client: httpx.Client, base: str, name: str, token: str) -> None:
+    def __init__(
+        self, client: httpx.Client, base: str, name: str, token: str, redirect: Callable[[str], netcheck.Target]
+    ) -> None:
+        """`redirect`: the checked target of a redirect's URL (netcheck.resolve's rules; Refused otherwise)."""
         super().__init__(Path(f"{base}/{name}"), imports.Progress("registry", stream=io.StringIO()))
-        self.client, self.base, self.name = client, base.rstrip("/"), name
+        self.client, self.base, self.name, self.redirect = client, base.rstrip("/"), name, redirect
         self.headers = {"authorization": f"Bearer {token}"}
 
     def has_blob(self, digest: str) -> bool:
@@ -86,12 +94,20 @@ class RegistryLayout(oci.Layout):
         return where, data
 
     def _get(self, url: str, headers: dict[str, str], limit: int, where: Path, what: str, redirects: int) -> bytes:
-        """A body of at most `limit` bytes; a redirect (object storage) is followed without our token."""
-        for _ in range(redirects + 1):
+        """A body of at most `limit` bytes; a redirect (object storage) is followed without our token, to a
+        target that passes the outbound checks, connected to at the address checked."""
+        named = url  # the URL as named (a relative Location is resolved against it), `url` the one connected to
+        extensions: dict[str, Any] = {}
+        for hop in range(redirects + 1):
             try:
-                with self.client.stream("GET", url, headers=headers, follow_redirects=False) as r:
+                with self.client.stream(
+                    "GET", url, headers=headers, extensions=extensions, follow_redirects=False
+                ) as r:
                     if r.is_redirect:
-                        url, headers = str(r.url.join(r.headers.get("location", ""))), {}
+                        if hop == redirects:
+                            break
+                        location = r.headers.get("location", "")
+                        named, url, headers, extensions = self._redirected(named, location, where, what)
                         continue
                     self._expect(r, what)
                     data = bytearray()
@@ -103,6 +119,20 @@ class RegistryLayout(oci.Layout):
             except httpx.HTTPError as e:
                 raise Unreachable(f"GET {what}: {e}") from e
         raise Unreachable(f"more than {redirects} redirects for {what}")
+
+    def _redirected(
+        self, named: str, location: str, where: Path, what: str
+    ) -> tuple[str, str, dict[str, str], dict[str, Any]]:
+        """The request a redirect from `named` to `location` leads to: its URL as named, the URL to connect to
+        (pinned to the address its check found: the Host header and TLS server name stay the name's), headers
+        and extensions. BadInput when it is refused: delivering the notification again would be refused again."""
+        try:
+            named = str(httpx.URL(named).join(location))
+            target = self.redirect(named)
+        except (netcheck.Refused, httpx.InvalidURL, ValueError) as e:
+            raise BadInput(where, "", f"{what} redirected to {location[:200]!r}, which is refused: {e}") from None
+        extensions = {"sni_hostname": target.host} if target.scheme == "https" else {}
+        return named, target.url, {"host": target.host_header}, extensions
 
     def _headers(self, document: bool) -> dict[str, str]:
         return {**self.headers, "accept": ACCEPT} if document else self.headers

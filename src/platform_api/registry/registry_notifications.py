@@ -31,7 +31,7 @@ import msgspec
 from platform_api.auth import registry_certs
 from platform_api.auth.access import Access
 from platform_api.auth.authz import Principal
-from platform_api.core import errors, patterns, uidp, validate
+from platform_api.core import errors, netcheck, patterns, uidp, validate
 from platform_api.gen.records.registry_v2 import CreateRepoRequest, DeleteTagRequest, Repo
 from platform_api.outbox import outbox
 from platform_api.registry import images, oci, queries, registry_content, registry_tokens, repos, tags
@@ -99,6 +99,8 @@ def parse(body: bytes) -> list[Notice]:
         events = msgspec.json.decode(body, type=_Envelope).events
     except msgspec.DecodeError as e:
         raise errors.invalid_argument("events", f"not a notification envelope: {e}") from None
+    except RecursionError:  # the decoder's nesting bound (the interpreter's recursion limit), met while decoding
+        raise errors.invalid_argument("events", "not a notification envelope: nested too deeply") from None
     if len(events) > MAX_EVENTS:
         raise errors.invalid_argument("events", f"at most {MAX_EVENTS} events per envelope")
     return events
@@ -110,17 +112,19 @@ class Registry:
 
     base: str
     sign: Any  # (name) -> a pull token for that repository
+    redirect: Any  # (url) -> the netcheck.Target of a blob redirect, checked (netcheck.Refused otherwise)
 
     def read(self, name: str, reference: str) -> tuple[oci.Descriptor | None, oci.Content | None]:
         """What `reference` names in repository `name` now, and its images (None, None: nothing)."""
-        with httpx.Client(timeout=registry_content.TIMEOUT) as client:
-            layout = registry_content.RegistryLayout(client, self.base, name, self.sign(name))
+        with httpx.Client(timeout=registry_content.TIMEOUT, trust_env=False) as client:
+            layout = registry_content.RegistryLayout(client, self.base, name, self.sign(name), self.redirect)
             top = layout.head(reference)
             return (top, None) if top is None else (top, layout.read_image(top))
 
     def has(self, name: str, digest: str) -> bool:
-        with httpx.Client(timeout=registry_content.TIMEOUT) as client:
-            return registry_content.RegistryLayout(client, self.base, name, self.sign(name)).head(digest) is not None
+        with httpx.Client(timeout=registry_content.TIMEOUT, trust_env=False) as client:
+            layout = registry_content.RegistryLayout(client, self.base, name, self.sign(name), self.redirect)
+            return layout.head(digest) is not None
 
 
 async def registry(rt: Runtime) -> Registry:
@@ -140,7 +144,14 @@ async def registry(rt: Runtime) -> Registry:
         grant = [{"type": "repository", "name": name, "actions": ["pull"]}]
         return ca.sign(access.keys, registry_certs.claims(issuer, service, READER, grant))
 
-    return Registry(base.rstrip("/"), sign)
+    loop, allow_loopback = asyncio.get_running_loop(), rt.settings.insecure_allow_loopback
+
+    def redirect(url: str) -> netcheck.Target:
+        """Checked as an issuer's or a sink's URL is (netcheck.resolve, its resolver and time limit), on the
+        event loop, for the thread that reads the registry."""
+        return asyncio.run_coroutine_threadsafe(netcheck.resolve(url, allow_loopback), loop).result()
+
+    return Registry(base.rstrip("/"), sign, redirect)
 
 
 def _context(rt: Runtime, method: str, actor: str) -> Context:

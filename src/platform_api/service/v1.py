@@ -5,14 +5,18 @@ operation as its twin (so the rules, the scoping and the events are the v2 ones:
 event its v2 twin emits), and shapes the answer the v1 way:
 - List answers the full filtered set as `{items: [...]}`, at most MAX_ITEMS items: beyond that the call is
   RESOURCE_EXHAUSTED `TOO_MANY_ITEMS` (HTTP 413), found from the first page's count before the rest is read;
-  a filter by an id that does not exist (or is out of reach) answers an empty list.
+  and at most listing.MAX_ANSWER bytes of stored records, the budget of one v2 page and of every other answer
+  without paging: beyond that RESOURCE_EXHAUSTED `ANSWER_TOO_LARGE` (HTTP 413), found page by page as the set
+  is read, before a page over it is decoded. A filter by an id that does not exist (or is out of reach)
+  answers an empty list.
 - Update is a full replacement (PUT): every field the v2 twin lets a caller change is written.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import msgspec
@@ -54,9 +58,16 @@ def too_many(what: str, total: int) -> errors.ApiError:
     return e
 
 
-async def every(ctx: Context, full_name: str, request: Any, items: str) -> list[Any]:
-    """Every item the v2 List `full_name` answers for `request` (its `items` field), page after page."""
+async def every(
+    ctx: Context, full_name: str, request: Any, items: str, shape: Callable[[Any], Any] | None = None
+) -> list[Any]:
+    """Every item the v2 List `full_name` answers for `request` (its `items` field), page after page, each
+    `shape`d (e.g. to its v1 record) as its page comes. Bounded (module doc): at most MAX_ITEMS items and
+    listing.MAX_ANSWER bytes of stored records (listing.FullSet), refused as soon as either is passed; the event
+    loop serves other requests between pages (on SQLite, whose reads do not wait, nothing else would run until
+    the walk ends)."""
     tw = twin(ctx, full_name)
+    tw.state[listing.FULL_SET] = listing.FullSet()
     impl = ctx.rt.handlers[full_name]
     req = msgspec.structs.replace(request, page_size=listing.MAX_PAGE_SIZE, page_token="")
     out: list[Any] = []
@@ -65,12 +76,14 @@ async def every(ctx: Context, full_name: str, request: Any, items: str) -> list[
         total = int(getattr(answer, "total_count", "0") or 0)
         if total > MAX_ITEMS or len(out) > MAX_ITEMS:
             raise too_many(items, max(total, len(out)))
-        out += getattr(answer, items)
+        found = getattr(answer, items)
+        out += found if shape is None else [shape(x) for x in found]
         if not answer.next_page_token:
             return out
         # Later pages are read by key after the last one: the count of the first is the walk's.
         tw.state[listing.KNOWN_TOTAL] = total
         req = msgspec.structs.replace(req, page_token=answer.next_page_token)
+        await asyncio.sleep(0)
 
 
 def uidp_of(uidp: UIDPFilter | None, id_: str = "", field: str = "id") -> UIDPFilter | None:

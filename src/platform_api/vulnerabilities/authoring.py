@@ -15,14 +15,18 @@ same v2 record the import writes, so GetAdvisory/ListAdvisories show authored ad
   empty or PENDING, no reviewer). Review is an update of the event: setting APPROVED, REQUEST_CHANGES or
   REJECTED takes CAP_ADVISORIES_APPROVE at the advisory's group (beyond the method's CAP_ADVISORIES_UPDATE)
   and records the caller as `reviewer` (a reviewer sent must be the caller); PENDING clears it; an
-  unchanged verdict on unchanged content keeps its reviewer (no new review, no APPROVE needed); content
-  edited under a verdict by a caller without APPROVE goes back to PENDING (it must be reviewed again). Only
-  approved events decide the advisory's latest event type (the `latest_event_type` filter), as the contract
-  says.
+  unchanged verdict on an unchanged event keeps its reviewer (no new review, no APPROVE needed); an event
+  whose content or time is changed under a verdict by a caller without APPROVE goes back to PENDING (it must
+  be reviewed again), and an approved event is removed only by a caller with APPROVE (PERMISSION_DENIED: it
+  cannot go back to PENDING, it is gone). Only approved events decide the advisory's latest event type (the
+  `latest_event_type` filter), as the contract says: the latest by time, of one time the later created; so a
+  caller without APPROVE changes no verdict.
 - Events keep their creation order (at most 2,000, the format's limit); a new one's `createTime` is the one
   sent, or now.
 - Update is a full replacement (v1 PUT): the advisory's fields and its events as sent; an event sent with the
-  uid of one of its events replaces that event, one without a uid is new, and events not sent are removed.
+  uid of one of its events replaces that event, one without a uid is new (after the kept ones: events keep
+  their creation order, whatever the order sent), and events not sent are removed (see above for approved
+  ones).
   `artifactName` and `advisoryId` name the advisory and cannot change (INVALID_ARGUMENT).
 - Not kept in the public advisory feed: the feed is a global, anonymous copy of the imported documents
   (`advisory.documents`), not derived from the group's advisories; a group's authored advisories stay the
@@ -119,11 +123,14 @@ def _replaced_event(ctx: Context, old: AdvisoryEvent, sent: AdvisoryEvent, field
     if sent.author and sent.author != old.author:
         raise errors.invalid_argument(field + ".author", "the author of an event cannot change")
     state = PENDING if sent.review_state == "REVIEW_STATE_UNSPECIFIED" else sent.review_state
+    when = sent.create_time or old.create_time
+    # Its time is part of what a verdict approved: the latest approved event decides the advisory's verdict.
+    unchanged = _content(sent) == _content(old) and when == old.create_time
     if state == PENDING:
         if sent.reviewer:
             raise errors.invalid_argument(field + ".reviewer", "a pending event has no reviewer")
         reviewer = ""
-    elif state == old.review_state and _content(sent) == _content(old) and sent.reviewer in ("", old.reviewer):
+    elif state == old.review_state and unchanged and sent.reviewer in ("", old.reviewer):
         reviewer = old.reviewer  # nothing reviewed anew
     elif authz.caller(ctx).holds(APPROVE, old.uid):
         reviewer = _who(ctx, sent.reviewer, field + ".reviewer")  # a review: the caller is its reviewer
@@ -134,9 +141,8 @@ def _replaced_event(ctx: Context, old: AdvisoryEvent, sent: AdvisoryEvent, field
         # capability, CAP_ADVISORIES_UPDATE, only lets a caller edit and ask for review again).
         raise errors.permission_denied(f"missing CAP_ADVISORIES_APPROVE at {uidp.parent(old.uid)}")
     return msgspec.structs.replace(
-        sent, uid=old.uid, create_time=sent.create_time or old.create_time, author=old.author,
-        reviewer=reviewer, review_state=state,
-    )  # fmt: skip
+        sent, uid=old.uid, create_time=when, author=old.author, reviewer=reviewer, review_state=state
+    )
 
 
 def _check_fields(a: Advisory, field: str) -> None:
@@ -226,19 +232,33 @@ async def replace(ctx: Context, sent: Advisory) -> Advisory:
         _check_fields(a, "advisory")
         stored = {e.uid: e for e in old.events}
         now = clock.now()
-        events: list[AdvisoryEvent] = []
+        kept: dict[str, AdvisoryEvent] = {}
+        new: list[AdvisoryEvent] = []
         for i, e in enumerate(sent.events):
             field = f"advisory.events[{i}]"
             if not e.uid:
-                events.append(_new_event(ctx, a.uid, e, field, now))
+                new.append(_new_event(ctx, a.uid, e, field, now))
             elif e.uid in stored:
-                events.append(_replaced_event(ctx, stored.pop(e.uid), e, field))
-            elif e.uid in {done.uid for done in old.events}:
+                kept[e.uid] = _replaced_event(ctx, stored.pop(e.uid), e, field)
+            elif e.uid in kept:
                 raise errors.invalid_argument(field + ".id", "the event is listed twice")
             else:
                 raise errors.invalid_argument(field + ".id", f"{e.uid[-60:]} is not an event of this advisory")
-        a.events = events
+        _check_removed(ctx, list(stored.values()))
+        # Creation order, whatever the order sent: among approved events of one time the later decides (_row).
+        a.events = [kept[e.uid] for e in old.events if e.uid in kept] + new
         return await _rewrite(tx, a)
+
+
+def _check_removed(ctx: Context, removed: list[AdvisoryEvent]) -> None:
+    """Removing an approved event changes the verdict it gave: that takes CAP_ADVISORIES_APPROVE where the
+    advisory is (PERMISSION_DENIED otherwise). It cannot go back to PENDING as a changed one does: it is gone."""
+    for e in removed:
+        if e.review_state == APPROVED and not authz.caller(ctx).holds(APPROVE, e.uid):
+            raise errors.permission_denied(
+                f"missing CAP_ADVISORIES_APPROVE at {uidp.parent(e.uid)}: removing an approved event takes it"
+                " (send the event to keep it)"
+            )
 
 
 async def delete(ctx: Context, uid: str) -> None:

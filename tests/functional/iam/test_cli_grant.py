@@ -59,3 +59,16 @@ def test_grant_refusals_are_one_line(server: Server, http: httpx.Client, org: st
         assert done.returncode != 0, args
         assert said in done.stderr.lower() or said in done.stderr, (args, done.stderr)
         assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_grant_refuses_a_built_in_role_name(server: Server, http: httpx.Client, org: str) -> None:
+    """Issue 26 (info): a custom role named `viewer` would read as the built-in one wherever it is bound."""
+    ident, _ = server.identity_with_role(org, "viewer")
+    unknown = grant(server, "--group", org, "--identity", ident, "--role-name", "r", "advisories.nope")
+    for name in ("viewer", "owner", "registry.pull", " Viewer", "EDITOR"):
+        done = grant(server, "--group", org, "--identity", ident, "--role-name", name, "advisories.list")
+        assert done.returncode == unknown.returncode != 0, (name, done.stderr)
+        assert "built-in role" in done.stderr, (name, done.stderr)
+        assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    listed = ok(http.get("/iam/v2/roles", params={"uidp.children_of": org}))
+    assert listed.get("roles", []) == []

@@ -23,10 +23,14 @@ from tests.helpers import Server, mk_group, mk_org, unique
 
 
 class TxtServer:
-    """A UDP name server on loopback answering TXT questions from `records` (NXDOMAIN otherwise)."""
+    """A UDP name server on loopback answering TXT questions from `records` (NXDOMAIN otherwise). A name in
+    `cnames` answers its CNAME and, as a recursive server does, the TXT records of the name it leads to; a name
+    in `strays` answers, besides its own, the TXT records of another name (owned by that name)."""
 
     def __init__(self) -> None:
         self.records: dict[str, list[str]] = {}
+        self.cnames: dict[str, str] = {}
+        self.strays: dict[str, str] = {}
         self.questions: list[str] = []
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.sock.bind(("127.0.0.1", 0))
@@ -44,10 +48,18 @@ class TxtServer:
             name = question.name.to_text(omit_final_dot=True).lower()
             self.questions.append(name)
             answer = dns.message.make_response(query)
-            values = self.records.get(name)
+            target = self.cnames.get(name)
+            if target is not None:
+                answer.answer.append(dns.rrset.from_text(question.name, 60, "IN", "CNAME", target + "."))
+            owner = target or name
+            values = self.records.get(owner)
             if values is not None and question.rdtype == dns.rdatatype.TXT:
                 quoted = [json.dumps(v) for v in values]
-                answer.answer.append(dns.rrset.from_text(question.name, 60, "IN", "TXT", *quoted))
+                answer.answer.append(dns.rrset.from_text(owner + ".", 60, "IN", "TXT", *quoted))
+                stray = self.strays.get(name)
+                if stray is not None:
+                    theirs = [json.dumps(v) for v in self.records[stray]]
+                    answer.answer.append(dns.rrset.from_text(stray + ".", 60, "IN", "TXT", *theirs))
             elif values is None:
                 answer.set_rcode(dns.rcode.NXDOMAIN)
             self.sock.sendto(answer.to_wire(), peer)
@@ -142,3 +154,20 @@ def test_dns_txt_check(server: Server, txt: TxtServer) -> None:
     nowhere = ("--nameserver", "127.0.0.1", "--dns-port", port, "--dns-timeout", "0.5")
     err = refused(server, "check", "--group", other, "--domain", dom, *nowhere)
     assert "cannot resolve" in err
+
+
+def test_dns_check_reads_the_name_itself_only(server: Server, txt: TxtServer) -> None:
+    """Issue 26 (info): a CNAME at the domain is not followed to a third party's TXT records, and records of
+    another owner name in the answer are ignored."""
+    org, dom, third = mk_org(server.http), domain(), domain()
+    dns_at = ("--nameserver", "127.0.0.1", "--dns-port", str(txt.port))
+    value = domains(server, "challenge", "--group", org, "--domain", dom)["txt"]
+    txt.cnames[dom], txt.records[third] = third, [value]
+    assert "no TXT record" in refused(server, "check", "--group", org, "--domain", dom, *dns_at)
+    # A stray record of another name carrying the value, beside the name's own records without it
+    del txt.cnames[dom]
+    txt.records[dom], txt.strays[dom] = ["v=spf1 -all"], third
+    assert "no TXT record" in refused(server, "check", "--group", org, "--domain", dom, *dns_at)
+    assert domains(server, "ls", "--group", org)[0]["state"] == "PENDING"
+    txt.records[dom] = [value]
+    assert domains(server, "check", "--group", org, "--domain", dom, *dns_at)["state"] == "VERIFIED"

@@ -12,7 +12,7 @@ import pytest
 
 from platform_api.gen.chainguard.platform.common import uidp_pb2
 from platform_api.gen.chainguard.platform.registry.v1 import registry_pb2, registry_pb2_grpc
-from tests.helpers import Server, assert_error, mk_group, mk_repo, ok, unique
+from tests.helpers import Server, assert_error, error_info, mk_group, mk_repo, ok, rpc_error, unique
 
 
 def v1_list(http: httpx.Client, **params: Any) -> list[dict[str, Any]]:
@@ -99,3 +99,34 @@ def test_over_grpc_with_the_contract_messages(server: Server, org: str) -> None:
     assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     stub.DeleteRepo(registry_pb2.DeleteRepoRequest(id=made.id))
     assert list(stub.ListRepos(registry_pb2.RepoFilter(id=made.id)).items) == []
+
+
+def big_repo(name: str) -> dict[str, Any]:
+    """A repo as large as the contract's caps let one be written: ~150 KB of stored JSON."""
+    return {
+        "name": name,
+        "description": "d" * 512,
+        "aliases": [f"{'a' * 100}/alias-{a:03d}:{'t' * 30}" for a in range(100)],
+        "activeTags": [f"{t:04d}{'v' * 124}" for t in range(1000)],
+    }
+
+
+def test_the_full_set_has_the_byte_budget_of_a_page(server: Server, http: httpx.Client, org: str) -> None:
+    """Issue 26 item 6: a v1 list answers at most listing.MAX_ANSWER (3 MiB) bytes of records, refused as the set
+    is read (413 ANSWER_TOO_LARGE), not once all of it is built; a viewer asking gets the same answer."""
+    group = mk_group(http, org, unique("big"))["uid"]
+    names = [unique("r") for _ in range(24)]  # 24 x ~150 KB: past 3 MiB, far below the 64 MiB backstop
+    for name in names:
+        ok(http.post(f"/registry/v2/repos/{group}", json=big_repo(name)))
+    _, token = server.identity_with_role(group, "viewer", home=org)
+    for client in (http, server.client(token)):
+        r = client.get("/registry/v1/repos", params={"uidp.childrenOf": group})
+        assert r.status_code == 413, r.status_code
+        body = r.json()
+        assert body["code"] == 8 and body["details"][0]["reason"] == "ANSWER_TOO_LARGE", body
+        assert body["details"][0]["metadata"] == {"limitBytes": str(3 << 20)}
+    # What fits answers whole.
+    assert [r["name"] for r in v1_list(http, name=names[3], **{"uidp.childrenOf": group})] == [names[3]]
+    stub = registry_pb2_grpc.RegistryStub(server.grpc_channel(token))
+    err, st = rpc_error(stub.ListRepos, registry_pb2.RepoFilter(uidp=uidp_pb2.UIDPFilter(children_of=group)))
+    assert err.code() == grpc.StatusCode.RESOURCE_EXHAUSTED and error_info(st).reason == "ANSWER_TOO_LARGE"

@@ -21,6 +21,7 @@ from tests.helpers import Server, assert_error, imported, mk_group, ok, unique
 
 V1 = "/vulnerabilities/v1/advisories"
 V2 = "/vulnerabilities/v2/advisories"
+EVENTS = "/vulnerabilities/v1/advisory_events"
 ALPHABET = "23456789cfghjmpqrvwx"
 
 
@@ -248,6 +249,82 @@ def test_authored_over_v1_is_over_v2_and_reviewed(http: httpx.Client, anon: http
     clc = {"componentLocationChanged": {"newLocation": "/x"}}
     assert_error(ed.post(base, json={"advisoryEvent": clc}), 400, 3, "advisory_event.component_location_changed")
     assert_error(ed.put(f"/vulnerabilities/v1/advisory_events/{made['id']}/{'0' * 16}", json=manual), 404, 5)
+
+
+class Reviewed:
+    """Issue 26 item 7: an authored advisory of three events approved by the team's reviewer: a detection, then
+    a fix and a decision not to fix of one later time (of one time the later created decides the verdict)."""
+
+    def __init__(self, http: httpx.Client, team: Team) -> None:
+        self.http, self.package = http, unique("pkg")
+        same = "2024-05-01T00:00:00.000Z"
+        made = authored(team.editor, subgroup(http, team), self.package, events=[
+            {"detection": {"manual": {}}, "timestamp": "2024-01-01T00:00:00Z"},
+            {"fixed": {"fixedVersion": "1.2-r0"}, "timestamp": same},
+            {"fixNotPlanned": {"note": "no"}, "timestamp": same},
+        ])  # fmt: skip
+        self.events = [ok(team.reviewer.put(f"{EVENTS}/{e['id']}", json={**e, "status": "APPROVED"}))
+                       for e in made["events"]]  # fmt: skip
+        self.ids = [e["id"] for e in self.events]
+        self.url = f"{V1}/{made['id']}"
+        self.body = {"artifactName": self.package, "artifactType": "apk"}
+        assert self.verdict() == ["FIX_NOT_PLANNED"]
+
+    def verdict(self) -> list[str]:
+        """The latest event types the advisory is listed under."""
+        kinds = ("FIX_NOT_PLANNED", "FIXED", "DETECTION")
+        got = [v1_list(self.http, artifactName=self.package, latestEventType=f"EVENT_TYPE_FILTER_{k}") for k in kinds]
+        return [k for k, found in zip(kinds, got, strict=True) if found]
+
+
+def test_a_writer_without_approve_cannot_reorder_approved_events(http: httpx.Client, team: Team) -> None:
+    r = Reviewed(http, team)
+    one, two, three = r.events
+    done = ok(team.editor.put(r.url, json={**r.body, "events": [one, three, two]}))
+    assert [(e["id"], e["status"], e["reviewer"]) for e in done["events"]] == [
+        (e, "APPROVED", team.reviewer_uid) for e in r.ids
+    ]  # kept in creation order: the verdict is the reviewed one
+    assert r.verdict() == ["FIX_NOT_PLANNED"]
+
+
+def test_an_approved_event_given_a_new_time_by_a_writer_is_pending(server: Server, http: httpx.Client,
+                                                                   team: Team) -> None:  # fmt: skip
+    r = Reviewed(http, team)
+    # the event's own PUT, over gRPC: APPROVED sent with a new time answers PENDING, no reviewer
+    token = team.editor.headers["authorization"].split()[1]
+    stub = advisory_pb2_grpc.AdvisoriesStub(server.grpc_channel(token))
+    moved = advisory_pb2.AdvisoryEvent(id=r.ids[2], fix_not_planned=advisory_pb2.AdvisoryEvent.FixNotPlanned(
+        note="no"), status=advisory_pb2.APPROVED)  # fmt: skip
+    moved.timestamp.FromJsonString("2024-06-01T00:00:00Z")
+    answer = stub.UpdateAdvisoryEvent(moved)
+    assert (answer.status, answer.reviewer) == (advisory_pb2.PENDING, "")
+    assert r.verdict() == ["FIXED"]  # the approved events that are left decide
+    # the advisory's PUT over HTTP: the same
+    later = {**r.events[1], "timestamp": "2024-07-01T00:00:00Z"}
+    pending = {**r.events[2], "status": "PENDING", "reviewer": ""}  # as it now is
+    done = ok(team.editor.put(r.url, json={**r.body, "events": [r.events[0], later, pending]}))
+    assert [(e["status"], e.get("reviewer")) for e in done["events"]] == [
+        ("APPROVED", team.reviewer_uid), ("PENDING", None), ("PENDING", None)
+    ]  # fmt: skip
+    assert r.verdict() == ["DETECTION"]
+    # the reviewer's own change of time is a review
+    again = ok(team.reviewer.put(f"{EVENTS}/{r.ids[1]}", json={**done["events"][1], "status": "APPROVED"}))
+    assert (again["status"], again["reviewer"]) == ("APPROVED", team.reviewer_uid)
+    assert r.verdict() == ["FIXED"]
+
+
+def test_an_approved_event_is_removed_only_with_approve(http: httpx.Client, team: Team) -> None:
+    r = Reviewed(http, team)
+    one, two, three = r.events
+    assert_error(team.editor.put(r.url, json={**r.body, "events": [one, two]}), 403, 7)
+    assert [e["id"] for e in ok(http.get(f"{r.url}/events"))["items"]] == r.ids
+    assert r.verdict() == ["FIX_NOT_PLANNED"]
+    # once pending (changed), it is the writer's to remove; the reviewer removes approved ones
+    ok(team.editor.put(f"{EVENTS}/{r.ids[2]}", json={**three, "status": "PENDING", "reviewer": ""}))
+    assert [e["id"] for e in ok(team.editor.put(r.url, json={**r.body, "events": [one, two]}))["events"]] == r.ids[:2]
+    assert r.verdict() == ["FIXED"]
+    assert ok(team.reviewer.put(r.url, json=r.body)).get("events", []) == []
+    assert r.verdict() == []
 
 
 def test_put_replaces_and_delete(http: httpx.Client, team: Team) -> None:

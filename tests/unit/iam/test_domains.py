@@ -17,7 +17,8 @@ from platform_api.store.migrate import migrate
     ("given", "expected"),
     [
         ("Example.COM.", "example.com"),
-        (" a-b.c.example ", "a-b.c.example"),
+        ("a-b.c.example", "a-b.c.example"),
+        (" a-b.c.example ", None),  # the commands strip their arguments; a domain from a token is taken as it is
         ("bücher.example", "xn--bcher-kva.example"),
         ("localhost", None),
         ("", None),
@@ -31,6 +32,42 @@ from platform_api.store.migrate import migrate
     ],
 )
 def test_normalize(given: str, expected: str | None) -> None:
+    assert domains.normalize(given) == expected
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        # IDNA2008 (UTS-46, non-transitional): ß is a letter of its own, not "ss" as IDNA2003 mapped it
+        ("straße.de", "xn--strae-oqa.de"),
+        ("STRASSE.de", "strasse.de"),
+        ("Bücher.Example", "xn--bcher-kva.example"),
+        ("xn--strae-oqa.de", "xn--strae-oqa.de"),
+        ("例え.テスト", "xn--r8jz45g.xn--zckzah"),
+        # invisible characters are refused, not dropped
+        ("acme.com\u200b", None),
+        ("ac\u200bme.com", None),
+        ("\u200dacme.com", None),
+        ("a\u200ccme.com", None),
+        ("acme\u00ad.com", None),
+        ("acme.com\ufeff", None),
+        ("acme\u2060.com", None),
+        ("\u202eacme.com", None),
+        ("acme\u034f.com", None),
+        ("acme\ufe0f.com", None),
+        ("acme\u3164.com", None),
+        ("acme.com\u3000", None),
+        ("acme.com\U000e0041", None),
+        # forms the mapping would change do not round-trip
+        ("ａｃｍｅ.com", None),
+        ("bu\u0308cher.example", None),
+        ("xn--zz.de", None),
+        ("xn--acme.com", None),
+        ("xn--ss-sbb.de", None),
+    ],
+)
+def test_normalize_is_idna2008_and_refuses_invisible_characters(given: str, expected: str | None) -> None:
+    """Issue 26 item 14: straße.de never matches strasse.de, acme.com<U+200B> never matches acme.com."""
     assert domains.normalize(given) == expected
 
 

@@ -40,8 +40,7 @@ async def create(req: CreateSubscriptionRequest, ctx: Context) -> Subscription:
 @rpc(SERVICE + "List")
 async def list_(req: SubscriptionFilter, ctx: Context) -> SubscriptionList:
     ask = v2.ListSubscriptionsRequest(uidp=v1.uidp_of(req.uidp, req.id))
-    found = await v1.every(ctx, V2 + "ListSubscriptions", ask, "subscriptions")
-    return SubscriptionList(items=[to_v1(s) for s in found])
+    return SubscriptionList(items=await v1.every(ctx, V2 + "ListSubscriptions", ask, "subscriptions", to_v1))
 
 
 @rpc(SERVICE + "Delete")

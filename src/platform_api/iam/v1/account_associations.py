@@ -77,8 +77,8 @@ async def update(req: AccountAssociations, ctx: Context) -> AccountAssociations:
 @rpc(SERVICE + "List")
 async def list_(req: AccountAssociationsFilter, ctx: Context) -> AccountAssociationsList:
     ask = v2.ListAccountAssociationsRequest(uidp=v1.uidp_of(None, req.group, "group"), name=req.name)
-    found = await v1.every(ctx, V2 + "ListAccountAssociations", ask, "account_associations")
-    return AccountAssociationsList(items=[to_v1(a) for a in found])
+    found = await v1.every(ctx, V2 + "ListAccountAssociations", ask, "account_associations", to_v1)
+    return AccountAssociationsList(items=found)
 
 
 @rpc(SERVICE + "Delete")

@@ -53,8 +53,8 @@ async def get(req: GetExternalGroupRoleMappingRequest, ctx: Context) -> External
 @rpc(SERVICE + "List")
 async def list_(req: ExternalGroupRoleMappingFilter, ctx: Context) -> ExternalGroupRoleMappingList:
     ask = v2.ListExternalGroupRoleMappingsRequest(uidp=req.uidp, identity_provider_uid=req.identity_provider_uidp)
-    found = await v1.every(ctx, V2 + "ListExternalGroupRoleMappings", ask, "external_group_role_mappings")
-    return ExternalGroupRoleMappingList(items=[to_v1(m) for m in found])
+    found = await v1.every(ctx, V2 + "ListExternalGroupRoleMappings", ask, "external_group_role_mappings", to_v1)
+    return ExternalGroupRoleMappingList(items=found)
 
 
 @rpc(SERVICE + "Delete")

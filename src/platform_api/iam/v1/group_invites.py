@@ -57,8 +57,7 @@ async def create(req: GroupInviteRequest, ctx: Context) -> GroupInvite:
 async def list_(req: GroupInviteFilter, ctx: Context) -> GroupInviteList:
     uidp = UIDPFilter(children_of=req.group) if req.group else None
     ask = v2.ListGroupInvitesRequest(uidp=v1.uidp_of(uidp, req.id), key_id=req.key_id)
-    found = await v1.every(ctx, V2 + "ListGroupInvites", ask, "group_invites")
-    return GroupInviteList(items=[stored(i) for i in found])
+    return GroupInviteList(items=await v1.every(ctx, V2 + "ListGroupInvites", ask, "group_invites", stored))
 
 
 @rpc(SERVICE + "Delete")

@@ -57,7 +57,7 @@ async def update(req: Group, ctx: Context) -> Group:
 @rpc(SERVICE + "List")
 async def list_(req: GroupFilter, ctx: Context) -> GroupList:
     ask = v2.ListGroupsRequest(uidp=v1.uidp_of(req.uidp, req.id), name=req.name)
-    return GroupList(items=[to_v1(g) for g in await v1.every(ctx, V2 + "ListGroups", ask, "groups")])
+    return GroupList(items=await v1.every(ctx, V2 + "ListGroups", ask, "groups", to_v1))
 
 
 @rpc(SERVICE + "Delete")

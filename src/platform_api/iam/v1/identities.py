@@ -76,7 +76,7 @@ async def update(req: Identity, ctx: Context) -> Identity:
 @rpc(SERVICE + "List")
 async def list_(req: IdentityFilter, ctx: Context) -> IdentityList:
     ask = v2.ListIdentitiesRequest(uidp=v1.uidp_of(req.uidp, req.id))
-    return IdentityList(items=[to_v1(i) for i in await v1.every(ctx, V2 + "ListIdentities", ask, "identities")])
+    return IdentityList(items=await v1.every(ctx, V2 + "ListIdentities", ask, "identities", to_v1))
 
 
 @rpc(SERVICE + "Lookup")

@@ -74,8 +74,9 @@ async def update(req: IdentityProvider, ctx: Context) -> IdentityProvider:
 @rpc(SERVICE + "List")
 async def list_(req: IdentityProviderFilter, ctx: Context) -> IdentityProviderList:
     ask = v2.ListIdentityProvidersRequest(uidp=v1.uidp_of(req.uidp, req.id), name=req.name)
-    found = await v1.every(ctx, V2 + "ListIdentityProviders", ask, "identity_providers")
-    return IdentityProviderList(items=[to_v1(i) for i in found])
+    return IdentityProviderList(
+        items=await v1.every(ctx, V2 + "ListIdentityProviders", ask, "identity_providers", to_v1)
+    )
 
 
 @rpc(SERVICE + "Delete")

@@ -64,7 +64,7 @@ def _uidp(req: RoleFilter) -> UIDPFilter | None:
 @rpc(SERVICE + "List")
 async def list_(req: RoleFilter, ctx: Context) -> RoleList:
     ask = v2.ListRolesRequest(uidp=_uidp(req), name=req.name)
-    return RoleList(items=[to_v1(r) for r in await v1.every(ctx, V2 + "ListRoles", ask, "roles")])
+    return RoleList(items=await v1.every(ctx, V2 + "ListRoles", ask, "roles", to_v1))
 
 
 @rpc(SERVICE + "Delete")

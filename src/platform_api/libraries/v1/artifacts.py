@@ -75,12 +75,16 @@ async def list_(req: ArtifactFilter, ctx: Context) -> ArtifactList:
 async def list_versions(req: ArtifactVersionFilter, ctx: Context) -> ArtifactVersionList:
     ask = v2.ListArtifactVersionsRequest(artifact_id=req.id)
     try:
-        found = await v1.every(ctx, V2 + "ListArtifactVersions", ask, "artifact_versions")
+        found = await v1.every(ctx, V2 + "ListArtifactVersions", ask, "artifact_versions", _version)
     except errors.ApiError as e:
         if e.code == errors.NOT_FOUND:  # v1: an id that does not exist is an empty list
             return ArtifactVersionList()
         raise
-    return ArtifactVersionList(items=[v1.convert(v, ArtifactVersion, TIMES) for v in found])
+    return ArtifactVersionList(items=found)
+
+
+def _version(v: v2.ArtifactVersion) -> ArtifactVersion:
+    return v1.convert(v, ArtifactVersion, TIMES)
 
 
 @rpc(SERVICE + "GetArtifactCount")

@@ -82,7 +82,7 @@ async def list_(req: RepoFilter, ctx: Context) -> RepoList:
     ask = v2.ListReposRequest(uidp=v1.uidp_of(req.uidp, req.id))
     if req.name:
         ask.name = req.name
-    return RepoList(items=[to_v1(r) for r in await v1.every(ctx, V2 + "ListRepos", ask, "repos")])
+    return RepoList(items=await v1.every(ctx, V2 + "ListRepos", ask, "repos", to_v1))
 
 
 @rpc(SERVICE + "DeleteRepo")

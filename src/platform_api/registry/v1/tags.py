@@ -81,7 +81,7 @@ async def list_(req: TagFilter, ctx: Context) -> TagList:
         include_epochs=not req.exclude_epochs,
         digest=req.digest,
     )
-    return TagList(items=[to_v1(t) for t in await v1.every(ctx, V2 + "ListTags", ask, "tags")])
+    return TagList(items=await v1.every(ctx, V2 + "ListTags", ask, "tags", to_v1))
 
 
 @rpc(SERVICE + "DeleteTag")

@@ -133,8 +133,7 @@ def request_of(f: one.AdvisoryFilter) -> two.ListAdvisoriesRequest:
 
 @rpc(SERVICE + "List")
 async def list_(req: one.AdvisoryFilter, ctx: Context) -> one.AdvisoriesList:
-    found = await v1.every(ctx, V2 + "ListAdvisories", request_of(req), "advisories")
-    return one.AdvisoriesList(items=[to_v1(a) for a in found])
+    return one.AdvisoriesList(items=await v1.every(ctx, V2 + "ListAdvisories", request_of(req), "advisories", to_v1))
 
 
 @rpc(SERVICE + "ListAdvisoryEvents")
