@@ -13,7 +13,7 @@ import secrets
 from typing import Any
 from urllib.parse import parse_qsl
 
-from platform_api.api import caps, dispatch, http_errors, schema, transcode
+from platform_api.api import caps, dispatch, http_errors, omitted, schema, transcode
 from platform_api.api.router import Match, Router
 from platform_api.core import bodies, errors
 from platform_api.service.context import Context
@@ -82,14 +82,17 @@ class RestApp:
         if body_field is not None and (body_field.repeated or body_field.message is None):
             # The body is a list or scalar field's JSON value (v1 CreateBatch's role_bindings: an array).
             raw = await bodies.read(scope, receive, bodies.MAX_JSON)
-            data = transcode.normalize(
-                method.input, {body_field.proto: bodies.decode_json(raw) if raw.strip() else None}
-            )
+            sent = {body_field.proto: bodies.decode_json(raw) if raw.strip() else None}
+            if method.omitted:
+                omitted.check_json(method.omitted, sent)
+            data = transcode.normalize(method.input, sent)
         elif rule.body:
             raw = await bodies.read(scope, receive, bodies.MAX_JSON)
             body_obj = bodies.decode_json(raw) if raw.strip() else {}
             if not isinstance(body_obj, dict):
                 raise errors.invalid_argument("body", "the request body must be a JSON object")
+            if method.omitted:  # before transcoding, which drops the keys it does not know
+                omitted.check_json(method.omitted, body_obj if body_field is None else {body_field.proto: body_obj})
             if body_field is None:
                 data = transcode.normalize(method.input, body_obj)
             else:
