@@ -9,7 +9,8 @@
 - metrics: the Prometheus exposition read back as samples;
 - oidc: a real upstream OIDC issuer on loopback;
 - webhooks: a real webhook receiver on loopback and the checks a customer's receiver makes;
-- wire_facts: the published wire contract (tests/fixtures/wire-v2.md) as plain data.
+- wire_facts: the published wire contract (tests/fixtures/wire-v2.md) as plain data;
+- protowire: protobuf bytes written by hand (fields our messages do not declare).
 """
 
 from tests.helpers import wire_facts

@@ -22,7 +22,7 @@ from grpc_reflection.v1alpha import reflection
 from grpc_reflection.v1alpha import reflection_pb2 as reflection_v1alpha
 from grpc_status import rpc_status
 
-from platform_api.api import caps, dispatch, fd_budget, schema, transcode
+from platform_api.api import caps, dispatch, fd_budget, omitted, schema, transcode
 from platform_api.core import errors
 from platform_api.gen.grpc.reflection.v1 import reflection_pb2 as reflection_v1
 from platform_api.service.context import Context, peer_host
@@ -86,6 +86,8 @@ def _as_dict(m: MethodInfo, request: Message | Undecodable) -> dict[str, Any]:
         raise errors.invalid_argument("request", request.reason)
     if m.caps:  # before MessageToDict, whose work grows with the values
         caps.check_message(m.caps, request)
+    if m.omitted:  # before MessageToDict, which drops unknown fields
+        omitted.check_message(m.omitted, request)
     try:
         data: dict[str, Any] = json_format.MessageToDict(request)
     except (json_format.Error, ValueError) as e:  # e.g. a Timestamp outside years 1-9999: its message says which

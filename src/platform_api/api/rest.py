@@ -13,7 +13,7 @@ import secrets
 from typing import Any
 from urllib.parse import parse_qsl
 
-from platform_api.api import caps, dispatch, http_errors, schema, transcode
+from platform_api.api import caps, dispatch, http_errors, omitted, schema, transcode
 from platform_api.api.router import Match, Router
 from platform_api.core import bodies, errors
 from platform_api.service.context import Context
@@ -78,18 +78,19 @@ class RestApp:
         method, rule = match.route.method, match.route.rule
         data: dict[str, Any] = {}
         body_obj: Any = None
+        sent: dict[str, Any] = {}  # the body as the request's JSON, unknown keys kept (for `omitted`)
         body_field = transcode.fields_of(method.input)[rule.body] if rule.body not in ("", "*") else None
         if body_field is not None and (body_field.repeated or body_field.message is None):
             # The body is a list or scalar field's JSON value (v1 CreateBatch's role_bindings: an array).
             raw = await bodies.read(scope, receive, bodies.MAX_JSON)
-            data = transcode.normalize(
-                method.input, {body_field.proto: bodies.decode_json(raw) if raw.strip() else None}
-            )
+            sent = {body_field.proto: bodies.decode_json(raw) if raw.strip() else None}
+            data = transcode.normalize(method.input, sent)
         elif rule.body:
             raw = await bodies.read(scope, receive, bodies.MAX_JSON)
             body_obj = bodies.decode_json(raw) if raw.strip() else {}
             if not isinstance(body_obj, dict):
                 raise errors.invalid_argument("body", "the request body must be a JSON object")
+            sent = body_obj if body_field is None else {body_field.proto: body_obj}
             if body_field is None:
                 data = transcode.normalize(method.input, body_obj)
             else:
@@ -111,6 +112,8 @@ class RestApp:
                 transcode.set_path(method.input, data, field_path, value, query=False)
         if method.caps:
             caps.check_json(method.caps, data)
+        if method.omitted:  # on the body as sent: transcoding dropped the keys it does not know
+            omitted.check_json(method.omitted, sent)
         if method.mask_from_body and body_obj is not None:
             ctx.mask_inferred = transcode.infer_mask(method.input, method.mask_from_body, data, body_obj)
         return transcode.to_record(method.input_record, data)

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
 from google.api import annotations_pb2, http_pb2
 from google.protobuf import descriptor_pool, message_factory
-from google.protobuf.descriptor import Descriptor, FieldDescriptor, MethodDescriptor
+from google.protobuf.descriptor import Descriptor, FieldDescriptor, FileDescriptor, MethodDescriptor
 
 import platform_api.gen.chainguard as gen_root
 from platform_api.api import caps as request_caps
+from platform_api.api import omitted
 from platform_api.auth import capabilities as caps
 from platform_api.gen.chainguard.capabilities import capabilities_pb2
 from platform_api.gen.platformapi import annotations_pb2 as ours
@@ -115,6 +117,7 @@ def _method(m: MethodDescriptor) -> MethodInfo:
     info.scope_resource = _scope_resource(info)
     info.required = caps.mask(info.capabilities)
     info.caps = request_caps.plan(m.input_type)
+    info.omitted = omitted.plan(m.input_type) or None  # None: a plain truth test for most requests
     fields = {f.name for f in m.input_type.fields}
     for r in info.rules:
         if r.body not in ("", "*") and "update_mask" in fields:
@@ -122,16 +125,20 @@ def _method(m: MethodDescriptor) -> MethodInfo:
     return info
 
 
+def _files() -> Iterator[FileDescriptor]:
+    """Every file of our contract, once all are loaded (a v1 message's v2 twin is looked up by name)."""
+    _load_generated()
+    pool = descriptor_pool.Default()
+    for mod in pkgutil.walk_packages(gen_root.__path__, gen_root.__name__ + "."):
+        if mod.name.endswith("_pb2"):
+            yield pool.FindFileByName(importlib.import_module(mod.name).DESCRIPTOR.name)
+
+
 @cache
 def methods() -> dict[str, MethodInfo]:
     """Every RPC of our contract, by full name."""
-    _load_generated()
-    pool = descriptor_pool.Default()
     out: dict[str, MethodInfo] = {}
-    for mod in pkgutil.walk_packages(gen_root.__path__, gen_root.__name__ + "."):
-        if not mod.name.endswith("_pb2"):
-            continue
-        fd = pool.FindFileByName(importlib.import_module(mod.name).DESCRIPTOR.name)
+    for fd in _files():
         for svc in fd.services_by_name.values():
             for m in svc.methods:
                 info = _method(m)
@@ -140,6 +147,19 @@ def methods() -> dict[str, MethodInfo]:
         v2 = out[info.impl]
         info.event_source = collection_path(v2.rules[0].template) if v2.rules else ""
     return out
+
+
+@cache
+def messages() -> tuple[Descriptor, ...]:
+    """Every message of our contract, nested ones included (map entries too)."""
+    out: list[Descriptor] = []
+    for fd in _files():
+        todo = list(fd.message_types_by_name.values())
+        while todo:
+            d = todo.pop()
+            out.append(d)
+            todo += d.nested_types
+    return tuple(out)
 
 
 @cache

@@ -4,6 +4,13 @@ The transports always hand the implementation a mask: the one the caller gave, o
 paths of the keys present in the body. `*` replaces every updatable field. Paths name proto fields
 (snake_case; the camelCase JSON spelling is accepted too); a path that names no field of the resource
 is INVALID_ARGUMENT; output-only fields are ignored.
+
+Fields of the contract that this server leaves out (reserved in our messages, listed in a record's NOT_KEPT;
+v1 declares them but keeps nothing either) follow one rule, whatever the version and the transport: a
+request may carry one only with its zero value, which equals what is stored (nothing), so a mask naming
+it is a no-op; a non-zero value is INVALID_ARGUMENT naming it (`not_kept`). The transports refuse the
+non-zero values before the request is built (api/omitted.py, by `zero_json` and `zero_wire`), so a mask
+path that reaches `parse` names a field whose value was zero.
 """
 
 from __future__ import annotations
@@ -50,8 +57,56 @@ def _struct_type(tp: Any) -> type | None:
     return None
 
 
+def camel(name: str) -> str:
+    """protoc's default JSON name of a proto field name (`resource_limits` -> `resourceLimits`)."""
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def not_kept(path: str) -> errors.ApiError:
+    """The error for a non-zero value of a field this server leaves out, `path` its place in the request."""
+    return errors.invalid_argument(path, f"this server does not keep {path.rsplit('.', 1)[-1]}")
+
+
+# Enum values sent by name: the zero value of every enum of the contract's v2 packages is `<ENUM>_UNSPECIFIED`.
+_UNSPECIFIED = "_UNSPECIFIED"
+
+
+def zero_json(value: Any, zero_names: frozenset[str] = frozenset()) -> bool:
+    """Whether a JSON value is a zero value: null, false, 0, "", [], {}, an enum's `*_UNSPECIFIED` name, or one
+    of `zero_names` (a declared enum's zero name, e.g. v1's `UNKNOWN`). Anything else is a value to keep."""
+    if value is None or value is False or value == "" or value == [] or value == {}:
+        return True
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return value == 0
+    return isinstance(value, str) and (value.endswith(_UNSPECIFIED) or value in zero_names)
+
+
+def zero_wire(wire_type: int, data: Any) -> bool:
+    """Whether a protobuf field read as an unknown field holds a zero value: varint or fixed-width 0, or an
+    empty length-delimited value (a message with nothing set, an empty string)."""
+    if wire_type == 2:
+        return bool(data == b"")
+    if wire_type == 3:  # a group: its unknown fields
+        return len(data) == 0
+    return bool(data == 0)
+
+
+# Record type -> the spellings (proto and JSON name) of the fields it leaves out (generated: `NOT_KEPT`).
+_NOT_KEPT: dict[type, frozenset[str]] = {}
+
+
+def _not_kept_names(t: type) -> frozenset[str]:
+    found = _NOT_KEPT.get(t)
+    if found is None:
+        names: tuple[str, ...] = getattr(t, "NOT_KEPT", ())
+        found = _NOT_KEPT[t] = frozenset(names) | {camel(n) for n in names}
+    return found
+
+
 def parse(mask: str | None, record_type: type) -> list[list[str]] | None:
-    """Normalized paths as attribute-name lists, or None for '*' (replace everything updatable)."""
+    """Normalized paths as attribute-name lists, or None for '*' (replace everything updatable). A path naming
+    a field this server leaves out is a no-op (its value was zero: see the module's docstring)."""
     paths: list[list[str]] = []
     for raw in (mask or "").split(","):
         raw = raw.strip()
@@ -59,16 +114,27 @@ def parse(mask: str | None, record_type: type) -> list[list[str]] | None:
             continue
         if raw == "*":
             return None
-        t: type | None = record_type
-        attrs: list[str] = []
-        for part in raw.split("."):
-            names = _field_names(t) if t is not None else {}
-            if part not in names:
-                raise errors.invalid_argument("update_mask", f"unknown field {raw!r} in update_mask")
+        attrs = _attrs(raw, record_type)
+        if attrs is not None:
+            paths.append(attrs)
+    return paths
+
+
+def _attrs(raw: str, record_type: type) -> list[str] | None:
+    """The attribute names along one mask path; None when its last part names a field left out."""
+    t: type | None = record_type
+    attrs: list[str] = []
+    parts = raw.split(".")
+    for i, part in enumerate(parts):
+        names = _field_names(t) if t is not None else {}
+        if part in names:
             attrs.append(names[part])
             t = _struct_type(_field_type(t, names[part])) if t is not None else None
-        paths.append(attrs)
-    return paths
+        elif t is not None and i == len(parts) - 1 and part in _not_kept_names(t):
+            return None
+        else:
+            raise errors.invalid_argument("update_mask", f"unknown field {raw!r} in update_mask")
+    return attrs
 
 
 def apply(current: R, patch: R, mask: str | None, updatable: frozenset[str]) -> R:

@@ -77,6 +77,8 @@ class MethodInfo:
     event_source: str = ""
     # The request's repeated fields with their declared caps, checked by both transports before any other work.
     caps: CapPlan = NO_CAPS
+    # Where the contract's fields this server leaves out can be in the request (api/omitted.Plan; falsy: nowhere).
+    omitted: Any = None
 
 
 def collection_path(template: str) -> str:

@@ -159,7 +159,7 @@ def test_query_accepts_snake_and_camel_case(http: httpx.Client, org: str) -> Non
 
 
 def test_unknown_body_fields_and_query_params_ignored(http: httpx.Client, org: str) -> None:
-    body = {"name": "nginx", "colour": "red", "nested": {"x": [1, 2]}, "readme": "# x", "sync_config": {"a": 1}}
+    body = {"name": "nginx", "colour": "red", "nested": {"x": [1, 2]}, "readme": "# x", "syncSettings": {"a": 1}}
     repo = mk_repo(http, org, **body)  # type: ignore[arg-type]
     assert set(repo) == {"uid", "name", "createTime", "updateTime"}
     listed = list_repos(http, org, colour="red", **{"uidp.colour": "x", "uidp": "x", "name.inner": "y"})

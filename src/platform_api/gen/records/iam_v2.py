@@ -30,6 +30,7 @@ IdentityProvider_SCIM_CredentialState = Literal['CREDENTIAL_STATE_UNSPECIFIED', 
 
 
 class AccountAssociation(Record, rename={'create_time': 'createTime', 'update_time': 'updateTime'}):
+    NOT_KEPT = ('chainguard',)
     uid: str = ""
     name: str = ""
     description: str = ""
@@ -213,6 +214,7 @@ class ListGroupInvitesResponse(Record, rename={'group_invites': 'groupInvites', 
 
 
 class Group(Record, rename={'create_time': 'createTime', 'update_time': 'updateTime'}):
+    NOT_KEPT = ('resource_limits', 'verified', 'kind', 'status')
     uid: str = ""
     name: str = ""
     description: str = ""
@@ -279,6 +281,7 @@ class CheckEligibilityResponse(Record):
 
 
 class Identity(Record, rename={'email_unverified': 'emailUnverified', 'last_seen_time': 'lastSeenTime', 'create_time': 'createTime', 'update_time': 'updateTime', 'claim_match': 'claimMatch', 'static_keys': 'staticKeys'}):
+    NOT_KEPT = ('aws_identity', 'service_principal')
     uid: str = ""
     name: str = ""
     description: str = ""
@@ -356,6 +359,7 @@ class LookupIdentityResponse(Record):
 
 
 class IdentityMetadata(Record, rename={'given_name': 'givenName', 'family_name': 'familyName', 'job_title': 'jobTitle'}):
+    NOT_KEPT = ('updates_opt_in', 'product', 'utm_campaign', 'utm_content', 'utm_medium', 'utm_source', 'utm_term', 'latest_form_submit_url', 'latest_internal_referring_url', 'hubspot_utk', 'self_serve')
     uid: str = ""
     name: str = ""
     given_name: str = ""

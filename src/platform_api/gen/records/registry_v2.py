@@ -34,6 +34,7 @@ class Size(Record):
 
 
 class Repo(Record, rename={'active_tags': 'activeTags', 'create_time': 'createTime', 'update_time': 'updateTime'}):
+    NOT_KEPT = ('catalog_tier', 'bundles', 'sync_config', 'custom_overlay')
     uid: str = ""
     name: str = ""
     description: str = ""
@@ -92,6 +93,7 @@ class UpdateRepoReadmeRequest(Record, rename={'repo_readme': 'repoReadme', 'upda
 
 
 class Tag(Record, rename={'update_time': 'updateTime', 'create_time': 'createTime'}):
+    NOT_KEPT = ('bundles',)
     uid: str = ""
     name: str = ""
     digest: str = ""
