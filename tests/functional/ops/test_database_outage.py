@@ -2,7 +2,7 @@
 UNAVAILABLE with `Retry-After`, never 500 / INTERNAL; its ErrorInfo reason says what became of the request
 (NOTHING_STORED, or COMMIT_OUTCOME_UNKNOWN when the connection was lost during the COMMIT, which PostgreSQL may
 have carried out); the log has one line when the outage starts and one when it ends, no traceback per request;
-and backends
+the Python client's retry of a create whose outcome was unknown returns the stored resource; and backends
 terminated under load (`pg_terminate_backend`) are refused as 503 and never used again.
 
 The server under test reaches PostgreSQL through a proxy on loopback (tests/helpers/pgproxy.py) that the tests
@@ -23,6 +23,7 @@ import grpc
 import httpx
 import pytest
 
+from platform_api.client import AlreadyExists, Client, Repo, Unavailable
 from platform_api.gen.chainguard.platform.registry.v2 import repos_pb2, repos_pb2_grpc
 from tests.helpers import (
     BACKENDS,
@@ -106,6 +107,33 @@ def test_a_commit_lost_on_its_way_is_unknown_and_a_connection_lost_before_stored
         assert len(repos_named(srv, org, f"grpc-{after!s}".lower())) == (1 if after else 0)
     # Every connection that was cut has been replaced: the server answers as before.
     assert srv.http.post(f"/registry/v2/repos/{org}", json={"name": "after-the-cuts"}).status_code == 200
+
+
+@pytest.mark.parametrize("transport", ["grpc", "http"])
+def test_the_client_retrying_a_create_whose_commit_was_unknown_returns_the_stored_one(
+    srv: Server, proxy: PgProxy, transport: str
+) -> None:
+    org = mk_org(srv.http)
+    slept: list[float] = []
+    with Client(srv.base_url, grpc=srv.grpc_target, transport=transport, token=srv.token, use_login_cache=False,
+                sleep=slept.append) as c:  # fmt: skip
+        cut = proxy.cut_at_commit("INSERT INTO repos")
+        repo = c.registry.create_repo(org, Repo(name="retried", description="mine"))
+        assert cut.is_set() and len(slept) == 1  # one 503, then ALREADY_EXISTS on the retry: the stored repo
+        stored = repos_named(srv, org, "retried")
+        assert [r["uid"] for r in stored] == [repo.uid] and repo.description == "mine"
+
+        # The same name taken by a repo that is not this request's (another description): a real conflict.
+        srv.http.post(f"/registry/v2/repos/{org}", json={"name": "taken", "description": "theirs"})
+        proxy.cut_at_statement("INSERT INTO repos")  # nothing stored: the retry's conflict is real
+        with pytest.raises(AlreadyExists):
+            c.registry.create_repo(org, Repo(name="taken", description="mine"))
+
+        # A create without a unique key (a subscription) is not sent twice after an unknown outcome.
+        cut = proxy.cut_at_commit("INSERT INTO subscriptions")
+        with pytest.raises(Unavailable) as unknown:
+            c.events.create_subscription(org, {"sink": "http://127.0.0.1:9/sink"})
+        assert cut.is_set() and unknown.value.reason == "COMMIT_OUTCOME_UNKNOWN"
 
 
 class Load:
