@@ -18,7 +18,7 @@ from platform_api.api import grpc_server, http_errors, metrics, openapi, registr
 from platform_api.api.rest import RestApp
 from platform_api.auth import discovery, issuer, keys
 from platform_api.auth.access import Access
-from platform_api.core import errors, logs
+from platform_api.core import errors, logs, parent
 from platform_api.core.ratelimit import AnonymousLimit
 from platform_api.core.settings import Settings
 from platform_api.events.dispatcher import Dispatcher
@@ -245,6 +245,7 @@ def create_app(settings: Settings | None = None) -> RestApp:
 
 
 def app_from_env() -> RestApp:
-    """Granian's factory target: worker processes read settings from the environment."""
+    """Granian's factory target: worker processes read settings from the environment (and end with `serve`)."""
+    parent.die_with_serve()
     logs.configure(Settings.from_env().log_level)
     return create_app()
