@@ -18,16 +18,17 @@ from platform_api.api import grpc_server, http_errors, metrics, openapi, registr
 from platform_api.api.rest import RestApp
 from platform_api.auth import discovery, issuer, keys
 from platform_api.auth.access import Access
-from platform_api.core import errors, logs
+from platform_api.core import errors, logs, parent
 from platform_api.core.ratelimit import AnonymousLimit
 from platform_api.core.settings import Settings
 from platform_api.events.dispatcher import Dispatcher
 from platform_api.iam import account_association_check, login, roles, sts
-from platform_api.service import wiring
+from platform_api.service import storage, wiring
 from platform_api.service.cascade import Cascades
 from platform_api.service.methods import MethodInfo
 from platform_api.service.runtime import Runtime
 from platform_api.service.wiring import Domain
+from platform_api.store import Unavailable
 from platform_api.store import db as store
 from platform_api.store.migrate import migrate
 
@@ -181,6 +182,13 @@ async def jwks(request: Request) -> Response:
     return JSONResponse(keyset.jwks(), headers={"cache-control": "public, max-age=300"})
 
 
+async def storage_refused(request: Request, exc: Exception) -> Response:
+    """The store refusing a route of the fallback app (the JWKS read while the database is unreachable): 503
+    with Retry-After, as the RPCs answer it, not 500."""
+    assert isinstance(exc, Unavailable)
+    return http_errors.render(storage.refused(exc), f"api.{_service(request).settings.error_domain_base}")
+
+
 async def routing_error(request: Request, exc: Exception) -> Response:
     """Unknown non-API paths answer like unknown API routes: 404 code 5, wrong method 501 code 12."""
     e = http_errors.no_route(getattr(exc, "status_code", 404) == 405)
@@ -228,13 +236,18 @@ def create_app(settings: Settings | None = None) -> RestApp:
         *registry_routes.routes(service.rt),
         metrics.route(service.rt),
     ]
-    fallback = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: routing_error, 405: routing_error})
+    fallback = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={404: routing_error, 405: routing_error, Unavailable: storage_refused},
+    )
     fallback.state.service = service
     limited = limit_anonymous(fallback, service.rt.part(AnonymousLimit), f"api.{settings.error_domain_base}")
     return RestApp(service.rt, methods, limited, {r.path for r in routes})
 
 
 def app_from_env() -> RestApp:
-    """Granian's factory target: worker processes read settings from the environment."""
+    """Granian's factory target: worker processes read settings from the environment (and end with `serve`)."""
+    parent.die_with_serve()
     logs.configure(Settings.from_env().log_level)
     return create_app()

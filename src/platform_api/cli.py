@@ -7,21 +7,17 @@ import asyncio
 import json
 import os
 import shutil
-import signal
 import socket
-import subprocess
 import sys
 import tempfile
-import threading
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from platform_api.api import fd_budget, front, schema
+from platform_api.api import fd_budget, front_process, schema
 from platform_api.app import IMPORTERS
 from platform_api.auth import issuer, keys
-from platform_api.core import errors, logs
+from platform_api.core import errors, logs, parent
 from platform_api.core.errors import ApiError
 from platform_api.core.settings import Settings
 from platform_api.events import dispatcher
@@ -438,35 +434,6 @@ def _free_loopback_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _start_front(settings: Settings, server: Any) -> Any:
-    """Binds the public port here (a busy port fails `serve` at once) and hands it to the front's process."""
-    host = _public_host(settings)
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, settings.port))
-    except OSError as e:
-        sock.close()
-        sys.exit(f"platform-api serve: cannot listen on {host}:{settings.port}: {e.strerror}")
-    sock.listen(1024)
-    http = front.backend_of(settings.http_host, settings.http_port)
-    grpc = front.backend_of(settings.grpc_host, settings.grpc_port) if settings.grpc_enabled else None
-    argv = [sys.executable, "-m", "platform_api.api.front", "--fd", str(sock.fileno()), "--parent", str(os.getpid()),
-            "--http", f"{http.host}:{http.port}", "--grpc", f"{grpc.host}:{grpc.port}" if grpc else ""]  # fmt: skip
-    proc = subprocess.Popen(argv, pass_fds=[sock.fileno()])
-    sock.close()  # the front's process holds it; Granian's workers (forked from here) must not
-
-    def watch() -> None:  # the front gone while serving: stop everything (a supervisor restarts the service)
-        code = proc.wait()
-        time.sleep(0.5)  # a signal to the whole process group also reaches Granian: then it is a normal stop
-        if not getattr(proc, "stopping", False) and not getattr(server, "interrupt_signal", False):
-            print(f"platform-api: the front on port {settings.port} exited ({code}); stopping", file=sys.stderr)
-            os.kill(os.getpid(), signal.SIGTERM)
-
-    threading.Thread(target=watch, name="front-watch", daemon=True).start()
-    return proc
-
-
 def _limits(settings: Settings, budget: fd_budget.Budget, limit: int) -> str:
     """The start's second line: every listener's connection limits."""
     text = f"{budget.describe()}; idle timeout {settings.idle_timeout:g} s"
@@ -480,16 +447,6 @@ def _limits(settings: Settings, budget: fd_budget.Budget, limit: int) -> str:
 
 def _public_host(settings: Settings) -> str:
     return settings.extra.get("public_host", settings.http_host).strip("[]")
-
-
-def _stop_front(proc: Any) -> None:
-    proc.stopping = True
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
 
 
 def _refuse_taken_ports(settings: Settings) -> None:
@@ -526,6 +483,7 @@ def _serve(settings: Settings, workers: int) -> None:
     limit = fd_budget.raise_fd_limit()
     budget = fd_budget.split(limit, settings)
     os.environ.update(settings.to_env())
+    os.environ[parent.SERVE_PID] = str(os.getpid())  # the workers end with this process (core/parent.py)
     # /metrics sums the worker processes' values, which they write here (prometheus-client's
     # multiprocess mode); a fresh folder per start, so counters begin at zero and stale files never add up.
     metrics_dir = tempfile.mkdtemp(prefix="platform-api-metrics-")
@@ -561,15 +519,20 @@ def _serve(settings: Settings, workers: int) -> None:
         # while it waits to tell HTTP/1.1 from HTTP/2), and it has no idle timeout for HTTP/2 at all.
         http=HTTPModes.http1,
         http1_settings=HTTP1Settings(header_read_timeout=http_idle_ms),
+        # A worker that dies is started again (its listeners with it; the others serve meanwhile); one that dies
+        # again within 5.5 s of that stops the whole server with exit code 1 (Granian's crash-loop rule).
+        respawn_failed_workers=True,
     )
-    front = None
+    public = None
     try:
-        front = _start_front(settings, server) if settings.port else None
+        public = front_process.start(settings, _public_host(settings), server) if settings.port else None
         server.serve()
     finally:
-        if front is not None:
-            _stop_front(front)
+        if public is not None:
+            public.stop()
         shutil.rmtree(metrics_dir, ignore_errors=True)
+    if public is not None and public.failed:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

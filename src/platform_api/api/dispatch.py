@@ -14,6 +14,7 @@ import msgspec
 from platform_api.auth.access import Access, check_scope, scope_of
 from platform_api.core import errors, metrics
 from platform_api.core.ratelimit import AnonymousLimit
+from platform_api.service import storage
 from platform_api.service.context import Context
 from platform_api.service.methods import MethodInfo
 from platform_api.store import Unavailable
@@ -31,8 +32,8 @@ async def call(method: MethodInfo, request: Any, ctx: Context) -> bytes:
     try:
         try:
             result = await _call(method, request, ctx)
-        except Unavailable as e:  # nothing of the write was kept: the client may retry it as it is
-            raise errors.unavailable(str(e)) from e
+        except Unavailable as e:  # 503; its reason says whether anything may have been stored
+            raise storage.refused(e) from e
         answer: bytes = _encode(result)
         if len(answer) > MAX_ENCODED_ANSWER:
             raise errors.answer_too_large(MAX_ENCODED_ANSWER, "bytes", "ask for less")

@@ -25,20 +25,19 @@ address always maps to the same source, different ones collide with probability 
 The backends never learn the real address. (Linux only: elsewhere the backends see 127.0.0.1 for all.)
 
 It runs as its own process (`python -m platform_api.api.front`), started by `serve` with the listening
-socket already bound (so a busy port fails `serve` itself), stopped by `serve` at exit, and gone with it if
-`serve` dies (Linux parent-death signal). See `bench/oneport/` for the measurements behind this design.
+socket already bound (so a busy port fails `serve` itself), started again when it dies, stopped by `serve` at
+exit, and gone with it if `serve` dies (Linux parent-death signal): api/front_process.py. See `bench/oneport/`
+for the measurements behind this design.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import errno
 import hashlib
 import ipaddress
 import logging
-import os
 import secrets
 import signal
 import socket
@@ -47,7 +46,7 @@ import time
 from dataclasses import dataclass
 
 from platform_api.api import fd_budget
-from platform_api.core import logs
+from platform_api.core import logs, parent
 from platform_api.core.settings import Settings
 
 log = logging.getLogger("platform_api.front")
@@ -389,16 +388,6 @@ async def run(sock: socket.socket, front: Front) -> None:
             c.peer.transport.abort()
 
 
-def _die_with_parent(parent: int) -> None:
-    """Linux: SIGTERM when `serve` exits, however it exits."""
-    with contextlib.suppress(OSError, AttributeError):
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    if os.getppid() != parent:  # the parent was gone before prctl
-        sys.exit(0)
-
-
 def _backend(text: str) -> Backend | None:
     if not text:
         return None
@@ -414,7 +403,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--parent", type=int, default=0, help="pid of serve")
     ns = p.parse_args(argv)
     if ns.parent:
-        _die_with_parent(ns.parent)
+        parent.die_with_parent(ns.parent)
     settings = Settings.from_env()
     logs.configure(settings.log_level)
     limit = fd_budget.raise_fd_limit()

@@ -29,8 +29,9 @@ from platform_api.auth.access import Access
 from platform_api.core import bodies, clock, errors
 from platform_api.core.ratelimit import AnonymousLimit
 from platform_api.registry import registry_content, registry_notifications, registry_tokens
-from platform_api.service import runtime
+from platform_api.service import runtime, storage
 from platform_api.service.runtime import Runtime
+from platform_api.store import Unavailable
 
 log = logging.getLogger("platform_api.registry_token")
 TOKEN_PATH = registry_tokens.TOKEN_PATH
@@ -92,6 +93,8 @@ def routes(rt: Runtime) -> list[Any]:
             signed = ca.sign(access.keys, claims)
         except errors.ApiError as e:
             return refuse(e)
+        except Unavailable as e:
+            return refuse(storage.refused(e))
         except Exception:
             log.exception("%s failed", TOKEN_PATH)
             return refuse(errors.internal())
@@ -119,6 +122,8 @@ def routes(rt: Runtime) -> list[Any]:
             outcomes = await registry_notifications.apply(rt, registry_notifications.parse(body))
         except errors.ApiError as e:
             return refuse(e)
+        except Unavailable as e:  # the registry delivers the envelope again
+            return refuse(storage.refused(e))
         except registry_content.Unreachable as e:  # the registry delivers the envelope again
             log.warning("registry notification not applied: %s", e)
             return refuse(errors.unavailable("the registry could not be read back"))

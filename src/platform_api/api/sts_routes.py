@@ -27,7 +27,9 @@ from platform_api.gen.records.auth import RegistrationRequest
 from platform_api.gen.records.oidc import ExchangeRefreshTokenRequest, ExchangeRequest, RawToken, TokenPair
 from platform_api.iam import login, login_state
 from platform_api.iam.sts import REGISTER_PATH, exchange, exchange_refresh_token, register
+from platform_api.service import storage
 from platform_api.service.runtime import Runtime
+from platform_api.store import Unavailable
 
 log = logging.getLogger("platform_api.sts")
 
@@ -75,6 +77,8 @@ def routes(rt: Runtime) -> list[Any]:
                 result = await run(request)
             except errors.ApiError as e:
                 return http_errors.render(e, domain)
+            except Unavailable as e:  # the database could not take it: 503 with Retry-After, not 500
+                return http_errors.render(storage.refused(e), domain)
             except Exception:
                 log.exception("%s failed", request.url.path)
                 return http_errors.render(errors.internal(), domain)
@@ -122,6 +126,8 @@ def routes(rt: Runtime) -> list[Any]:
                 return await run(request)
             except errors.ApiError as e:
                 return http_errors.render(e, domain)
+            except Unavailable as e:  # the database could not take it: 503 with Retry-After, not 500
+                return http_errors.render(storage.refused(e), domain)
             except Exception:
                 log.exception("%s failed", request.url.path)
                 return http_errors.render(errors.internal(), domain)

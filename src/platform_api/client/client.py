@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import msgspec
 
-from platform_api.client import contract, errors
+from platform_api.client import contract, creates, errors
 from platform_api.client.auth import Auth
 from platform_api.client.contract import Method
 from platform_api.client.methods import advisory, events, iam, libraries, ping, registry, vulnerabilities
@@ -138,10 +138,13 @@ class Client:
         """One RPC (by Method or full name) with the request record; its response record. Retries
         UNAVAILABLE with exponential backoff and full jitter, and RESOURCE_EXHAUSTED when the server says
         when to come back (RetryInfo, or the rate limit's retryAfterSeconds / Retry-After), waiting at least
-        that long; a token refused as UNAUTHENTICATED is renewed once when its source can renew it."""
+        that long; a token refused as UNAUTHENTICATED is renewed once when its source can renew it. A create
+        whose attempt may have been stored is sent again only where that cannot store it twice, and its
+        ALREADY_EXISTS then answers the stored resource (client/creates.py)."""
         m = contract.methods()[method] if isinstance(method, str) else method
         renewed = False
         attempt = 0
+        unknown = False  # an earlier attempt of this create may have been stored (client/creates.py)
         while True:
             try:
                 return self.transport.call(m, request, self.auth.token(), self.timeout)
@@ -150,7 +153,16 @@ class Client:
                     raise
                 renewed = True
                 self.auth.token(force_refresh=True)
+            except errors.AlreadyExists as e:
+                found = creates.stored(self.call, m, request, e) if unknown else None
+                if found is None:
+                    raise
+                return found
             except (errors.Unavailable, errors.ResourceExhausted) as e:
+                if isinstance(e, errors.Unavailable) and creates.is_create(m) and creates.outcome_unknown(e):
+                    if m.name not in creates.REPEATABLE:
+                        raise  # sent again, it could be stored twice
+                    unknown = True
                 delay = self._retry_delay(e, attempt)
                 if delay is None:
                     raise

@@ -30,6 +30,8 @@ class ApiError(Exception):
     """An error answer of the API (or a transport failure mapped to UNAVAILABLE)."""
 
     code: int = code_pb2.UNKNOWN
+    # False when the request never left this client (the connection could not be made): nothing was done.
+    request_sent = True
 
     def __init__(self, message: str, details: list[dict[str, Any]] | None = None, *, code: int | None = None,
                  http_retry_after: float | None = None) -> None:  # fmt: skip

@@ -81,7 +81,11 @@ class GrpcTransport:
         try:
             answer = stub(to_pb(m, request), metadata=metadata, timeout=timeout)
         except grpc.RpcError as e:
-            raise grpc_error(e) from None
+            error = grpc_error(e)
+            # grpc's own UNAVAILABLE when no connection could be made (no status of the server's): never sent.
+            if error.code == grpc.StatusCode.UNAVAILABLE.value[0] and not error.details:
+                error.request_sent = "failed to connect" not in error.message.lower()
+            raise error from None
         return from_pb(m, answer)
 
     def close(self) -> None:
@@ -197,7 +201,9 @@ class HttpTransport:
             finally:
                 r.close()
         except httpx.TransportError as e:
-            raise errors.Unavailable(f"{type(e).__name__}: {e}") from None
+            error = errors.Unavailable(f"{type(e).__name__}: {e}")
+            error.request_sent = not isinstance(e, httpx.ConnectError | httpx.ConnectTimeout)
+            raise error from None
         if status != 200:
             raise errors.from_http(status, body, retry_after)
         try:

@@ -163,10 +163,11 @@ def rate_limited(retry_after: int) -> ApiError:
     return e
 
 
-def unavailable(message: str, retry_after: int = 1) -> ApiError:
-    """503 UNAVAILABLE: nothing was done, the same request may be sent again (`Retry-After` in seconds)."""
+def unavailable(message: str, retry_after: int = 1, reason: str = "UNAVAILABLE") -> ApiError:
+    """503 UNAVAILABLE, `Retry-After` in seconds: by default nothing was done and the same request may be sent
+    again; a `reason` of the store's says what became of a write (`service.storage.refused`)."""
     e = ApiError(UNAVAILABLE, f"Service unavailable: {message}")
-    e.info_reason = "UNAVAILABLE"
+    e.info_reason = reason
     e.info_metadata = {"retryAfterSeconds": str(retry_after)}
     e.headers = {"retry-after": str(retry_after)}
     return e

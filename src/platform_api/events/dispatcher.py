@@ -51,8 +51,8 @@ from platform_api.core.settings import Settings
 from platform_api.events import sinks, webhook_http
 from platform_api.gen.records.events_v2 import Delivery, DeliveryAttempt
 from platform_api.outbox import outbox, queries
+from platform_api.store import Unavailable, rows
 from platform_api.store import db as store
-from platform_api.store import rows
 from platform_api.store.db import Database
 from platform_api.store.migrate import migrate
 
@@ -230,6 +230,8 @@ class Dispatcher:
         while not self._stopping:
             try:
                 await self._step()
+            except Unavailable:  # the database is down: the store logs the outage once; try again shortly
+                await self._sleep(1.0)
             except Exception:
                 log.exception("event dispatcher step failed")
                 await self._sleep(1.0)
@@ -461,7 +463,8 @@ class Dispatcher:
                 try:
                     await queries.record_results(self.db, [args for args, _ in batch])
                 except Exception as e:  # the claims lapse and the attempts are made again
-                    log.exception("recording %d delivery results failed", len(batch))
+                    if not isinstance(e, Unavailable):  # an outage is logged once, by the store
+                        log.exception("recording %d delivery results failed", len(batch))
                     for _, done in batch:
                         done.set_exception(e)
                 else:

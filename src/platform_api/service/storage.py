@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from platform_api.core import errors, validate
-from platform_api.store import Conflict, NotFound, rows
+from platform_api.store import Conflict, NotFound, Unavailable, rows
 from platform_api.store.db import Conn
 
 T = TypeVar("T")
@@ -24,6 +24,13 @@ async def get(conn: Conn, table: str, record: type[T], resource: str, uid: str, 
         return await rows.get(conn, table, record, uid, lock=lock)
     except NotFound:
         raise errors.not_found(resource, uid) from None
+
+
+def refused(e: Unavailable) -> errors.ApiError:
+    """The answer to a request the store could not take: 503 UNAVAILABLE with `Retry-After`, its ErrorInfo
+    reason saying what became of the request (NOTHING_STORED, or COMMIT_OUTCOME_UNKNOWN). Every route answers
+    it so, the RPCs (api/dispatch) and the routes beside them (token exchange, registry, documents)."""
+    return errors.unavailable(str(e), reason=e.reason)
 
 
 async def unique_write(conn: Conn, conflict: Exception, sql: str, *args: Any) -> int:

@@ -31,7 +31,8 @@ from typing import Any
 import msgspec
 
 from platform_api.store.errors import Unavailable
-from platform_api.store.interface import Conn, Listener, Row, _Local, _wake_local, log
+from platform_api.store.interface import Conn, Listener, Row, _Local, _wake_local
+from platform_api.store.outage import Outage
 
 _ANY = "= ANY($"
 _encode_list = msgspec.json.Encoder().encode
@@ -226,6 +227,7 @@ class SqliteDatabase(_SqliteConn):
         self._snapshots = path != ":memory:"
         self._in_snapshot = False
         self._marker: int | None = None  # the commit counter as of this snapshot, once read
+        self._outage = Outage("SQLite")
         _open_databases.add(self)
 
     def _snapshot(self) -> None:
@@ -345,7 +347,8 @@ class SqliteDatabase(_SqliteConn):
                 if e.sqlite_errorcode != sqlite3.SQLITE_BUSY:
                     raise
                 if time.monotonic() >= deadline:  # nothing was written: the caller may retry
-                    raise Unavailable("the database is busy with another process's write; retry") from e
+                    self._outage.failed(e)
+                    raise Unavailable("the database is busy with another process's write") from e
             await asyncio.sleep(delay)
             delay = min(delay * 2, 0.05)
 
@@ -440,9 +443,11 @@ class SqliteDatabase(_SqliteConn):
             with contextlib.suppress(Exception):
                 if self._raw.in_transaction:
                     self._raw.execute("ROLLBACK")
-            log.error("SQLite COMMIT failed: %s", error)
+            self._outage.failed(error)  # logged once per outage (a full disk fails every group until freed)
         else:
             self._end_snapshots()
+            if self._outage.since is not None:
+                self._outage.answered(self._outage.failures)
         group.done.set_result(error)
         if error is None:
             for channel in group.channels:

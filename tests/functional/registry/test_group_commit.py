@@ -128,7 +128,7 @@ def test_a_write_blocked_by_another_process_answers_unavailable_then_succeeds(tm
         assert r.status_code == 503, r.text
         assert r.headers["retry-after"] == "1"
         body = r.json()
-        assert body["code"] == 14 and body["details"][0]["reason"] == "UNAVAILABLE"
+        assert body["code"] == 14 and body["details"][0]["reason"] == "NOTHING_STORED"
         listed, total = all_items(s.http, "/registry/v2/repos", "repos", **{"uidp.children_of": org})
         assert total == 0 and listed == []
         again = s.http.post(f"/registry/v2/repos/{org}", json={"name": "blocked"})
