@@ -1,0 +1,144 @@
+"""The server as the vendor's clients meet it: one port for HTTP and gRPC, issuer and audience its public URL
+(README: `platform-api serve --port 8443 --public-url http://localhost:8443`), one per backend for the run, and
+the provider's principals: a person signing in with a token of an issuer the operator trusts, and the clients
+(a Provider logged in as that person, each test in an organization it created as the provider does)."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import httpx
+import pytest
+
+from tests.functional.clients.provider import Provider, Tokens
+from tests.helpers import (
+    BACKENDS,
+    OWNER,
+    PG_ADMIN,
+    Server,
+    Upstream,
+    free_port,
+    ok,
+    pg_execute,
+    stop_server,
+    unique,
+    wait_ready,
+)
+
+
+def start_console(backend: str, tmp: Path, *extra: str) -> Server:
+    """`platform-api serve --port <p> --public-url http://localhost:<p>` (the listeners behind the front stay on
+    loopback ports of its own choosing), bootstrapped; its HTTP client is the bootstrap owner's, through <p>."""
+    if backend == "sqlite":
+        database_url = f"sqlite:///{tmp / 'console.db'}"
+    else:
+        name = "pa_test_" + secrets.token_hex(6)
+        pg_execute(f"CREATE DATABASE {name}")
+        database_url = PG_ADMIN.rsplit("/", 1)[0] + "/" + name
+    port = free_port()
+    public = f"http://localhost:{port}"
+    log_path = tmp / f"console-{port}.log"
+    cmd = [sys.executable, "-m", "platform_api.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+           "--public-url", public, "--audience", public, "--database", database_url, "--no-dispatcher",
+           *extra]  # fmt: skip
+    with open(log_path, "wb") as log:
+        env = {**os.environ, "PLATFORM_API_LOG_LEVEL": "warning"}
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
+    wait_ready(proc, public, f"localhost:{port}", log_path)
+    boot = subprocess.run([sys.executable, "-m", "platform_api.cli", "bootstrap", "--database", database_url],
+                          capture_output=True, text=True, timeout=120, check=True)  # fmt: skip
+    token = json.loads(boot.stdout)["token"]
+    http = httpx.Client(base_url=public, timeout=30, headers={"authorization": f"Bearer {token}"})
+    target = f"localhost:{port}"
+    s = Server(backend, public, target, database_url, http, grpc.insecure_channel(target), proc, log_path)
+    s.channel.close()  # a placeholder until the owner's token is known
+    s.token, s.owner, s.owner_org = token, json.loads(boot.stdout)["identity"], json.loads(boot.stdout)["organization"]
+    s.channel = s.grpc_channel(token)
+    return s
+
+
+@pytest.fixture(scope="session")
+def people() -> Iterator[Upstream]:
+    """The issuer of people's logins, trusted by the server (`--trusted-issuer`)."""
+    u = Upstream()
+    yield u
+    u.close()
+
+
+@pytest.fixture(scope="session")
+def workloads() -> Iterator[Upstream]:
+    """A CI system's issuer (not trusted): its tokens become an identity only through that identity's claimMatch."""
+    u = Upstream()
+    yield u
+    u.close()
+
+
+@pytest.fixture(scope="session")
+def _consoles(people: Upstream) -> Iterator[dict[str, Server]]:
+    started: dict[str, Server] = {}
+    yield started
+    for s in started.values():
+        stop_server(s)
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def console(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    _consoles: dict[str, Server],
+    people: Upstream,
+) -> Server:
+    backend = request.param
+    if backend not in _consoles:
+        _consoles[backend] = start_console(backend, tmp_path_factory.mktemp(backend), "--trusted-issuer",
+                                           people.issuer, "--insecure-allow-loopback")  # fmt: skip
+    return _consoles[backend]
+
+
+@pytest.fixture(scope="module")
+def person(console: Server, people: Upstream) -> str:
+    """The subject of a person at `people` who may create organizations: the bootstrap owner made the person's
+    user identity (the uid lookupIdentity announces before the first login) an owner of its organization, so the
+    person holds groups.create somewhere, which creating an organization needs here."""
+    subject = "person-" + secrets.token_hex(4)
+    user = ok(console.http.get("/iam/v2/identities:lookupIdentity",
+                               params={"issuer": people.issuer, "subject": subject}))["uid"]  # fmt: skip
+    ok(console.http.post(f"/iam/v2/roleBindings/{console.owner_org}", json={"identityUid": user, "roleUid": OWNER}))
+    return subject
+
+
+def login(console: Server, issuer: Upstream, subject: str, identity_id: str = "",
+          version: tuple[int, int, int] = (0, 4, 1)) -> Provider:  # fmt: skip
+    """A provider of `version` configured with `login_options { identity_token }` (a token of `issuer` for
+    `subject`, minted for the issuer URL, as a CI system mints it) and `identity_id`."""
+    tokens = Tokens(console.grpc_target, console.base_url, lambda: issuer.token(subject, console.base_url),
+                    identity_id, version)  # fmt: skip
+    return Provider(console.base_url, tokens, version)
+
+
+@pytest.fixture
+def tf(console: Server, people: Upstream, person: str) -> Iterator[Provider]:
+    """The provider (v0.4.1), signed in as `person` by an untargeted exchange."""
+    p = login(console, people, person)
+    yield p
+    p.close()
+
+
+@pytest.fixture
+def org(tf: Provider) -> str:
+    """An organization of this test's own, created as `chainguard_group` without `parent_id` creates one (facts
+    3.1): the server's state is ready at once, so the propagation loop ends in its first round."""
+    made, rounds = tf.create_organization(unique("tf-org"), sleep=_no_sleep)
+    assert rounds == 1
+    return str(made.uid)
+
+
+def _no_sleep(seconds: float) -> None:
+    raise AssertionError(f"the provider would wait {seconds} s here: the server's state was not ready")
