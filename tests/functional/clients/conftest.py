@@ -17,7 +17,7 @@ import grpc
 import httpx
 import pytest
 
-from tests.functional.clients.provider import Provider, Tokens
+from tests.functional.clients.provider import Provider, login, refuse_to_wait
 from tests.helpers import (
     BACKENDS,
     OWNER,
@@ -114,15 +114,6 @@ def person(console: Server, people: Upstream) -> str:
     return subject
 
 
-def login(console: Server, issuer: Upstream, subject: str, identity_id: str = "",
-          version: tuple[int, int, int] = (0, 4, 1)) -> Provider:  # fmt: skip
-    """A provider of `version` configured with `login_options { identity_token }` (a token of `issuer` for
-    `subject`, minted for the issuer URL, as a CI system mints it) and `identity_id`."""
-    tokens = Tokens(console.grpc_target, console.base_url, lambda: issuer.token(subject, console.base_url),
-                    identity_id, version)  # fmt: skip
-    return Provider(console.base_url, tokens, version)
-
-
 @pytest.fixture
 def tf(console: Server, people: Upstream, person: str) -> Iterator[Provider]:
     """The provider (v0.4.1), signed in as `person` by an untargeted exchange."""
@@ -135,10 +126,6 @@ def tf(console: Server, people: Upstream, person: str) -> Iterator[Provider]:
 def org(tf: Provider) -> str:
     """An organization of this test's own, created as `chainguard_group` without `parent_id` creates one (facts
     3.1): the server's state is ready at once, so the propagation loop ends in its first round."""
-    made, rounds = tf.create_organization(unique("tf-org"), sleep=_no_sleep)
+    made, rounds = tf.create_organization(unique("tf-org"), sleep=refuse_to_wait)
     assert rounds == 1
     return str(made.uid)
-
-
-def _no_sleep(seconds: float) -> None:
-    raise AssertionError(f"the provider would wait {seconds} s here: the server's state was not ready")

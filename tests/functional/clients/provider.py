@@ -50,6 +50,7 @@ from platform_api.gen.chainguard.platform.iam.v2beta1 import (
 from platform_api.gen.chainguard.platform.oidc import oidc_pb2, oidc_pb2_grpc
 from platform_api.gen.chainguard.platform.registry.v1 import apko_pb2_grpc, registry_pb2_grpc
 from platform_api.gen.chainguard.platform.registry.v2beta1 import repos_pb2_grpc
+from tests.helpers import Server, Upstream
 
 DEADLINE = 60  # seconds; the provider sets none (facts 2)
 USER_AGENT = f"terraform-provider-chainguard/dev {sys.platform}/{platform.machine()}"
@@ -282,6 +283,20 @@ class Provider:
         raise AssertionError("unreachable")
 
 
+def refuse_to_wait(seconds: float) -> None:
+    """A `sleep` for the provider's polling that fails instead: the server's state should be ready at once."""
+    raise AssertionError(f"the provider would wait {seconds} s here: the server's state was not ready yet")
+
+
 def uidp(children_of: str = "") -> uidp_pb2.UIDPFilter:
     """The list data sources' filter (facts 4): `{children_of: parent}`, or set but empty (`uidp: {}` on the wire)."""
     return uidp_pb2.UIDPFilter(children_of=children_of)
+
+
+def login(console: Server, issuer: Upstream, subject: str, identity_id: str = "",
+          version: tuple[int, int, int] = (0, 4, 1)) -> Provider:  # fmt: skip
+    """A provider of `version` configured with `login_options { identity_token }` (a token of `issuer` for
+    `subject`, minted for the issuer URL, as a CI system mints it) and `identity_id`."""
+    tokens = Tokens(console.grpc_target, console.base_url, lambda: issuer.token(subject, console.base_url),
+                    identity_id, version)  # fmt: skip
+    return Provider(console.base_url, tokens, version)
