@@ -101,3 +101,16 @@ def test_organization_create_propagation(
         assert [g.id for g in tf.v1_groups.List(v1_groups.GroupFilter(id=made.uid)).items] == [made.uid]
     finally:
         tf.close()
+
+
+def test_a_person_who_holds_nothing_cannot_create_an_organization(console: Server, people: Upstream) -> None:
+    """facts 3.1 (README: a new organization needs groups.create held somewhere): a person signing in for the first
+    time, bound nowhere, is PERMISSION_DENIED, which the provider does not retry for a group (facts 5.5)."""
+    fresh = login(console, people, "fresh-" + secrets.token_hex(4))
+    try:
+        with pytest.raises(grpc.RpcError) as refused:
+            fresh.create_organization(unique("tf-org"), sleep=refuse_to_wait)
+        assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
+        assert [a.code for a in fresh.kit.attempts] == [grpc.StatusCode.PERMISSION_DENIED]
+    finally:
+        fresh.close()

@@ -151,6 +151,10 @@ def test_image_repo_and_repos(tf: Provider, org: str) -> None:
         [want_a, want_b], key=lambda r: r["id"])  # fmt: skip
     empty = tf.groups.CreateGroup(groups_pb2.CreateGroupRequest(parent=org, group=groups_pb2.Group(name="empty")))
     assert image_repos_data_source(tf, parent_id=empty.uid) == []
+    # `/` is passed as is here (unlike the group and role data sources): repos live in groups, so it is refused.
+    with pytest.raises(grpc.RpcError) as refused:
+        image_repos_data_source(tf, parent_id="/")
+    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "uidp.children_of" in refused.value.details()
     # A rename through v2beta1 (as another client might) shows in both calls the data source makes.
     renamed = unique("a")
     tf.repos.UpdateRepo(repos_pb2.UpdateRepoRequest(repo=repos_pb2.Repo(uid=a.id, name=renamed),

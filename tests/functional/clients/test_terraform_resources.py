@@ -27,6 +27,7 @@ from platform_api.gen.chainguard.platform.registry.v1 import apko_pb2, registry_
 from tests.functional.clients.provider import Provider, capability_names, capability_numbers, parent_of
 from tests.helpers import EDITOR, VIEWER, error_info, new_key, rpc_error, unique
 
+DIGEST = "sha256:" + "ab" * 32
 STAR = field_mask_pb2.FieldMask(paths=["*"])  # every v2beta1 update but the v0.4 group's (facts 1)
 MASK_V03 = ["*"]
 MASK_V04 = ["name", "description", "verified"]
@@ -292,6 +293,11 @@ def test_group_invite(tf: Provider, org: str) -> None:
     tf.delete(tf.group_invites.DeleteGroupInvite, delete)
     assert tf.read(tf.group_invites.GetGroupInvite, get) is None
     tf.delete(tf.group_invites.DeleteGroupInvite, delete)
+    # With `email` configured.
+    config.email = "dev@acme.example"
+    made = tf.create(tf.group_invites.CreateGroupInvite,
+                     group_invites_pb2.CreateGroupInviteRequest(parent=org, group_invite=config))  # fmt: skip
+    assert made.code and tf.read(tf.group_invites.GetGroupInvite, group_invites_pb2.GetGroupInviteRequest(uid=made.uid))
 
 
 # --------------------------------------------------------------------------------------- account associations
@@ -373,6 +379,10 @@ def test_image_repo(tf: Provider, org: str) -> None:
     assert repo_state(made) == want
     read = tf.read_v1(tf.registry.ListRepos, registry_pb2.RepoFilter(id=made.id))
     assert repo_state(read) == want and read.create_time == made.create_time
+    # The same create again (another workspace, or a lost answer): without prevent_existing, the existing repo is
+    # answered and Terraform adopts it.
+    again = tf.registry.CreateRepo(registry_pb2.CreateRepoRequest(parent_id=org, repo=config))
+    assert again.id == made.id and repo_state(again) == want
     update = registry_pb2.Repo(id=made.id, name=config.name, description="", aliases=[], active_tags=["2", "latest"])
     answer = tf.registry.UpdateRepo(update)
     want.update(description="", aliases=[], active_tags=["2", "latest"])
@@ -398,6 +408,15 @@ def test_image_tag(tf: Provider, org: str) -> None:
     assert (answer.id, answer.name, answer.digest, answer.deprecated) == (made.id, "v1", "", True)
     read = tf.read_v1(tf.registry.ListTags, registry_pb2.TagFilter(id=made.id))
     assert (read.name, read.digest, read.deprecated) == ("v1", "", True)
+    # A push (here: a write with a digest, as other clients make it) fills the digest, which the provider reads as
+    # computed; its own later UpdateTag, without digest, keeps it.
+    push = registry_pb2.CreateTagRequest(repo_id=repo.id, tag=registry_pb2.Tag(name="v1", digest=DIGEST))
+    pushed = tf.registry.CreateTag(push)
+    assert (pushed.id, pushed.digest) == (made.id, DIGEST)
+    answer = tf.registry.UpdateTag(registry_pb2.Tag(id=made.id, name="v1", deprecated=True))
+    assert (answer.digest, answer.deprecated) == (DIGEST, True)
+    read = tf.read_v1(tf.registry.ListTags, registry_pb2.TagFilter(id=made.id))
+    assert (read.name, read.digest, read.deprecated) == ("v1", DIGEST, True)
     tf.registry.DeleteTag(registry_pb2.DeleteTagRequest(id=made.id))
     assert tf.read_v1(tf.registry.ListTags, registry_pb2.TagFilter(id=made.id)) is None
     err, _ = rpc_error(tf.registry.DeleteTag, registry_pb2.DeleteTagRequest(id=made.id))
