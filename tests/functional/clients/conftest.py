@@ -21,12 +21,11 @@ from tests.functional.clients.provider import Provider, login, refuse_to_wait
 from tests.helpers import (
     BACKENDS,
     OWNER,
-    PG_ADMIN,
     Server,
     Upstream,
     free_port,
+    new_database,
     ok,
-    pg_execute,
     stop_server,
     unique,
     wait_ready,
@@ -36,12 +35,7 @@ from tests.helpers import (
 def start_console(backend: str, tmp: Path, *extra: str) -> Server:
     """`platform-api serve --port <p> --public-url http://localhost:<p>` (the listeners behind the front stay on
     loopback ports of its own choosing), bootstrapped; its HTTP client is the bootstrap owner's, through <p>."""
-    if backend == "sqlite":
-        database_url = f"sqlite:///{tmp / 'console.db'}"
-    else:
-        name = "pa_test_" + secrets.token_hex(6)
-        pg_execute(f"CREATE DATABASE {name}")
-        database_url = PG_ADMIN.rsplit("/", 1)[0] + "/" + name
+    database_url = new_database(backend, tmp)
     port = free_port()
     public = f"http://localhost:{port}"
     log_path = tmp / f"console-{port}.log"
