@@ -23,6 +23,7 @@ from tests.helpers import (
     OWNER,
     Server,
     Upstream,
+    cli,
     free_port,
     new_database,
     ok,
@@ -33,8 +34,8 @@ from tests.helpers import (
 
 
 def start_console(backend: str, tmp: Path, *extra: str) -> Server:
-    """`platform-api serve --port <p> --public-url http://localhost:<p>` (the listeners behind the front stay on
-    loopback ports of its own choosing), bootstrapped; its HTTP client is the bootstrap owner's, through <p>."""
+    """`platform-api serve --port <p> --public-url http://localhost:<p>` (the HTTP and gRPC listeners behind that
+    port move to free loopback ports), bootstrapped; its clients are the bootstrap owner's, through <p>."""
     database_url = new_database(backend, tmp)
     port = free_port()
     public = f"http://localhost:{port}"
@@ -45,16 +46,14 @@ def start_console(backend: str, tmp: Path, *extra: str) -> Server:
     with open(log_path, "wb") as log:
         env = {**os.environ, "PLATFORM_API_LOG_LEVEL": "warning"}
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
-    wait_ready(proc, public, f"localhost:{port}", log_path)
-    boot = subprocess.run([sys.executable, "-m", "platform_api.cli", "bootstrap", "--database", database_url],
-                          capture_output=True, text=True, timeout=120, check=True)  # fmt: skip
-    token = json.loads(boot.stdout)["token"]
-    http = httpx.Client(base_url=public, timeout=30, headers={"authorization": f"Bearer {token}"})
     target = f"localhost:{port}"
+    wait_ready(proc, public, target, log_path)
+    boot = json.loads(cli(database_url, "bootstrap"))
+    http = httpx.Client(base_url=public, timeout=30, headers={"authorization": f"Bearer {boot['token']}"})
     s = Server(backend, public, target, database_url, http, grpc.insecure_channel(target), proc, log_path)
     s.channel.close()  # a placeholder until the owner's token is known
-    s.token, s.owner, s.owner_org = token, json.loads(boot.stdout)["identity"], json.loads(boot.stdout)["organization"]
-    s.channel = s.grpc_channel(token)
+    s.token, s.owner, s.owner_org = boot["token"], boot["identity"], boot["organization"]
+    s.channel = s.grpc_channel(s.token)
     return s
 
 
@@ -75,7 +74,7 @@ def workloads() -> Iterator[Upstream]:
 
 
 @pytest.fixture(scope="session")
-def _consoles(people: Upstream) -> Iterator[dict[str, Server]]:
+def _consoles() -> Iterator[dict[str, Server]]:
     started: dict[str, Server] = {}
     yield started
     for s in started.values():

@@ -111,7 +111,7 @@ class Kit(grpc.UnaryUnaryClientInterceptor):  # type: ignore[misc]
 
     def intercept_unary_unary(self, continuation: Any, details: Any, request: Any) -> Any:
         request_id = str(uuid.uuid4())
-        outcome = None
+        outcome: Any = None
         for attempt in range(len(RETRY_WAITS) + 1):
             metadata = [("authorization", f"Bearer {self.token()}"), ("cgclientid", client_id()),
                         ("cgrequestid", request_id)]  # fmt: skip
@@ -187,11 +187,11 @@ class Tokens:
 class Provider:
     """The provider's two client sets on one `console_api` URL (facts 2), with `tokens` read per RPC (v0.3.2+)."""
 
-    def __init__(self, console_api: str, tokens: Tokens, version: tuple[int, int, int] = (0, 4, 1)) -> None:
+    def __init__(self, console_api: str, tokens: Tokens) -> None:
         self.console_api = console_api
         self.target = console_api.removeprefix("http://")
         self.tokens = tokens
-        self.version = version
+        self.version = tokens.version
         self.kit = Kit(self.tokens.get)
         self._raw = [grpc.insecure_channel(self.target, options=OPTIONS) for _ in range(2)]
         v1, v2 = (grpc.intercept_channel(ch, self.kit) for ch in self._raw)
@@ -299,4 +299,4 @@ def login(console: Server, issuer: Upstream, subject: str, identity_id: str = ""
     `subject`, minted for the issuer URL, as a CI system mints it) and `identity_id`."""
     tokens = Tokens(console.grpc_target, console.base_url, lambda: issuer.token(subject, console.base_url),
                     identity_id, version)  # fmt: skip
-    return Provider(console.base_url, tokens, version)
+    return Provider(console.base_url, tokens)
