@@ -172,16 +172,21 @@ def wait_ready(proc: subprocess.Popen[bytes], base_url: str, grpc_target: str, l
         grpc.channel_ready_future(channel).result(timeout=15)
 
 
+def new_database(backend: str, tmp: Path) -> str:
+    """The URL of a new, empty database for a server: a file in `tmp`, or a PostgreSQL database of its own (which
+    stop_server drops)."""
+    if backend == "sqlite":
+        return f"sqlite:///{tmp / 'test.db'}"
+    name = "pa_test_" + secrets.token_hex(6)
+    pg_execute(f"CREATE DATABASE {name}")
+    return PG_ADMIN.rsplit("/", 1)[0] + "/" + name
+
+
 def start_server(
     backend: str, tmp: Path, *extra: str, database_url: str | None = None, open_files: int | None = None
 ) -> Server:
     if database_url is None:
-        if backend == "sqlite":
-            database_url = f"sqlite:///{tmp / 'test.db'}"
-        else:
-            name = "pa_test_" + secrets.token_hex(6)
-            pg_execute(f"CREATE DATABASE {name}")
-            database_url = PG_ADMIN.rsplit("/", 1)[0] + "/" + name
+        database_url = new_database(backend, tmp)
     http_port, grpc_port = free_port(), free_port()
     log_path = tmp / f"server-{http_port}.log"
     # The account association check's token services: a closed loopback port, never the clouds' (tests send

@@ -13,7 +13,7 @@ v1 differences:
 
 from __future__ import annotations
 
-from platform_api.core import errors
+from platform_api.core import errors, fieldmask
 from platform_api.gen.records import registry_v2 as v2
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.common import UIDPFilter
@@ -50,7 +50,7 @@ def _v2(repo: Repo, at: str) -> v2.Repo:
     }
     for name, sent in unkept.items():
         if sent:
-            raise errors.invalid_argument(at + name, f"{name} is not kept by this service")
+            raise fieldmask.not_kept(at + name)
     return v1.convert(repo, v2.Repo, {"uid": "id"})
 
 
