@@ -265,9 +265,10 @@ def complete(url: str, user: str = "", follow_final: bool = False, client: httpx
 @contextmanager
 def login_server(backend: str, tmp: Path, provider: Provider, client_id: str, *extra: str) -> Iterator[Server]:
     """A server whose login provider (`--login-issuer`) is `provider`, as its client `client_id` (loopback
-    issuers allowed), with the `extra` flags of `serve`."""
+    issuers allowed), with the `extra` flags of `serve`. The token exchange's rate limit is off unless `extra`
+    sets it: a file's tests log in from one address faster than its default rate (the flake of 429s)."""
     s = start_server(backend, tmp, "--insecure-allow-loopback", "--login-issuer", provider.issuer,
-                     "--login-client-id", client_id, *extra)  # fmt: skip
+                     "--login-client-id", client_id, "--sts-rate", "0", *extra)  # fmt: skip
     try:
         yield s
     finally:

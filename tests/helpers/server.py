@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import resource
 import secrets
 import signal
 import socket
@@ -25,6 +24,7 @@ import pytest
 
 from platform_api.auth.capabilities import BUILTIN_ROLES
 from platform_api.core.settings import Settings
+from tests.helpers.run_cli import run_cli
 
 BUILTIN_ROLE_UIDS = {r.name: r.uid for r in BUILTIN_ROLES}
 PG_ADMIN = os.environ.get("PLATFORM_API_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
@@ -32,9 +32,9 @@ BACKENDS = os.environ.get("PLATFORM_API_TEST_BACKENDS", "sqlite,postgres").split
 
 
 def cli(database_url: str, *args: str) -> str:
-    """Run `platform-api <args> --database <database_url>`, which must succeed; its standard output."""
-    r = subprocess.run([sys.executable, "-m", "platform_api.cli", *args, "--database", database_url],
-                       capture_output=True, text=True, timeout=300)  # fmt: skip
+    """Run `platform-api <args> --database <database_url>` (tests/helpers/run_cli.py), which must succeed; its
+    standard output."""
+    r = run_cli(*args, "--database", database_url)
     assert r.returncode == 0, r.stderr
     return r.stdout
 
@@ -147,9 +147,12 @@ def pg_execute(sql: str) -> None:
     asyncio.run(run())
 
 
-def _open_files(n: int) -> Any:
-    """A subprocess preexec_fn limiting the child to `n` open files (soft and hard: serve cannot raise it)."""
-    return lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (n, n))
+def _open_files(n: int, cmd: list[str]) -> list[str]:
+    """`cmd` limited to `n` open files (soft and hard: serve cannot raise it) by `sh`'s ulimit. Not a
+    preexec_fn: with one, subprocess forks instead of vforking, grpcio's fork handler restarts its poller in
+    the child, and close_fds then closes the poller's epoll descriptor under it: the child died before exec
+    ("epoll_wait error: Bad file descriptor", grpc/grpc#43055)."""
+    return ["sh", "-c", f'ulimit -n {n} && exec "$@"', "sh", *cmd]
 
 
 def wait_ready(proc: subprocess.Popen[bytes], base_url: str, grpc_target: str, log_path: Path) -> None:
@@ -197,8 +200,8 @@ def start_server(
     cmd = [sys.executable, "-m", "platform_api.cli", "serve", "--host", "127.0.0.1", "--http-port", str(http_port),
            "--grpc-port", str(grpc_port), "--database", database_url, *extra]  # fmt: skip
     with open(log_path, "wb") as log:
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env,
-                                preexec_fn=_open_files(open_files) if open_files else None)  # fmt: skip
+        proc = subprocess.Popen(_open_files(open_files, cmd) if open_files else cmd, stdout=log,
+                                stderr=subprocess.STDOUT, env=env)  # fmt: skip
     base = f"http://127.0.0.1:{http_port}"
     wait_ready(proc, base, f"127.0.0.1:{grpc_port}", log_path)
     raw = grpc.insecure_channel(f"127.0.0.1:{grpc_port}")
