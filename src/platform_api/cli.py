@@ -390,7 +390,7 @@ def _with_database(settings: Settings, work: Callable[[Any, list[str]], Awaitabl
         return asyncio.run(go())
     except Exception as e:
         if isinstance(e, ApiError):
-            sys.exit(f"platform-api {sys.argv[1:2]}: {e.message}")
+            sys.exit(f"platform-api {' '.join(sys.argv[1:2])}: {e.message}")  # the command's name, not a list
         raise
 
 

@@ -4,6 +4,7 @@
 - api_errors: the ApiError an in-process call raises;
 - iam: built-in role uids, structured-error assertions, IAM resource makers, listings, stored-state reads;
 - registry: registry resource makers and the image reads by digest;
+- run_cli: `platform-api <args>` in this process (or as a process of its own), whatever its exit code;
 - imports: `platform-api import` runs, their JSON summary or their one-line refusal;
 - grpc: the call timeout and the google.rpc.Status of a failed call;
 - metrics: the Prometheus exposition read back as samples;
@@ -39,6 +40,7 @@ from tests.helpers.imports import imported, refusal_of, refused, run_import, sum
 from tests.helpers.metrics import Samples, metric, parse_metrics
 from tests.helpers.oidc import Upstream, new_key
 from tests.helpers.registry import image_architectures, image_size, mk_repo
+from tests.helpers.run_cli import run_cli
 from tests.helpers.server import (
     BACKENDS,
     BUILTIN_ROLE_UIDS,
@@ -117,6 +119,7 @@ __all__ = [
     "refusal_of",
     "refused",
     "rpc_error",
+    "run_cli",
     "run_db",
     "run_import",
     "scratch_database",

@@ -7,20 +7,15 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from typing import Any
 
+from tests.helpers.run_cli import run_cli
 from tests.helpers.server import Server
-
-# Long enough for the largest imports of the suite (thousands of documents, a 200 MB sparse file refused) on
-# a loaded machine; only a guard against a hang, never a measure.
-TIMEOUT = 300
 
 
 def run_import(server: Server, *args: str) -> subprocess.CompletedProcess[str]:
     """`platform-api import <args>` against the server's database, whatever its exit code."""
-    cmd = [sys.executable, "-m", "platform_api.cli", "import", *args, "--database", server.database_url]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT)
+    return run_cli("import", *args, "--database", server.database_url)
 
 
 def summary_of(r: subprocess.CompletedProcess[str]) -> dict[str, Any]:

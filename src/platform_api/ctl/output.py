@@ -45,8 +45,9 @@ def table(rows: Sequence[dict[str, Any]], columns: Sequence[Column], out: TextIO
         out.write("  ".join(v.ljust(w) for v, w in zip(line, widths, strict=True)).rstrip() + "\n")
 
 
-def emit(value: Any, fmt: str, columns: Sequence[Column], out: TextIO = sys.stdout, *, many: bool = False) -> None:
-    """One record, or a list of records when `many`."""
+def emit(value: Any, fmt: str, columns: Sequence[Column], out: TextIO | None = None, *, many: bool = False) -> None:
+    """One record, or a list of records when `many`, on `out` (standard output as it is at the call)."""
+    out = out or sys.stdout
     rows = data(value)
     if fmt == "json":
         out.write(json.dumps(rows, indent=2, ensure_ascii=False) + "\n")
@@ -67,9 +68,9 @@ def emit(value: Any, fmt: str, columns: Sequence[Column], out: TextIO = sys.stdo
 class Progress:
     """`label: n` on stderr, rewritten in place, when stderr is a terminal; nothing otherwise."""
 
-    def __init__(self, label: str, total: int | None = None, err: TextIO = sys.stderr) -> None:
-        self.label, self.total, self.err = label, total, err
-        self.on = err.isatty()
+    def __init__(self, label: str, total: int | None = None, err: TextIO | None = None) -> None:
+        self.label, self.total, self.err = label, total, err or sys.stderr
+        self.on = self.err.isatty()
         self.n = 0
 
     def step(self, k: int = 1) -> None:

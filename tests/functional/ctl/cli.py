@@ -1,5 +1,6 @@
-"""Running the installed `platformctl` as a user would: a subprocess with its own config directory, with
-pipes (scripts) or in a pseudo-terminal (a person at a terminal)."""
+"""Running `platformctl` as a user would, with its own config directory and environment: with pipes (scripts; in
+this process, see tests/helpers/run_cli.py) or in a pseudo-terminal (a person at a terminal: the installed
+script)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from platform_api.ctl import main as ctl_main
 from tests.helpers import Server
+from tests.helpers.run_cli import run_entry
 
 PLATFORMCTL = str(Path(sys.executable).parent / "platformctl")
 
@@ -45,8 +48,7 @@ class Ctl:
         self.home = home
 
     def __call__(self, *args: str, stdin: str | None = None) -> Result:
-        r = subprocess.run([PLATFORMCTL, *args], env=self.env, input=stdin, capture_output=True, text=True,
-                           timeout=120)  # fmt: skip
+        r = run_entry(ctl_main.main, [PLATFORMCTL], "platformctl", list(args), env=self.env, stdin=stdin)
         return Result(r.returncode, r.stdout, r.stderr)
 
     def json(self, *args: str) -> Any:

@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
 import httpx
 
-from tests.helpers import Server, mk_group, ok, unique
+from tests.helpers import Server, mk_group, ok, run_cli, unique
 
 
 def grant(server: Server, *args: str) -> subprocess.CompletedProcess[str]:
-    cmd = [sys.executable, "-m", "platform_api.cli", "grant", *args, "--database", server.database_url]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    return run_cli("grant", *args, "--database", server.database_url)
 
 
 def test_grant_binds_a_role_a_caller_could_not(server: Server, http: httpx.Client, org: str) -> None:

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import socket
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -19,7 +17,7 @@ import dns.rdatatype
 import dns.rrset
 import pytest
 
-from tests.helpers import Server, mk_group, mk_org, unique
+from tests.helpers import Server, mk_group, mk_org, run_cli, unique
 
 
 class TxtServer:
@@ -81,8 +79,7 @@ def domains(server: Server, *args: str) -> Any:
 
 def refused(server: Server, *args: str) -> str:
     """The one-line refusal of a `domains` command that must fail (exit status 1)."""
-    r = subprocess.run([sys.executable, "-m", "platform_api.cli", "domains", *args, "--database", server.database_url],
-                       capture_output=True, text=True, timeout=120)  # fmt: skip
+    r = run_cli("domains", *args, "--database", server.database_url)
     assert r.returncode == 1, (r.returncode, r.stdout, r.stderr)
     return r.stderr.strip()
 
