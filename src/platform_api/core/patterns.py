@@ -11,6 +11,10 @@ against 4.3 µs through the `re2` module's `re`-like wrappers), which the hot pa
 from __future__ import annotations
 
 import re2
+
+# google-re2's extension module is private API: pinned exactly (pyproject.toml, constraints.txt), and
+# tests/unit/core/test_patterns.py checks that it answers as the public `re2` module does, so an upgrade that
+# changes it fails there rather than in a request.
 from re2 import _re2
 
 _BOTH = _re2.RE2.Anchor.ANCHOR_BOTH
