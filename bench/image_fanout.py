@@ -91,7 +91,8 @@ def sbom(path: Path, names: list[str]) -> str:
     packages = [{"SPDXID": f"SPDXRef-{i}", "name": n, "versionInfo": "1.0-r0", "downloadLocation": "NONE"}
                 for i, n in enumerate(names)]  # fmt: skip
     doc = {"spdxVersion": "SPDX-2.3", "dataLicense": "CC0-1.0", "SPDXID": "SPDXRef-DOCUMENT", "name": "s",
-           "documentNamespace": "https://example.invalid/s", "creationInfo": {"created": "2031-01-01T00:00:00Z"},
+           "documentNamespace": "https://example.invalid/s",
+           "creationInfo": {"created": "2031-01-01T00:00:00Z", "creators": ["Tool: test"]},
            "packages": packages}  # fmt: skip
     path.write_text(json.dumps(doc))
     return str(path)

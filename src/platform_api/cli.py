@@ -25,8 +25,9 @@ from platform_api.iam import account_association_check, bootstrap, domains, iden
 from platform_api.registry import registry_config
 from platform_api.service import imports
 from platform_api.service.runtime import Runtime
-from platform_api.store import db
+from platform_api.store import connect_failure, db
 from platform_api.store.db import Database
+from platform_api.store.errors import CannotConnect, Unavailable
 from platform_api.store.migrate import migrate
 
 T = TypeVar("T")
@@ -252,7 +253,16 @@ def _invocation(ns: argparse.Namespace) -> Invocation:
 def main(argv: list[str] | None = None) -> None:
     """Entry point (`platform-api`): parses the command line and runs the chosen command's function."""
     ns = _parser().parse_args(argv)
-    ns.run(_invocation(ns))
+    try:
+        ns.run(_invocation(ns))
+    except (CannotConnect, Unavailable) as e:  # one line (what, where, what to do), not the driver's traceback
+        sys.exit(f"{_command(ns)}: {e}")
+
+
+def _command(ns: argparse.Namespace) -> str:
+    """The command as given, e.g. `platform-api import sbom`, `platform-api domains ls`."""
+    words = [ns.command, getattr(ns, "kind", None), getattr(ns, "action", None) if ns.command == "domains" else None]
+    return " ".join(["platform-api", *(w for w in words if w)])
 
 
 def serve_command(inv: Invocation) -> None:
@@ -473,12 +483,21 @@ def _refuse_taken_ports(settings: Settings) -> None:
             sys.exit(f"platform-api serve: cannot listen on {host}:{port}: {e.strerror or e} (another server?)")
 
 
+async def _reachable(settings: Settings) -> None:
+    """Opens the database and closes it: `CannotConnect` when it cannot be opened."""
+    database = await db.connect(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
+    await database.close()
+
+
 def _serve(settings: Settings, workers: int) -> None:
     from granian.constants import HTTPModes, Interfaces, Loops
     from granian.http import HTTP1Settings
     from granian.server import Server
 
     _refuse_taken_ports(settings)
+    # The workers open the database in their start-up; one that cannot would die with a traceback, be started
+    # again and die again (Granian's crash loop). Opened once here first, a failure is one line and exit 1.
+    asyncio.run(_reachable(settings))
     # Raised before the workers and the front start (they inherit it); each listener gets its share.
     limit = fd_budget.raise_fd_limit()
     budget = fd_budget.split(limit, settings)
@@ -496,8 +515,9 @@ def _serve(settings: Settings, workers: int) -> None:
         )
     else:
         listeners = f"HTTP on {settings.http_host}:{settings.http_port}, gRPC on {grpc_at}"
+    database = connect_failure.safe_url(settings.database_url)  # never its password
     print(
-        f"platform-api: {listeners}, database {settings.database_url}, issuer {settings.issuer}"
+        f"platform-api: {listeners}, database {database}, issuer {settings.issuer}"
         + (" (INSECURE loopback issuers/sinks allowed)" if settings.insecure_allow_loopback else ""),
         file=sys.stderr,
     )

@@ -1,9 +1,10 @@
 """`platform-api import sbom <repo-uid> <digest> <file>`: the packages of an image from its SBOM, an SPDX
-2.2/2.3 JSON document (`packages[]`: name, versionInfo, the purl among externalRefs) or a CycloneDX
-1.5+ JSON document (`components[]`, nested components included: name, version, purl). The image must
-be known from `import oci`. One transaction; the SBOM replaces the one recorded for the image, writing
-only the difference (packages counted as created / unchanged, and `removed`). The document is kept as
-imported (v1 GetRawSbom) and `describe` reads what v1 GetSbom answers of it; at most MAX_SBOM bytes."""
+2.3 JSON document (`packages[]`: name, versionInfo, the purl among externalRefs; the fields SPDX requires of
+the document and of each package must be there, `spdx_document`) or a CycloneDX 1.5+ JSON document
+(`components[]`, nested components included: name, version, purl). The image must be known from `import oci`.
+One transaction; the SBOM replaces the one recorded for the image, writing only the difference (packages
+counted as created / unchanged, and `removed`). The document is kept as imported (v1 GetRawSbom) and
+`describe` reads what v1 GetSbom answers of it; at most MAX_SBOM bytes."""
 
 from __future__ import annotations
 
@@ -19,7 +20,11 @@ from platform_api.service import imports
 from platform_api.service.imports import BadInput
 
 HELP = "an image's SBOM (SPDX 2.3 JSON or CycloneDX 1.5+ JSON): its packages and versions"
-SPDX_VERSIONS = ("SPDX-2.2", "SPDX-2.3")
+SPDX_VERSIONS = ("SPDX-2.3",)
+# What SPDX 2.3 requires of a document (its clause 6) and of each package (clause 7) that an import reads or
+# that tells a document from a stub; JSON names. `creationInfo` is checked apart (created, creators).
+SPDX_DOCUMENT = ("dataLicense", "SPDXID", "name", "documentNamespace")
+SPDX_PACKAGE = ("SPDXID", "name", "downloadLocation")
 CYCLONEDX_VERSIONS = ("1.5", "1.6", "1.7")
 MAX_PACKAGES = 200_000
 MAX_DEPTH = 32  # nested CycloneDX components
@@ -59,11 +64,14 @@ def spdx(file: Path, doc: dict[str, Any]) -> list[sboms.Package]:
         raise BadInput(
             file, "$.spdxVersion", f"unsupported SPDX version {version!r} (expected {' or '.join(SPDX_VERSIONS)})"
         )
+    spdx_document(file, doc)
     out = []
     for i, p in enumerate(_list(file, "$.packages", doc.get("packages"))):
         place = f"$.packages[{i}]"
         if not isinstance(p, dict):
             raise BadInput(file, place, "a package must be an object")
+        for field in SPDX_PACKAGE:
+            _required(file, f"{place}.{field}", p.get(field), field, "an SPDX package")
         name = _text(file, f"{place}.name", p.get("name"), "name", required=True)
         version = _text(file, f"{place}.versionInfo", p.get("versionInfo"), "version")
         purl = ""
@@ -72,6 +80,37 @@ def spdx(file: Path, doc: dict[str, Any]) -> list[sboms.Package]:
                 purl = _text(file, f"{place}.externalRefs[{j}].referenceLocator", ref.get("referenceLocator"), "purl")
         out.append(sboms.Package(name, version, purl))
     return out
+
+
+def _required(file: Path, place: str, value: Any, field: str, of: str) -> None:
+    if value is None:
+        raise BadInput(file, place, f"missing: {of} requires {field}")
+    if not isinstance(value, str) or not value.strip():
+        raise BadInput(file, place, f"{field} must be a non-empty string")
+
+
+def spdx_document(file: Path, doc: dict[str, Any]) -> None:
+    """BadInput unless `doc` has what SPDX 2.3 requires of a document: a stub of packages alone is no SBOM (its
+    import would replace the image's packages with its own)."""
+    for field in SPDX_DOCUMENT:
+        _required(file, f"$.{field}", doc.get(field), field, "an SPDX document")
+    info = doc.get("creationInfo")
+    if info is None:
+        raise BadInput(file, "$.creationInfo", "missing: an SPDX document requires creationInfo")
+    if not isinstance(info, dict):
+        raise BadInput(file, "$.creationInfo", "creationInfo must be an object")
+    _required(file, "$.creationInfo.created", info.get("created"), "created", "creationInfo")
+    try:
+        clock.parse(info["created"])
+    except ValueError:
+        created = info["created"][:40]
+        raise BadInput(file, "$.creationInfo.created", f"{created!r} is not a time like 2024-01-31T12:00:00Z") from None
+    creators = info.get("creators")
+    if not isinstance(creators, list) or not creators:
+        raise BadInput(file, "$.creationInfo.creators", "missing: creationInfo requires creators (a non-empty list)")
+    for i, creator in enumerate(creators):
+        if not isinstance(creator, str) or not creator.strip():
+            raise BadInput(file, f"$.creationInfo.creators[{i}]", "a creator must be a non-empty string")
 
 
 def cyclonedx(file: Path, doc: dict[str, Any]) -> list[sboms.Package]:

@@ -18,8 +18,11 @@ never asks which one it has.
 
 from __future__ import annotations
 
+import sqlite3
 from urllib.parse import urlparse
 
+from platform_api.store import connect_failure
+from platform_api.store.errors import CannotConnect
 from platform_api.store.interface import Conn, Database, Listener, Row
 from platform_api.store.postgres import PostgresDatabase
 from platform_api.store.sqlite import CommitFailed, SqliteDatabase, sqlite_path
@@ -31,9 +34,23 @@ __all__ = [
 
 
 async def connect(url: str, *, sqlite_synchronous: str = "FULL") -> SqliteDatabase | PostgresDatabase:
+    """The database at `url`; `CannotConnect` (one line: what, where, what to do) when it cannot be opened."""
     scheme = urlparse(url).scheme
     if scheme == "sqlite":
-        return SqliteDatabase(sqlite_path(url), sqlite_synchronous)
+        path = sqlite_path(url)
+        try:
+            return SqliteDatabase(path, sqlite_synchronous)
+        except (OSError, sqlite3.DatabaseError) as e:
+            raise connect_failure.sqlite_failure(url, path, e) from e
     if scheme in ("postgres", "postgresql"):
-        return await PostgresDatabase.connect(url)
-    raise ValueError(f"unsupported database URL scheme {scheme!r}: use sqlite:///path or postgresql://...")
+        try:
+            return await PostgresDatabase.connect(url)
+        except Exception as e:
+            refusal = connect_failure.postgres_failure(url, e)
+            if refusal is None:
+                raise
+            raise refusal from e
+    raise CannotConnect(
+        f"unsupported database URL scheme {scheme!r} in {connect_failure.safe_url(url)}: use sqlite:///path or "
+        "postgresql://user@host:5432/db (--database or PLATFORM_API_DATABASE_URL)"
+    )

@@ -52,3 +52,9 @@ class OutcomeUnknown(Unavailable):
         StorageError.__init__(
             self, f"{message}; the change may or may not be stored: read it back before sending it again"
         )
+
+
+class CannotConnect(StorageError):
+    """The database could not be opened at all (unreachable, missing, refused the login, a SQLite path that
+    cannot be created): the message is one line for the operator, what failed, where and what to do
+    (`store.connect_failure`)."""

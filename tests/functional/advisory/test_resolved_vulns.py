@@ -54,7 +54,8 @@ def _image(server: Any, http: httpx.Client, org: str, tmp: Path, packages: list[
 def _sbom(tmp: Path, packages: list[str]) -> str:
     """An SPDX SBOM file listing `packages`."""
     sbom = {"spdxVersion": "SPDX-2.3", "dataLicense": "CC0-1.0", "SPDXID": "SPDXRef-DOCUMENT", "name": "s",
-            "documentNamespace": "https://example.invalid/s", "creationInfo": {"created": "2031-01-01T00:00:00Z"},
+            "documentNamespace": "https://example.invalid/s",
+            "creationInfo": {"created": "2031-01-01T00:00:00Z", "creators": ["Tool: test"]},
             "packages": [{"SPDXID": f"SPDXRef-{i}", "name": p, "versionInfo": "1.0-r0", "downloadLocation": "NONE"}
                          for i, p in enumerate(packages)]}  # fmt: skip
     (tmp / "sbom.json").write_text(json.dumps(sbom))

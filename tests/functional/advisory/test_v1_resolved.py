@@ -48,7 +48,8 @@ def image_with(server: Server, http: httpx.Client, org: str, tmp: Path, package:
     digest = "sha256:" + hashlib.sha256(data).hexdigest()
     assert http.post(f"/registry/v2/tags/{repo}", json={"name": "latest", "digest": digest}).status_code == 200
     sbom = {"spdxVersion": "SPDX-2.3", "dataLicense": "CC0-1.0", "SPDXID": "SPDXRef-DOCUMENT", "name": "s",
-            "documentNamespace": "https://example.invalid/s", "creationInfo": {"created": "2031-01-01T00:00:00Z"},
+            "documentNamespace": "https://example.invalid/s",
+            "creationInfo": {"created": "2031-01-01T00:00:00Z", "creators": ["Tool: test"]},
             "packages": [{"SPDXID": "SPDXRef-0", "name": package, "versionInfo": "1.0-r0",
                           "downloadLocation": "NONE"}]}  # fmt: skip
     (tmp / "sbom.json").write_text(json.dumps(sbom))

@@ -1,5 +1,6 @@
 """`platform-api import sbom`: SPDX 2.3 and CycloneDX 1.5 JSON into an image's packages; idempotent,
-a changed SBOM writes only the difference, bad input changes nothing; `sboms.packages` reads them."""
+a changed SBOM writes only the difference, bad input (other SPDX versions, a document or package without what
+SPDX requires of it) changes nothing; `sboms.packages` reads them."""
 
 from __future__ import annotations
 
@@ -65,14 +66,56 @@ def test_spdx_and_cyclonedx(server: Any, http: httpx.Client, org: str, tmp_path:
     assert packages(server, repo, ["sha256:" + "0" * 64]) == []
 
 
+def spdx_doc(packages: list[Any] | None = None, drop: str = "", **fields: Any) -> str:
+    """An SPDX 2.3 document with every field SPDX requires (less `drop`, a JSON path below `$.`; `fields`
+    replacing the document's own) and `packages`."""
+    doc: dict[str, Any] = {
+        "spdxVersion": "SPDX-2.3", "dataLicense": "CC0-1.0", "SPDXID": "SPDXRef-DOCUMENT", "name": "n",
+        "documentNamespace": "https://example.invalid/n",
+        "creationInfo": {"created": "2026-01-02T03:04:05Z", "creators": ["Tool: t"]},
+        "packages": packages if packages is not None else [dict(PACKAGE)],
+    } | fields  # fmt: skip
+    if drop:
+        *parents, last = drop.split(".")
+        holder = doc
+        for key in parents:
+            holder = holder[key] if not key.isdigit() else holder[int(key)]
+        del holder[last]
+    return json.dumps(doc)
+
+
+PACKAGE = {"SPDXID": "SPDXRef-p", "name": "p", "downloadLocation": "NOASSERTION"}
+
 BAD = {
     "truncated": ('{"spdxVersion": "SPDX-2.3", "packages": [', "malformed JSON"),
     "spdx-version": ('{"spdxVersion": "SPDX-3.0", "packages": []}', "$.spdxVersion: unsupported SPDX version"),
+    # What the README promises is SPDX 2.3, and a document SPDX would accept (issue 29 item 8).
+    "spdx-2.2": (spdx_doc(spdxVersion="SPDX-2.2"), "$.spdxVersion: unsupported SPDX version 'SPDX-2.2'"),
+    "spdx-stub": ('{"spdxVersion": "SPDX-2.3", "packages": []}', "$.dataLicense: missing: an SPDX document requires"),
+    **{
+        f"spdx-no-{field}": (spdx_doc(drop=field), f"$.{field}: missing")
+        for field in ("dataLicense", "SPDXID", "name", "documentNamespace", "creationInfo")
+    },
+    "spdx-no-created": (spdx_doc(drop="creationInfo.created"), "$.creationInfo.created: missing"),
+    "spdx-bad-created": (
+        spdx_doc(creationInfo={"created": "yesterday", "creators": ["Tool: t"]}),
+        "$.creationInfo.created: 'yesterday' is not a time",
+    ),
+    "spdx-no-creators": (spdx_doc(drop="creationInfo.creators"), "$.creationInfo.creators: missing"),
+    "spdx-empty-creators": (
+        spdx_doc(creationInfo={"created": "2026-01-02T03:04:05Z", "creators": []}),
+        "$.creationInfo.creators: missing",
+    ),
+    "spdx-empty-name": (spdx_doc(name=""), "$.name: name must be a non-empty string"),
+    **{
+        f"spdx-package-no-{field}": (spdx_doc(drop=f"packages.0.{field}"), f"$.packages[0].{field}: missing")
+        for field in ("SPDXID", "name", "downloadLocation")
+    },
     "cdx-version": ('{"bomFormat": "CycloneDX", "specVersion": "1.2"}', "unsupported CycloneDX version '1.2'"),
     "neither": ('{"hello": 1}', "neither SPDX"),
     "not-object": ("[1, 2]", "must be a JSON object"),
-    "name-type": ('{"spdxVersion": "SPDX-2.3", "packages": [{"name": 5}]}', "$.packages[0].name: name must be"),
-    "packages-type": ('{"spdxVersion": "SPDX-2.3", "packages": {}}', "$.packages: must be a list"),
+    "name-type": (spdx_doc([PACKAGE | {"name": 5}]), "$.packages[0].name: name must be"),
+    "packages-type": (spdx_doc(packages={}), "$.packages: must be a list"),  # type: ignore[arg-type]
     "component": (
         '{"bomFormat": "CycloneDX", "specVersion": "1.6",'
         ' "components": [{"name": "a", "components": [{"version": "1"}]}]}',
