@@ -61,6 +61,14 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     root = parser()
+    for arg in sys.argv[1:] if argv is None else argv:
+        if not arg.isascii():
+            try:
+                arg.encode()
+            except UnicodeEncodeError:  # bytes that are no UTF-8, as Python hands them over (surrogates)
+                print(f"platformctl: error: {arg.encode(errors='replace').decode()!r} is not valid UTF-8",
+                      file=sys.stderr)  # fmt: skip
+                return USAGE
     try:
         args = root.parse_args(argv)
     except KeyboardInterrupt:

@@ -163,6 +163,11 @@ def test_counts_and_missing_values_are_usage_errors(ctl: Ctl, args: list[str]) -
     assert r.code == 2 and "Traceback" not in r.err and args[-2 if args[-1] != "--ttl" else -1] in r.err
 
 
+def test_an_argument_not_utf8_is_a_usage_error(ctl: Ctl) -> None:
+    r = ctl("iam", "groups", "create", "bad\udcffname")
+    assert r.code == 2 and "not valid UTF-8" in r.err and "Traceback" not in r.err
+
+
 @pytest.mark.parametrize(
     "args",
     [
