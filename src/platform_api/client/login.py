@@ -12,6 +12,9 @@ code the browser shows at the end. It reads the login's result at `/sts/headless
 a signature proving it holds the key; the result is sealed for that key and that code (ECDH + HKDF-SHA256 +
 AES-256-GCM, the server's auth/headless.py), so only this process opens it, and only when the person typed
 the code of their own login.
+
+Both first ask the server whether it would start the login at all (`check_start`): a server without a login
+provider refuses before a browser opens or a person is asked for anything (LoginRefused).
 """
 
 from __future__ import annotations
@@ -50,6 +53,15 @@ class LoginError(Exception):
     """The login did not give a token: refused by the server or the provider, or timed out."""
 
 
+class LoginRefused(LoginError):
+    """The server refused to start the login (before any browser): `code` is the google.rpc code of its answer
+    (9 FAILED_PRECONDITION: no login provider; 5: no such identity provider; 3: a bad parameter), 0 if none."""
+
+    def __init__(self, message: str, code: int = 0) -> None:
+        super().__init__(message)
+        self.code = code
+
+
 @dataclass(frozen=True)
 class LoginResult:
     token: str
@@ -69,6 +81,25 @@ def _expiry(token: str) -> datetime | None:
 
 def _oauth_url(server: str, params: dict[str, str]) -> str:
     return server.rstrip("/") + "/oauth?" + urlencode({k: v for k, v in params.items() if v})
+
+
+def check_start(server: str, params: dict[str, str], timeout: float = 30.0) -> None:
+    """Ask the server whether it would start this login, before a browser is opened or a person waited for:
+    `GET /oauth` with the login's own parameters answers a redirect (to the provider, or once to the
+    server's public URL) when it would, and a google.rpc.Status when not (a server without a login provider,
+    an unknown identity provider, a parameter refused): the browser would only have shown that JSON, and the
+    CLI waited for ever. Nothing is kept by the server for an unfollowed redirect (the pending login is in
+    the cookie it sets)."""
+    try:
+        with httpx.Client(timeout=timeout, follow_redirects=False) as c:
+            r = c.get(_oauth_url(server, params))
+    except httpx.HTTPError as e:
+        raise LoginRefused(f"cannot reach {server}: {e}", 14) from None
+    if r.is_redirect:
+        return
+    code, _, message = _refusal(r)
+    raise LoginRefused(f"the server will not start a login: {message or r.reason_phrase} (HTTP {r.status_code})",
+                       code)  # fmt: skip
 
 
 def browser_login(
@@ -127,6 +158,7 @@ def browser_login(
         "identity": identity,
     }
     try:
+        check_start(server, params)
         open_browser(_oauth_url(server, params))
         deadline = time.monotonic() + timeout
         while not got.is_set():
@@ -190,6 +222,7 @@ def headless_login(
     code = base64.urlsafe_b64encode(point).rstrip(b"=").decode()
     params = {"exit": "redirect", "headless_code": code, "create_refresh_token": "true", "idp_id": idp_id,
               "invite": invite_code}  # fmt: skip
+    check_start(server, params)
     show(_oauth_url(server, params))
     deadline = time.monotonic() + timeout
     url = server.rstrip("/") + "/sts/headless_sessions"

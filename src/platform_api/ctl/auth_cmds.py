@@ -14,11 +14,11 @@ import time
 import webbrowser
 from typing import Any
 
-from platform_api.client import Credentials, Unauthenticated
+from platform_api.client import Credentials, Unauthenticated, errors
 from platform_api.client import auth as client_auth
 from platform_api.client import login as login_flows
 from platform_api.ctl import output
-from platform_api.ctl.common import OK, UNAUTHENTICATED, USAGE, CtlError, Ctx, command, group
+from platform_api.ctl.common import OK, UNAUTHENTICATED, USAGE, CtlError, Ctx, command, exit_code, group
 
 
 def _subject(token: str) -> str:
@@ -46,6 +46,8 @@ def login(ctx: Ctx) -> int:
             else:
                 result = login_flows.browser_login(ctx.server, idp_id=a.idp_id or "", invite_code=a.invite_code or "",
                                              identity=a.identity or "", open_browser=_open_browser)  # fmt: skip
+        except login_flows.LoginRefused as e:  # before any browser: the server will not start this login
+            raise CtlError(_refused(ctx.server, e, bool(a.idp_id)), exit_code(errors.make(e.code, str(e)))) from None
         except login_flows.LoginError as e:  # the server or the provider said no, or the person never finished
             raise CtlError(f"login failed: {e}", UNAUTHENTICATED) from None
         expiry = result.expiry.timestamp() if result.expiry else client_auth.jwt_expiry(result.token)
@@ -57,6 +59,15 @@ def login(ctx: Ctx) -> int:
         who = f"{me['email']} ({me.get('subject', who)})" if me.get("email") else str(me.get("subject") or who)
     print(f"logged in to {ctx.server} as {who}", file=sys.stderr)
     return OK
+
+
+def _refused(server: str, e: login_flows.LoginRefused, idp: bool) -> str:
+    text = f"cannot log in to {server}: {e}"
+    if e.code == errors.FailedPrecondition.code and not idp:
+        # The server's words name its query parameter (idp_id): say what to do here instead.
+        text += (" -- log in through an organization's identity provider (--idp-id UID), or cache a token: "
+                 "platform-api token --identity UID | platformctl auth login --token-stdin")  # fmt: skip
+    return text
 
 
 def _show(url: str) -> None:

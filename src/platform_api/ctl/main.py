@@ -26,7 +26,10 @@ exit codes: 0 ok, 1 other error, 2 usage, 3 unauthenticated, 4 permission denied
 
 class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
+        # A flag's value refused ("argument --ttl: '1h2' is not a duration: give ..."): the line says what it
+        # takes, the usage would bury it. Other errors (a flag missing, unknown) show the usage first.
+        if not message.startswith("argument "):
+            self.print_usage(sys.stderr)
         print(f"{self.prog}: error: {message}", file=sys.stderr)
         raise SystemExit(USAGE)
 
@@ -58,7 +61,18 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     root = parser()
-    args = root.parse_args(argv)
+    for arg in sys.argv[1:] if argv is None else argv:
+        if not arg.isascii():
+            try:
+                arg.encode()
+            except UnicodeEncodeError:  # bytes that are no UTF-8, as Python hands them over (surrogates)
+                print(f"platformctl: error: {arg.encode(errors='replace').decode()!r} is not valid UTF-8",
+                      file=sys.stderr)  # fmt: skip
+                return USAGE
+    try:
+        args = root.parse_args(argv)
+    except KeyboardInterrupt:
+        return INTERRUPTED
     if args.func is None:
         root.print_help(sys.stderr)
         return USAGE
@@ -81,6 +95,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return INTERRUPTED
     except BrokenPipeError:  # `platformctl ... | head`
+        return GENERIC
+    except Exception as e:  # the last resort: one line, never a traceback (a bug to report)
+        print(f"platformctl: internal error: {type(e).__name__}: {e}", file=sys.stderr)
         return GENERIC
     finally:
         ctx.close()

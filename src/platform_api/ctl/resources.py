@@ -6,11 +6,12 @@ subtree, `update` changing only the flags given, `rm` of several at once with pr
 from __future__ import annotations
 
 import argparse
+import sys
 from dataclasses import dataclass
 from typing import Any
 
 from platform_api.client import UIDPFilter
-from platform_api.ctl import output, resolve
+from platform_api.ctl import output, resolve, values
 from platform_api.ctl.common import NOT_FOUND, OK, USAGE, CtlError, Ctx, command, group
 
 
@@ -19,7 +20,9 @@ class Flag:
     flag: str  # --description
     path: str  # the record's field, JSON names, dotted for nested fields: claimMatch.issuer
     help: str
-    kind: str = "str"  # str, list (repeatable), bool, caps, enum:<prefix>, or a resolver of resolve.RESOLVERS
+    # str, list (repeatable), bool, caps (repeatable, comma-separated), or a resolver of resolve.RESOLVERS.
+    # A value's type is its field's in the contract (values.py): `--ttl` a Duration, `--state` an enum, ...
+    kind: str = "str"
     create: bool = True
     update: bool = True
     required: bool = False  # on create
@@ -40,6 +43,10 @@ class Spec:
     parent: str = "group"  # what --parent names on create and ls
     filters: tuple[Flag, ...] = ()  # ls: request fields (kind: resolver)
     example: str = ""
+    # Fields the server answers with on create only (a secret): shown in every output format then, with
+    # `once_note` on stderr, since no later call shows them again.
+    once: tuple[output.Column, ...] = ()
+    once_note: str = ""
 
 
 CRUD = {"ls": "list_{}", "get": "get_{}", "create": "create_{}", "update": "update_{}", "rm": "delete_{}"}
@@ -47,12 +54,6 @@ CRUD = {"ls": "list_{}", "get": "get_{}", "create": "create_{}", "update": "upda
 
 def crud(singular: str, plural: str, *verbs: str) -> dict[str, str]:
     return {v: CRUD[v].format(plural if v == "ls" else singular) for v in verbs or CRUD}
-
-
-def capability(name: str) -> str:
-    """`repo.list` or `CAP_REPO_LIST` -> CAP_REPO_LIST."""
-    name = name.strip()
-    return name if name.startswith("CAP_") else "CAP_" + name.replace(".", "_").replace("-", "_").upper()
 
 
 def _set(target: dict[str, Any], path: str, value: Any) -> None:
@@ -67,11 +68,9 @@ def _dest(flag: Flag) -> str:
 
 
 def _value(ctx: Ctx, flag: Flag, raw: Any) -> Any:
+    """The request's value of a flag: typed values were converted by the parser (values.py); names resolved."""
     if flag.kind == "caps":
-        return [capability(c) for item in raw for c in item.split(",") if c.strip()]
-    if flag.kind.startswith("enum:"):  # enum:STATE_ accepts FAILED for STATE_FAILED
-        prefix = flag.kind.removeprefix("enum:")
-        return raw.upper() if raw.upper().startswith(prefix) else prefix + raw.upper()
+        return [c for item in raw for c in item]
     if flag.kind in resolve.RESOLVERS:
         return resolve.RESOLVERS[flag.kind](ctx, raw)
     return raw
@@ -154,7 +153,9 @@ def do_create(ctx: Ctx, spec: Spec) -> int:
         raise CtlError(f"--{spec.parent.replace('_', '-')} is required", USAGE)
     parent = resolve.RESOLVERS[spec.parent](ctx, parent_ref) if parent_ref else ""
     item = _method(ctx, spec, "create")(parent, body)
-    output.emit(item, ctx.output, spec.columns + spec.wide)
+    output.emit(item, ctx.output, spec.columns + spec.wide + spec.once)
+    if spec.once_note and any(output.cell(output.data(item), path) for _, path in spec.once):
+        print(f"platformctl: {spec.once_note}", file=sys.stderr)
     return OK
 
 
@@ -186,15 +187,25 @@ def do_rm(ctx: Ctx, spec: Spec) -> int:
     return OK
 
 
-def _add_flag(p: argparse.ArgumentParser, flag: Flag, *, create: bool) -> None:
+def flag_field(spec: Spec, verb: str, flag: Flag) -> Any:
+    """The contract's field (a FieldDescriptor) that `flag` of `verb` sets: in the resource for create and
+    update, in the request for ls."""
+    return values.field(spec.area, spec.methods[verb], "" if verb == "ls" else spec.field, flag.path)
+
+
+def _add_flag(p: argparse.ArgumentParser, spec: Spec, verb: str, flag: Flag) -> None:
     dest = _dest(flag)
-    required = create and flag.required
+    required = verb == "create" and flag.required
+    # Typed values are converted (or refused, exit 2) as the line is parsed: before any call.
+    typed = str if flag.kind in resolve.RESOLVERS else values.parser_type(lambda: flag_field(spec, verb, flag),
+                                                                           split=flag.kind == "caps")  # fmt: skip
     if flag.kind == "bool":
         p.add_argument(flag.flag, dest=dest, action=argparse.BooleanOptionalAction, default=None, help=flag.help)
     elif flag.kind in ("list", "caps"):
-        p.add_argument(flag.flag, dest=dest, action="append", default=None, required=required, help=flag.help)
+        p.add_argument(flag.flag, dest=dest, action="append", default=None, required=required, type=typed,
+                       help=flag.help)  # fmt: skip
     else:
-        p.add_argument(flag.flag, dest=dest, required=required, help=flag.help)
+        p.add_argument(flag.flag, dest=dest, required=required, type=typed, help=flag.help)
 
 
 def register(sub: Any, spec: Spec) -> Any:
@@ -214,9 +225,9 @@ def register(sub: Any, spec: Spec) -> Any:
         if spec.named:
             p.add_argument("--name", help="only those with this exact name")
         for flag in spec.filters:
-            _add_flag(p, flag, create=False)
-        p.add_argument("--limit", type=int, default=0, help="stop after this many (default: all)")
-        p.add_argument("--page-size", type=int, default=0, help="items per request (default: the server's)")
+            _add_flag(p, spec, "ls", flag)
+        p.add_argument("--limit", type=values.count, default=0, help="stop after this many (default: all)")
+        p.add_argument("--page-size", type=values.count, default=0, help="items per request (default: the server's)")
     ref_help = f"the {spec.kind}: a uid" + (", or a name / path (my-org/name)" if spec.named else "")
     if "get" in m:
         p = command(res, "get", f"show one {spec.kind}", [f"{word} get <uid>"], lambda ctx: do_get(ctx, spec))
@@ -231,7 +242,7 @@ def register(sub: Any, spec: Spec) -> Any:
         p.add_argument(*names, dest="parent", help=f"where to create it: {parent_help}{need}")
         for flag in spec.flags:
             if flag.create:
-                _add_flag(p, flag, create=True)
+                _add_flag(p, spec, "create", flag)
     if "update" in m:
         p = command(res, "update", f"change a {spec.kind} (only the fields whose flags are given)",
                     [f"{word} update <ref> --description 'new text'"] if any(f.path == "description" for f in
@@ -241,7 +252,7 @@ def register(sub: Any, spec: Spec) -> Any:
             p.add_argument("--name", dest="f_name", help="a new name")
         for flag in spec.flags:
             if flag.update:
-                _add_flag(p, flag, create=False)
+                _add_flag(p, spec, "update", flag)
     if "rm" in m:
         p = command(res, "rm", f"delete {spec.kind}s", [f"{word} rm <ref> [<ref> ...]"], lambda ctx: do_rm(ctx, spec),
                     aliases=["delete"])  # fmt: skip

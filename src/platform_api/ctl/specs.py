@@ -45,10 +45,10 @@ IAM = [
          columns=(("UID", "uid"), ("KEY_ID", "keyId"), ("ROLE", "role.name"), ("EXPIRES", "expirationTime")),
          wide=(("EMAIL", "email"), ("SINGLE_USE", "singleUse"), ("CODE", "code")),
          flags=(Flag("--role", "roleUid", "the role the invite grants: uid or name", "role", required=True),
-                Flag("--ttl", "ttl", "how long it stays valid, e.g. 3600s"),
+                Flag("--ttl", "ttl", "how long it stays valid: 30m, 1h, 7d, 3600s", required=True),
                 Flag("--email", "email", "only this e-mail address may accept it"),
                 Flag("--single-use", "singleUse", "accepted once only", "bool")),
-         named=False, example="platformctl iam invites create --role viewer --ttl 86400s --parent my-org"),
+         named=False, example="platformctl iam invites create --role viewer --ttl 7d --parent my-org"),
     Spec("iam", "identity-providers", "identity provider", "iam", "identity_provider",
          crud("identity_provider", "identity_providers"),
          columns=(("NAME", "name"), ("UID", "uid"), ("ISSUER", "oidc.issuer")),
@@ -98,8 +98,11 @@ EVENTS = [
          columns=(("UID", "uid"), ("SINK", "sink"), ("TYPES", "types")),
          wide=(("DISABLED", "disabled"), CREATED),
          flags=(Flag("--sink", "sink", "the webhook URL events are POSTed to", required=True),
-                Flag("--type", "types", "only events of this type (repeatable; default: all)", "list"),
-                Flag("--secret", "secret", "the shared secret the deliveries are signed with")),
+                Flag("--type", "types", "only events of this type (repeatable; default: all)", "list")),
+         # The server makes the signing secret (a `--secret` given would be ignored) and answers it once.
+         once=(("SECRET", "secret"),),
+         once_note="the subscription's signing secret (SECRET) is shown only this once: keep it to verify the "
+                   "deliveries' webhook-signature",
          named=False, example="platformctl events subscriptions create --sink https://hooks.example.com/x"),
 ]  # fmt: skip
 
@@ -109,8 +112,7 @@ DELIVERIES = Spec(
     wide=(("EVENT_ID", "eventId"), ("SUBJECT", "subject"), ("NEXT_ATTEMPT", "nextAttemptTime"), CREATED),
     named=False,
     filters=(Flag("--event-id", "event_id", "only deliveries of this event"),
-             Flag("--state", "state", "only deliveries in this state: PENDING, DELIVERED, FAILED, DISABLED",
-                  "enum:STATE_")),
+             Flag("--state", "state", "only deliveries in this state: PENDING, DELIVERED, FAILED, DISABLED")),
     example="platformctl events deliveries ls --parent <subscription uid> --state FAILED",
 )  # fmt: skip
 

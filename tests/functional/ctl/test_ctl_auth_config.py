@@ -130,6 +130,9 @@ calls = []
 class LoginError(Exception):
     pass
 
+class LoginRefused(LoginError):
+    code = 0
+
 def browser_login(server, *, idp_id="", invite_code="", identity="", create_refresh_token=True, open_browser,
                   timeout=300.0):
     calls.append({"flow": "browser", "server": server, "idp_id": idp_id, "invite_code": invite_code,
@@ -150,7 +153,7 @@ def whoami(server, token):
 
 mod = types.ModuleType("platform_api.client.login")
 mod.__spec__ = importlib.machinery.ModuleSpec("platform_api.client.login", None)
-mod.LoginResult, mod.LoginError = LoginResult, LoginError
+mod.LoginResult, mod.LoginError, mod.LoginRefused = LoginResult, LoginError, LoginRefused
 mod.browser_login, mod.headless_login, mod.whoami = browser_login, headless_login, whoami
 sys.modules["platform_api.client.login"] = mod
 from platform_api.ctl.main import main

@@ -38,8 +38,7 @@ def test_subscribe_list_deliveries_redeliver(es: Server, rx: Receiver, tmp_path:
     ctl.json("iam", "groups", "create", org)
     ctl("config", "set", "org", org)
     hook = "/hook/" + secrets.token_hex(6)
-    sub = ctl.json("events", "subscriptions", "create", "--sink", rx.url(hook), "--type", CREATED,
-                   "--secret", "s3cret-s3cret-s3cret")  # fmt: skip
+    sub = ctl.json("events", "subscriptions", "create", "--sink", rx.url(hook), "--type", CREATED)
     assert sub["types"] == [CREATED] and sub["sink"] == rx.url(hook)
     assert [s["uid"] for s in ctl.json("events", "subscriptions", "ls")] == [sub["uid"]]
     ctl.json("iam", "groups", "create", "team")
@@ -57,3 +56,21 @@ def test_subscribe_list_deliveries_redeliver(es: Server, rx: Receiver, tmp_path:
     assert ctl("events", "deliveries", "redeliver", sub["uid"], "no-such-event").code == 5
     assert ctl("events", "subscriptions", "rm", sub["uid"]).code == 0
     assert ctl.json("events", "subscriptions", "ls") == []
+
+
+@pytest.mark.parametrize("fmt", ["table", "wide", "json", "yaml"])
+def test_create_shows_the_signing_secret_once_in_every_format(es: Server, rx: Receiver, tmp_path: Path,
+                                                              fmt: str) -> None:  # fmt: skip
+    ctl = Ctl(es, tmp_path, es.token)
+    org = unique("org")
+    ctl.json("iam", "groups", "create", org)
+    r = ctl("events", "subscriptions", "create", "--sink", rx.url("/hook/" + secrets.token_hex(6)), "--parent", org,
+            "-o", fmt)  # fmt: skip
+    assert r.code == 0, r.err
+    shown = [w for w in r.out.replace('"', " ").split() if w.startswith("whsec_")]
+    assert len(shown) == 1, r.out
+    assert "signing secret" in r.err and "only this once" in r.err
+    # Never again: not in get or ls, whatever the format.
+    uid = ctl.json("events", "subscriptions", "ls", "--parent", org)[0]["uid"]
+    assert "whsec_" not in ctl("events", "subscriptions", "get", uid, "-o", fmt).out
+    assert "whsec_" not in ctl("events", "subscriptions", "ls", "--parent", org, "-o", fmt).out

@@ -10,6 +10,7 @@ import json
 import re
 import secrets
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -155,3 +156,19 @@ def test_a_person_logs_in_headless_with_the_browsers_confirmation_code(
     assert f"as {name}@example.com (" in screen
     status = json.loads(ctl("auth", "status", "-o", "json").out)
     assert status["valid"] is True and status["source"] == "login"
+
+
+def test_login_at_a_server_without_a_login_provider_stops_at_once(server: Server, tmp_path: Path) -> None:
+    """The server (no --login-issuer) is asked first: no browser opened, no code asked for, the reason given."""
+    ctl = Ctl(server, tmp_path, None)
+    start = time.monotonic()
+    code, screen = ctl.pty("auth", "login", env={"BROWSER": "true"})  # a person at a terminal
+    assert code == 6 and "no login provider" in screen and "--idp-id" in screen, screen
+    assert "Opening" not in screen and "Traceback" not in screen
+    r = ctl("auth", "login", "--headless", stdin="ABCD-EFGH\n")  # a script: nothing shown, nothing read
+    assert r.code == 6 and "no login provider" in r.err and "Open this URL" not in r.err, r.err
+    assert len(r.err.strip().splitlines()) == 1
+    r = ctl("auth", "login", "--idp-id", "0" * 40, "--headless", stdin="")  # no such identity provider
+    assert r.code == 5 and "cannot log in" in r.err and "Open this URL" not in r.err, r.err
+    assert time.monotonic() - start < 30
+    assert ctl("auth", "status").code == 3  # nothing cached
