@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import difflib
 import math
-import re
 from collections.abc import Callable
 from datetime import UTC, date, datetime
 from typing import Any
@@ -27,7 +26,6 @@ DURATION_FORMS = "give a number with a unit, d h m or s (30m, 1h, 7d, 1h30m, 360
 TIMESTAMP_FORMS = "give an RFC 3339 time (2026-01-02T15:04:05Z, or with an offset: +02:00) or a date (2026-01-02)"
 MAX_LISTED = 20  # enum values listed in full in an error; beyond, the nearest names and where to see all
 _UNITS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
-_DURATION = re.compile(r"(\d+(?:\.\d+)?)([dhms])")
 MAX_DURATION_SECONDS = 315_576_000_000  # protobuf Duration's range (10,000 years)
 _INT_RANGES = {
     FieldDescriptor.TYPE_INT32: (-(2**31), 2**31 - 1), FieldDescriptor.TYPE_SINT32: (-(2**31), 2**31 - 1),
@@ -48,13 +46,14 @@ class BadValue(ValueError):
 def duration(raw: str) -> str:
     """`1h30m` -> `5400s` (protojson's Duration)."""
     text = raw.strip().lower()
-    if re.fullmatch(r"\d+(\.\d+)?", text):
+    parts = _duration_parts(text)
+    if _number(text):
         seconds = float(text)
-    elif text and _DURATION.sub("", text) == "":
-        units = [u for _, u in _DURATION.findall(text)]
+    elif parts is not None:
+        units = [u for _, u in parts]
         if len(set(units)) != len(units):
             raise BadValue(f"{raw!r} is not a duration (a unit given twice): {DURATION_FORMS}")
-        seconds = sum(float(n) * _UNITS[u] for n, u in _DURATION.findall(text))
+        seconds = sum(float(n) * _UNITS[u] for n, u in parts)
     else:
         raise BadValue(f"{raw!r} is not a duration: {DURATION_FORMS}")
     if not math.isfinite(seconds) or seconds > MAX_DURATION_SECONDS:
@@ -64,15 +63,59 @@ def duration(raw: str) -> str:
     return f"{whole}s" if not nanos else f"{whole}.{nanos:09d}".rstrip("0") + "s"
 
 
+def _number(text: str) -> bool:
+    """Digits, with one decimal point inside them at most (ASCII: no regular expression, and `ctl` is below
+    `core`, where the RE2 patterns are)."""
+    pieces = text.split(".")
+    return len(pieces) <= 2 and all(p and p.isascii() and p.isdigit() for p in pieces)
+
+
+def _duration_parts(text: str) -> list[tuple[str, str]] | None:
+    """`1h30m` -> [("1", "h"), ("30", "m")]; None unless `text` is numbers each followed by a unit."""
+    parts, start = [], 0
+    for i, c in enumerate(text):
+        if c in _UNITS:
+            parts.append((text[start:i], c))
+            start = i + 1
+    if not parts or start != len(text) or not all(_number(n) for n, _ in parts):
+        return None
+    return parts
+
+
+def _digits_at(text: str, layout: str) -> bool:
+    """Whether `text` has `layout`'s shape: `9` a digit, any other character itself."""
+    return len(text) == len(layout) and all(
+        (c.isascii() and c.isdigit()) if want == "9" else c == want for c, want in zip(text, layout, strict=True)
+    )
+
+
+def _time_fraction(text: str) -> str | None:
+    """The fraction (`.123`, or '') of an RFC 3339 time `YYYY-MM-DD[T ]HH:MM:SS[.frac](Z|+HH:MM)`; None if it is
+    not one."""
+    if len(text) < 20 or not _digits_at(text[:10], "9999-99-99") or text[10] not in "Tt ":
+        return None
+    if not _digits_at(text[11:19], "99:99:99"):
+        return None
+    rest, fraction = text[19:], ""
+    if rest.startswith("."):
+        digits = len(rest) - len(rest[1:].lstrip("0123456789")) - 1
+        if not 1 <= digits <= 9:
+            return None
+        fraction, rest = rest[: digits + 1], rest[digits + 1 :]
+    if rest in ("Z", "z") or (len(rest) == 6 and rest[0] in "+-" and _digits_at(rest[1:], "99:99")):
+        return fraction
+    return None
+
+
 def timestamp(raw: str) -> str:
     """An RFC 3339 time or a date -> protojson's Timestamp (UTC, `Z`)."""
     text = raw.strip()
     try:
-        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        if _digits_at(text, "9999-99-99"):
             when = datetime.combine(date.fromisoformat(text), datetime.min.time(), UTC)
-        elif re.fullmatch(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})", text):
+        elif (fraction := _time_fraction(text)) is not None:
             # datetime takes at most microseconds: the fraction beyond is dropped.
-            text = re.sub(r"(\.\d{6})\d+", r"\1", text)
+            text = text.replace(fraction, fraction[:7], 1) if len(fraction) > 7 else text
             when = datetime.fromisoformat(text.replace("z", "Z").replace("Z", "+00:00")).astimezone(UTC)
         else:
             raise ValueError
@@ -101,7 +144,7 @@ def enum_choices(e: EnumDescriptor) -> list[str]:
 def enum(e: EnumDescriptor, raw: str) -> str:
     prefix = enum_prefix(e)
     names = {v.name for v in e.values if v.number != 0}
-    key = re.sub(r"[.\-\s]", "_", raw.strip()).upper()
+    key = "".join("_" if c in ".-" or c.isspace() else c for c in raw.strip()).upper()
     for candidate in (key, prefix + key):
         if candidate in names:
             return candidate
