@@ -98,7 +98,8 @@ EVENTS = [
          columns=(("UID", "uid"), ("SINK", "sink"), ("TYPES", "types")),
          wide=(("DISABLED", "disabled"), CREATED),
          flags=(Flag("--sink", "sink", "the webhook URL events are POSTed to", required=True),
-                Flag("--type", "types", "only events of this type (repeatable; default: all)", "list"),
+                Flag("--type", "types", "only events of this type: its full name, as in Ce-Type (<prefix>.api."
+                     "iam.group.created.v1), or a prefix ending in * (repeatable; default: all)", "list"),
                 Flag("--secret", "secret", "the shared secret the deliveries are signed with")),
          named=False, example="platformctl events subscriptions create --sink https://hooks.example.com/x"),
 ]  # fmt: skip
