@@ -98,7 +98,8 @@ EVENTS = [
          columns=(("UID", "uid"), ("SINK", "sink"), ("TYPES", "types")),
          wide=(("DISABLED", "disabled"), CREATED),
          flags=(Flag("--sink", "sink", "the webhook URL events are POSTed to", required=True),
-                Flag("--type", "types", "only events of this type (repeatable; default: all)", "list")),
+                Flag("--type", "types", "only events of this type: its full name, as in Ce-Type (<prefix>.api."
+                     "iam.group.created.v1), or a prefix ending in * (repeatable; default: all)", "list")),
          # The server makes the signing secret (a `--secret` given would be ignored) and answers it once.
          once=(("SECRET", "secret"),),
          once_note="the subscription's signing secret (SECRET) is shown only this once: keep it to verify the "

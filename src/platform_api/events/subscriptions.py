@@ -15,6 +15,7 @@ import msgspec
 
 from platform_api.core import clock, errors, fieldmask, uidp, validate
 from platform_api.events import sinks
+from platform_api.events import types as event_types
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.events_v2 import (
     CreateSubscriptionRequest,
@@ -58,12 +59,14 @@ async def check_sink(ctx: Context, sink: str) -> None:
         raise errors.invalid_argument("sink", str(e)) from None
 
 
-def _check_types(types: list[str]) -> None:
+def _check_types(ctx: Context, types: list[str]) -> None:
+    """Create's and Update's rule (v1 has no `types`: every type): bounded, and each names a type we emit."""
     if len(types) > MAX_TYPES:
         raise errors.invalid_argument("types", f"at most {MAX_TYPES} event types")
     for t in types:
         if not t or len(t) > MAX_TYPE or any(c.isspace() for c in t):
             raise errors.invalid_argument("types", f"event types must be 1 to {MAX_TYPE} characters without spaces")
+    event_types.check(ctx.rt, types)
 
 
 async def _fetch(conn: Conn, uid: str, lock: bool = False) -> Subscription:
@@ -74,7 +77,7 @@ async def _fetch(conn: Conn, uid: str, lock: bool = False) -> Subscription:
 async def create_subscription(req: CreateSubscriptionRequest, ctx: Context) -> Subscription:
     validate.uid(req.parent, "parent")
     given = req.subscription or Subscription()
-    _check_types(given.types)
+    _check_types(ctx, given.types)
     await check_sink(ctx, given.sink)
     now = clock.now()
     sub = Subscription(uid=uidp.new_child(req.parent), sink=given.sink, types=list(given.types),
@@ -103,7 +106,8 @@ async def update_subscription(req: UpdateSubscriptionRequest, ctx: Context) -> S
     patch = req.subscription or Subscription()
     current = await _fetch(ctx.rt.db, patch.uid)
     wanted = fieldmask.apply(current, patch, req.update_mask, UPDATABLE)
-    _check_types(wanted.types)
+    if wanted.types != current.types:  # one stored before types were checked can still be disabled or moved
+        _check_types(ctx, wanted.types)
     if wanted.sink != current.sink:
         await check_sink(ctx, wanted.sink)
 

@@ -46,13 +46,20 @@ async def from_arguments(db: Database, ns: argparse.Namespace, settings: Setting
     )  # fmt: skip
 
 
+def registry_log_level(ours: str) -> str:
+    """Distribution's log level for our `log_level`: `warn` at most. At `info` (and `debug`) Distribution 2.8
+    logs each notification endpoint with its headers when it starts (handlers/app.go, "configuring endpoint
+    ... headers=map[Authorization:[Bearer <secret>]]"), which would put our notification secret in its log."""
+    return "error" if ours in ("error", "critical") else "warn"
+
+
 def config(
     *, addr: str, storage: str, realm: str, service: str, issuer: str, bundle: str, log_level: str, notify: str,
     secret: str,
 ) -> dict[str, Any]:  # fmt: skip
     return {
         "version": 0.1,
-        "log": {"level": log_level, "fields": {"service": "registry"}},
+        "log": {"level": registry_log_level(log_level), "fields": {"service": "registry"}},
         "storage": {"filesystem": {"rootdirectory": storage}, "delete": {"enabled": True}},
         "http": {"addr": addr, "secret": secrets.token_hex(32), "headers": {"X-Content-Type-Options": ["nosniff"]}},
         "auth": {"token": {"realm": realm, "service": service, "issuer": issuer, "rootcertbundle": bundle}},

@@ -10,7 +10,8 @@ manifest.
 - push of a manifest or index by tag: the repo is created if missing (the token service granted the push at
   its group), the images are recorded (GetArchitectures, GetSize), the tag created or moved (CreateTag's
   event), and a `registry.push.v1` event emitted;
-- pull of a manifest or blob of a repo we know: a `registry.pull.v1` event;
+- pull of a manifest or blob of a repo we know: a `registry.pull.v1` event, unless the puller is this
+  server reading a push back (its token's subject READER, the notification's actor);
 - delete of a manifest: the tags pointing at it are deleted (DeleteTag's event), its image facts dropped.
 Events of the registry carry a deterministic id (from the notification's id): a redelivery emits nothing.
 Pushes of blobs, pushes by digest alone (an index's platform manifests, before the index) and mounts record
@@ -52,7 +53,9 @@ _IDS = uuid.UUID("6f0b6c2e-6d1a-4d8e-9a57-2f4b0c6e1d3a")  # namespace of our ids
 SERVICE = "chainguard.platform.registry.v2."
 CREATE_REPO, CREATE_TAG, DELETE_TAG = (SERVICE + m for m in ("ReposService.CreateRepo", "TagsService.CreateTag",
                                                              "TagsService.DeleteTag"))  # fmt: skip
-# Our own reads of the registry: the subject of the tokens we mint for them.
+# Our own reads of the registry: the subject of the tokens we mint for them. Distribution names a token's
+# subject as the actor of what it authorizes, so the notifications of our reads carry it; no caller's token
+# does (theirs carry their identity's uid, which READER is not), so a pull by READER is ours, not an event.
 READER = "platform-api"
 
 
@@ -213,6 +216,8 @@ async def _one(rt: Runtime, reg: Registry | None, n: Notice) -> str:
     if group is None:
         return "unmapped"
     document = n.target.media_type in oci.MANIFESTS + oci.INDEXES
+    if n.action == "pull" and n.actor.name == READER:
+        return "readBack"  # this server reading a push back (_push): no user pulled anything
     if n.action == "pull":
         if repo is None:
             return "unmapped"

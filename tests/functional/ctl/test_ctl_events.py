@@ -40,6 +40,9 @@ def test_subscribe_list_deliveries_redeliver(es: Server, rx: Receiver, tmp_path:
     hook = "/hook/" + secrets.token_hex(6)
     sub = ctl.json("events", "subscriptions", "create", "--sink", rx.url(hook), "--type", CREATED)
     assert sub["types"] == [CREATED] and sub["sink"] == rx.url(hook)
+    # A type that is no event's full name would be stored and receive nothing: refused, with the full one.
+    r = ctl("events", "subscriptions", "create", "--sink", rx.url(hook), "--type", "iam.group.created")
+    assert r.code == 7 and f"did you mean '{CREATED}'" in r.err and "types" in r.err, r
     assert [s["uid"] for s in ctl.json("events", "subscriptions", "ls")] == [sub["uid"]]
     ctl.json("iam", "groups", "create", "team")
     rx.wait(hook, 1)

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import grpc
 import httpx
 import pytest
 
@@ -92,8 +93,9 @@ def test_subscription_crud_and_secret_shown_once(es: Server, rx: Receiver) -> No
     r = http.delete(f"/iam/v2/groups/{org}")
     assert r.status_code == 400 and "subscriptions" in r.json()["message"]
     # Update: types, disabled; output-only fields ignored; sink re-checked.
-    upd = ok(http.patch(f"/events/v2/subscriptions/{sub['uid']}", json={"types": ["x.y"], "secret": "no"}))
-    assert upd["types"] == ["x.y"] and "secret" not in upd and upd["updateTime"] >= sub["updateTime"]
+    typed = [PREFIX + "iam.roles.created.v1"]
+    upd = ok(http.patch(f"/events/v2/subscriptions/{sub['uid']}", json={"types": typed, "secret": "no"}))
+    assert upd["types"] == typed and "secret" not in upd and upd["updateTime"] >= sub["updateTime"]
     r = http.patch(f"/events/v2/subscriptions/{sub['uid']}", json={"sink": "https://10.1.2.3/x"})
     assert r.status_code == 400
     ok(http.delete(f"/events/v2/subscriptions/{sub['uid']}"))
@@ -258,7 +260,7 @@ def test_every_mutation_emits_its_event(es: Server, rx: Receiver, verifier: Veri
     other = subscribe(http, org, rx.url(path()))
     expect("events.subscription.created.v1", other["uid"], org, "/events/v2/subscriptions",
            "chainguard.platform.events.v2.Subscription")  # fmt: skip
-    ok(http.patch(f"/events/v2/subscriptions/{other['uid']}", json={"types": ["none"]}))
+    ok(http.patch(f"/events/v2/subscriptions/{other['uid']}", json={"types": [PREFIX + "iam.roles.*"]}))
     expect("events.subscription.updated.v1", other["uid"], org, "/events/v2/subscriptions",
            "chainguard.platform.events.v2.Subscription")  # fmt: skip
     ok(http.delete(f"/events/v2/subscriptions/{other['uid']}"))
@@ -340,6 +342,64 @@ def test_type_filter(es: Server, rx: Receiver) -> None:
     assert got.ce("type") == PREFIX + "iam.group.created.v1"
     time.sleep(0.3)
     assert len(rx.at(only_repos)) == 1 and len(rx.at(prefixed)) == 1
+
+
+def _bad_request(body: dict[str, Any]) -> list[dict[str, str]]:
+    violations: list[dict[str, str]] = next(d for d in body["details"] if d["@type"].endswith("BadRequest"))[
+        "fieldViolations"
+    ]
+    return violations
+
+
+@pytest.mark.parametrize(
+    ("bad", "meant"),
+    [
+        ("no.such.type", ""),
+        ("registry.repo.created", PREFIX + "platform.registry.repo.created.v1"),
+        ("platform.registry.repo.created.v1", PREFIX + "platform.registry.repo.created.v1"),
+        ("dev.chainguard.api.iam.group.created.v1", PREFIX + "iam.group.created.v1"),
+        ("registry.pull", "local.platform-api.registry.pull.v1"),
+        (PREFIX + "nothing.*", ""),
+    ],
+)
+def test_unknown_types_refused_with_the_valid_ones(es: Server, bad: str, meant: str) -> None:
+    """A type we never emit would be stored and receive nothing: create and update refuse it, naming the field,
+    the likely full name and every type there is (over HTTP and gRPC: one rule)."""
+    from platform_api.gen.chainguard.platform.events.v2 import subscriptions_pb2 as ev
+    from platform_api.gen.chainguard.platform.events.v2 import subscriptions_pb2_grpc as ev_grpc
+
+    http, org, sink = es.http, mk_org(es.http), "http://127.0.0.1:9/hook"
+    r = http.post(f"/events/v2/subscriptions/{org}", json={"sink": sink, "types": [PREFIX + "iam.*", bad]})
+    assert r.status_code == 400, r.text
+    (violation,) = _bad_request(r.json())
+    assert violation["field"] == "types" and repr(bad[:-1] if bad.endswith("*") else bad) in violation["description"]
+    assert (f"did you mean {meant!r}" in violation["description"]) == bool(meant), violation["description"]
+    for listed in (
+        "iam.group.created.v1",
+        "platform.registry.tag.deleted.v1",
+        "registry.push.v1",
+        "local.platform-api.",
+    ):
+        assert listed in violation["description"]
+    assert ok(http.get("/events/v2/subscriptions", params={"uidp.children_of": org})).get("subscriptions") is None
+    sub = subscribe(http, org, sink)
+    r = http.patch(f"/events/v2/subscriptions/{sub['uid']}", json={"types": [bad]})
+    assert r.status_code == 400 and _bad_request(r.json())[0]["field"] == "types", r.text
+    stub = ev_grpc.SubscriptionsServiceStub(es.channel)
+    with pytest.raises(grpc.RpcError) as e:
+        stub.CreateSubscription(ev.CreateSubscriptionRequest(
+            parent=org, subscription=ev.Subscription(sink=sink, types=[bad])), timeout=10)  # fmt: skip
+    assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "types: " in (e.value.details() or "")
+
+
+def test_known_types_and_prefixes_accepted(es: Server) -> None:
+    http, org, sink = es.http, mk_org(es.http), "http://127.0.0.1:9/hook"
+    types = [PREFIX + "iam.group.access_requested.v1", "local.platform-api.registry.pull.v1", PREFIX + "iam.*", "*",
+             PREFIX + "events.subscription.deleted.v1"]  # fmt: skip
+    sub = subscribe(http, org, sink, types=types)
+    assert sub["types"] == types
+    # Updating another field leaves the types alone (and does not check them again).
+    assert ok(http.patch(f"/events/v2/subscriptions/{sub['uid']}", json={"disabled": True}))["types"] == types
 
 
 def test_retries_until_success_and_attempts_listed(es: Server, rx: Receiver) -> None:

@@ -65,7 +65,7 @@ def test_created_over_v1_is_the_v2_subscription_and_back(es: Server, rx: Receive
     seen = ok(http.get(f"{V2}/{made['id']}"))
     assert (seen["uid"], seen["sink"]) == (made["id"], made["sink"]) and "types" not in seen and "disabled" not in seen
     # Made over v2 with v2-only facts: listed over v1 as {id, sink}, the secret nowhere.
-    two = ok(http.post(f"{V2}/{org}", json={"sink": rx.url(path()), "types": ["x.y"], "disabled": True}))
+    two = ok(http.post(f"{V2}/{org}", json={"sink": rx.url(path()), "types": [PREFIX + "iam.*"], "disabled": True}))
     listed = v1_list(http, **{"uidp.childrenOf": org})
     assert sorted(listed, key=lambda s: s["id"]) == sorted(
         [made, {"id": two["uid"], "sink": two["sink"]}], key=lambda s: s["id"]

@@ -46,8 +46,13 @@ def es(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory)
 
 
 @pytest.fixture(scope="module")
-def registry(es: Server, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with registry_for(es, tmp_path_factory.mktemp("registry")) as where:
+def registry_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("registry")
+
+
+@pytest.fixture(scope="module")
+def registry(es: Server, registry_dir: Path) -> Iterator[str]:
+    with registry_for(es, registry_dir) as where:
         yield where
 
 
@@ -147,6 +152,30 @@ def test_subscriptions_receive_push_and_pull_events(es: Server, registry: str, r
     assert any(r.ce("type") == PREFIX + "api.platform.registry.tag.created.v1" for r in rx.at(hook))
 
 
+def test_a_push_gives_no_pull_event_and_a_pull_gives_one(
+    es: Server, registry: str, rx: Receiver, tmp_path: Path
+) -> None:
+    """The server reads a pushed image back from the registry (HEAD and GET of the manifest, GET of the config
+    blob): those reads are its own, not a user's pull, and subscribers never see them."""
+    org, name = _org_path(es.http)
+    hook = "/hook/p" + org[:8]
+    typed = {"sink": rx.url(hook), "types": [PREFIX + "registry.push.v1", PREFIX + "registry.pull.v1"]}
+    assert es.http.post(f"/events/v2/subscriptions/{org}", json=typed).status_code == 200
+    puller_uid, puller = es.identity_with_role(org, "registry.push")
+    assert push(layout(tmp_path / "a"), registry, f"{name}/quiet", puller).returncode == 0
+    rx.wait(hook, 1)  # the push
+    time.sleep(1.5)  # the read-back's notifications arrive after the push's
+    types = [r.ce("type") for r in rx.at(hook)]
+    assert PREFIX + "registry.push.v1" in types
+    assert PREFIX + "registry.pull.v1" not in types, [r.json["body"] for r in rx.at(hook)]
+    assert pull(registry, f"{name}/quiet", puller, tmp_path / "pulled").returncode == 0
+    _eventually(lambda: any(r.ce("type") == PREFIX + "registry.pull.v1" for r in rx.at(hook)))
+    time.sleep(1.0)
+    pulled = [r.json for r in rx.at(hook) if r.ce("type") == PREFIX + "registry.pull.v1"]
+    assert pulled and all(p["actor"]["subject"] == puller_uid for p in pulled), pulled
+    assert all("python-httpx" not in p["body"]["user_agent"] for p in pulled), pulled
+
+
 def _secret(es: Server) -> str:
     return run_db(es, lambda db: runtime.service_secret(db, registry_notifications.SECRET)).hex()
 
@@ -198,6 +227,19 @@ def test_redelivered_notifications_change_nothing_and_a_bad_secret_is_refused(
     assert bad.status_code == 401 and bad.json()["code"] == 16
     assert httpx.post(url, json=envelope).status_code == 401
     assert httpx.post(url, content=b"not json", headers=headers).status_code == 400
+
+
+def test_the_registry_log_never_shows_the_notification_secret(
+    es: Server, registry: str, registry_dir: Path, tmp_path: Path
+) -> None:
+    """Distribution prints its endpoints' headers at `info`: the config we write logs at `warn`."""
+    org, name = _org_path(es.http)
+    _, pusher = es.identity_with_role(org, "registry.push")
+    assert push(layout(tmp_path / "a"), registry, f"{name}/logged", pusher).returncode == 0
+    repo = _eventually(lambda: _repo(es.http, org, "logged"))
+    _eventually(lambda: _tags(es.http, repo))
+    logged = (registry_dir / "registry.log").read_text()
+    assert _secret(es) not in logged and "configuring endpoint" not in logged, logged[:2000]
 
 
 def test_grpc_sees_the_pushed_tag(es: Server, registry: str, tmp_path: Path) -> None:
