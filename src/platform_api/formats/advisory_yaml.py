@@ -59,7 +59,9 @@ SCALAR, SEQUENCE, MAPPING = "a string", "a list", "a mapping"
 # CPE 2.3 formatted string: `cpe:2.3` and 11 components; within a component a backslash quotes the next
 # character (`\:` is a colon inside a component, never a separator), so each string splits one way only.
 RE_CPE = re2.compile(r"cpe:2\.3(?::(?:[^:\s\\]|\\\S)*){11}")
-_ID_ALPHABET = frozenset("23456789cfghjmpqrvwx")  # the groups of CGA and GHSA ids
+ID_ALPHABET = "23456789cfghjmpqrvwx"  # the groups of CGA and GHSA ids (GHSA's alphabet, which CGA ids share)
+_ID_ALPHABET = frozenset(ID_ALPHABET)
+ID_FORM = f"CGA-xxxx-xxxx-xxxx, each x one of {ID_ALPHABET} (lower case), e.g. CGA-2fq3-jx6r-8w4c"
 _NAME_START = frozenset(string.ascii_letters + string.digits)
 _NAME_CHARS = _NAME_START | frozenset("._+-")
 
@@ -387,7 +389,7 @@ def _advisory(d: _Doc, node: Node, path: str, seen: dict[str, str]) -> Advisory:
     id_node = f["id"][1]
     adv_id = d.text(id_node, _join(path, "id"), required=True)
     if not grouped_id(adv_id, "CGA"):
-        raise d.fail(id_node, _join(path, "id"), f"{adv_id[:60]!r} is not an advisory id (CGA-xxxx-xxxx-xxxx)")
+        raise d.fail(id_node, _join(path, "id"), f"{adv_id[:60]!r} is not an advisory id: {ID_FORM}")
     if adv_id in seen:
         raise d.fail(id_node, _join(path, "id"), f"advisory id {adv_id} is not unique in the document")
     seen[adv_id] = path

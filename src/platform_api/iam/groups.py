@@ -52,6 +52,18 @@ async def named(conn: Conn, parent: str, name: str) -> str | None:
     return None if uid is None else str(uid)
 
 
+async def named_anywhere(conn: Conn, name: str, limit: int) -> list[str]:
+    """The uids of at most `limit` groups called `name`, at any level, in uid order."""
+    found = await conn.fetch("SELECT uid FROM groups WHERE name = $1 ORDER BY uid LIMIT $2", name, limit)
+    return [str(r["uid"]) for r in found]
+
+
+async def names(conn: Conn, uids: list[str]) -> dict[str, str]:
+    """uid -> name of the groups among `uids` that exist."""
+    found = await conn.fetch("SELECT uid, name FROM groups WHERE uid = ANY($1)", uids)
+    return {str(r["uid"]): str(r["name"]) for r in found}
+
+
 async def bodies(conn: Conn, uids: set[str]) -> dict[str, str]:
     """uid -> stored body of the groups among `uids` that exist."""
     return await rows.bodies(conn, "groups", uids)

@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from platform_api.gen.chainguard.platform.advisory.v2 import advisory_pb2, advisory_pb2_grpc
-from tests.helpers import imported, refused
+from tests.helpers import imported, mk_group, refused, unique
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "advisories"
 
@@ -215,3 +215,78 @@ def test_documents_grpc_and_argument_errors(server: Any, anon: httpx.Client, org
     with pytest.raises(grpc.RpcError) as e:
         stub.ListDocuments(advisory_pb2.ListDocumentsRequest())
     assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_bad_advisory_id_names_the_form_and_alphabet(server: Any, org: str, tmp_path: Path) -> None:
+    (tmp_path / "p.yaml").write_text("schema-version: 2\npackage: {name: p}\nadvisories:\n  - id: CGA-aaaa-bbbb-cccc\n"
+                                     "    events: [{timestamp: 2020-01-01T00:00:00Z, type: detection,"
+                                     " data: {type: manual}}]\n")  # fmt: skip
+    error, line = refused(server, "advisories", str(tmp_path), "--group", org)
+    assert error["place"] == "4:9 (advisories[0].id)"
+    assert "'CGA-aaaa-bbbb-cccc' is not an advisory id" in error["problem"]
+    assert "CGA-xxxx-xxxx-xxxx" in line and "23456789cfghjmpqrvwx" in line, line
+
+
+@pytest.mark.parametrize("suffix", [".yaml", ".yml"])
+def test_one_file_imports_as_a_directory_of_it_does(server: Any, http: httpx.Client, org: str, tmp_path: Path,
+                                                    suffix: str) -> None:  # fmt: skip
+    names = write_docs(tmp_path / "all", secrets.token_hex(3))
+    one = tmp_path / "all" / f"{names['crane']}.advisories.yaml"
+    (tmp_path / "one").mkdir()
+    single = tmp_path / "one" / f"crane{suffix}"
+    single.write_text(one.read_text())
+    assert imported(server, "advisories", str(single), "--group", org) == {
+        "created": 3, "updated": 0, "unchanged": 0, "rejected": []}  # fmt: skip
+    assert {a["artifactName"] for a in advisories(http, org)["advisories"]} == {names["crane"]}
+    # The directory holding only that file: the same advisories, nothing new.
+    assert imported(server, "advisories", str(tmp_path / "one"), "--group", org)["unchanged"] == 3
+    # A file that is no YAML document, and one that is missing, are refused by name.
+    (tmp_path / "notes.txt").write_text("hello\n")
+    error, _ = refused(server, "advisories", str(tmp_path / "notes.txt"), "--group", org)
+    assert error["problem"] == "not a directory or a .yaml/.yml advisory document"
+    error, _ = refused(server, "advisories", str(tmp_path / "gone.yaml"), "--group", org)
+    assert error["problem"] == "no such file or directory"
+
+
+def test_empty_directory_is_refused(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    error, line = refused(server, "advisories", str(tmp_path / "empty"), "--group", org)
+    assert error == {"file": str(tmp_path / "empty"), "place": "",
+                     "problem": "no advisory documents (*.yaml, *.yml) in this directory"}  # fmt: skip
+    assert line.endswith(f"{tmp_path / 'empty'}: no advisory documents (*.yaml, *.yml) in this directory")
+    # Only files the import skips (a hidden directory's, other suffixes): as empty.
+    (tmp_path / "empty" / ".github").mkdir()
+    (tmp_path / "empty" / ".github" / "ci.yaml").write_text("name: ci\n")
+    (tmp_path / "empty" / "README.md").write_text("advisories\n")
+    error, _ = refused(server, "advisories", str(tmp_path / "empty"), "--group", org)
+    assert "no advisory documents" in error["problem"]
+
+
+def test_group_by_name_or_path(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
+    names = write_docs(tmp_path, secrets.token_hex(3))
+    org_name = http.get(f"/iam/v2/groups/{org}").json()["name"]
+    team_name = unique("team")
+    team = mk_group(http, org, team_name)["uid"]
+    summary = imported(server, "advisories", str(tmp_path), "--group", f"{org_name}/{team_name}")
+    assert summary["created"] == 5
+    uids = {a["uid"] for a in advisories(http, team)["advisories"]}
+    assert len(uids) == 5 and all(u.startswith(team + "/") and u.count("/") == 2 for u in uids)
+    # The organization by its name: the same documents, now its own advisories.
+    assert imported(server, "advisories", str(tmp_path), "--group", org_name)["created"] == 5
+    crane = advisories(http, org, artifact_names=names["crane"])["advisories"]
+    assert {a["uid"].count("/") for a in crane} == {1, 2}
+    # A uid still works (and writes nothing new).
+    assert imported(server, "advisories", str(tmp_path), "--group", team)["unchanged"] == 5
+
+    error, line = refused(server, "advisories", str(tmp_path), "--group", f"{org_name}/no-such-team")
+    assert error["place"] == "--group" and error["problem"] == f"no group named 'no-such-team' under {org_name}"
+    assert line.startswith(f"platform-api import advisories: {tmp_path}: --group: no group named")
+    error, _ = refused(server, "advisories", str(tmp_path), "--group", "no-such-org-" + secrets.token_hex(3))
+    assert error["problem"].startswith("no organization named 'no-such-org-")
+    # A bare name that is a deeper group's, not an organization's: refused with the paths that would do.
+    other = mk_group(http, mk_group(http, "", unique("org"))["uid"], team_name)["uid"]
+    error, _ = refused(server, "advisories", str(tmp_path), "--group", team_name)
+    other_org = http.get(f"/iam/v2/groups/{other.split('/')[0]}").json()["name"]
+    paths = [p for _, p in sorted([(team, f"{org_name}/{team_name}"), (other, f"{other_org}/{team_name}")])]
+    assert error["problem"] == (f"no organization named {team_name!r}; groups named {team_name!r}: "
+                                f"{', '.join(paths)} (give one's path)")  # fmt: skip
