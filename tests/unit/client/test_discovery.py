@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from platform_api.api import well_known
-from platform_api.client import discovery
+from platform_api.client import contract, discovery, errors
 from platform_api.core.settings import Settings
 
 
@@ -83,3 +83,11 @@ def test_an_https_url_is_not_asked() -> None:
     seen: list[str] = []
     found = discovery.grpc_address("https://api.example.com", _http(lambda r: httpx.Response(500), seen))
     assert (found.target, found.tls, seen) == ("api.example.com:443", True, [])
+
+
+def test_a_server_without_grpc_is_named() -> None:
+    http = _http(lambda r: httpx.Response(200, json={"grpc": None}), [])
+    transport = discovery.DiscoveredGrpc("http://h:19080", http, "test")
+    with pytest.raises(errors.Unimplemented, match=r"the server at http://h:19080 serves no gRPC .*--no-grpc"):
+        transport.call(contract.methods()["chainguard.platform.ping.v2.PingService.Ping"], None, None, 1.0)
+    transport.close()
