@@ -14,7 +14,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from platform_api import advisory, events, iam, libraries, ping, registry, vulnerabilities
-from platform_api.api import grpc_server, http_errors, metrics, openapi, registry_routes, schema, sts_routes
+from platform_api.api import grpc_server, http_errors, metrics, openapi, registry_routes, schema, sts_routes, well_known
 from platform_api.api.rest import RestApp
 from platform_api.auth import discovery, issuer, keys
 from platform_api.auth.access import Access
@@ -232,6 +232,7 @@ def create_app(settings: Settings | None = None) -> RestApp:
         Route("/openapi.json", openapi_json),
         Route("/.well-known/openid-configuration", openid_configuration),
         Route(discovery.JWKS_PATH, jwks),
+        well_known.route(settings),
         *sts_routes.routes(service.rt),
         *registry_routes.routes(service.rt),
         metrics.route(service.rt),

@@ -169,7 +169,12 @@ def _sts(http: httpx.Client, path: str, bearer: str, params: list[tuple[str, str
     try:
         r = http.post(path, params=tuple(params), headers={"authorization": f"Bearer {bearer}"}, timeout=30)
     except httpx.TransportError as e:
-        raise errors.Unavailable(f"{type(e).__name__}: {e}") from None
+        where = str(http.base_url).rstrip("/") + path
+        if isinstance(e, httpx.ConnectError | httpx.ConnectTimeout):
+            raise errors.Unavailable(
+                f"cannot connect to {where} ({type(e).__name__}: {e}); {errors.HTTP_SETTING}"
+            ) from None
+        raise errors.Unavailable(f"the connection to {where} failed ({type(e).__name__}: {e})") from None
     if r.status_code != 200:
         raise errors.from_http(r.status_code, r.content[:65536], r.headers.get("retry-after"))
     data = r.json()

@@ -13,12 +13,12 @@ from typing import Any
 import httpx
 import msgspec
 
-from platform_api.client import contract, creates, errors
+from platform_api.client import contract, creates, discovery, errors
 from platform_api.client.auth import Auth
 from platform_api.client.contract import Method
 from platform_api.client.methods import advisory, events, iam, libraries, ping, registry, vulnerabilities
 from platform_api.client.pages import Pages
-from platform_api.client.transport import USER_AGENT, GrpcTransport, HttpTransport, Transport, derive_grpc_target
+from platform_api.client.transport import USER_AGENT, GrpcTransport, HttpTransport, Transport
 
 DEFAULT_URL = "http://localhost:8080"
 
@@ -77,7 +77,8 @@ class Client:
     """A client of one server.
 
     url: the server's HTTP URL (default `$PLATFORM_API_URL`, else http://localhost:8080); grpc: the gRPC
-    address (default `$PLATFORM_API_GRPC`, else derived from url: see transport.derive_grpc_target);
+    address (default `$PLATFORM_API_GRPC`, else what the server publishes, read at the first call: see
+    client/discovery.py);
     transport: "grpc" or "http" (default `$PLATFORM_API_TRANSPORT`, else grpc);
     token: an explicit access token (else the sources of client.auth, in order); retries: how many times an
     UNAVAILABLE or rate-limited call is tried again.
@@ -102,14 +103,17 @@ class Client:
             raise ValueError(f"transport must be 'grpc' or 'http', not {transport!r}")
         self.transport_name = transport
         grpc = grpc or os.environ.get("PLATFORM_API_GRPC") or None
-        if transport == "grpc":
-            target, tls = (grpc, self.url.startswith("https:")) if grpc else derive_grpc_target(self.url)
-            self.grpc_target = target
-            self.transport: Transport = GrpcTransport(target, tls=tls, user_agent=user_agent)
-        else:
-            self.grpc_target = ""
-            self.transport = HttpTransport(self.url, user_agent=user_agent)
         self._sts_http = httpx.Client(base_url=self.url, headers={"user-agent": user_agent})
+        self.transport: Transport
+        if transport == "http":
+            self.transport = HttpTransport(self.url, user_agent=user_agent)
+        elif grpc:
+            address = discovery.explicit(self.url, grpc)
+            self.transport = GrpcTransport(
+                address.target, tls=address.tls, user_agent=user_agent, source=address.source
+            )
+        else:
+            self.transport = discovery.DiscoveredGrpc(self.url, self._sts_http, user_agent)
         self.auth = Auth(self.url, self._sts_http, token, use_cache=use_login_cache)
         self.timeout = timeout
         self.retries = retries
@@ -117,6 +121,14 @@ class Client:
         self._sleep = sleep
         for area in contract.areas():
             setattr(self, area, Area(self, area))
+
+    @property
+    def grpc_target(self) -> str:
+        """The gRPC address calls go to ("" over HTTP/JSON, or when the server serves no gRPC); found out
+        from the server first if it is not known yet."""
+        if isinstance(self.transport, discovery.DiscoveredGrpc):
+            return self.transport.resolve().target
+        return self.transport.target if isinstance(self.transport, GrpcTransport) else ""
 
     def __enter__(self) -> Client:
         return self

@@ -19,6 +19,14 @@ _DETAILS = {
     "PreconditionFailure": error_details_pb2.PreconditionFailure,
 }
 
+# The settings a caller changes when a connection fails: every connection error of the client names them, with
+# the address it tried.
+HTTP_SETTING = "check the server URL: PLATFORM_API_URL (platformctl --server, or `platformctl config set server`)"
+GRPC_SETTING = (
+    "set the gRPC address: Client(grpc='host:port'), PLATFORM_API_GRPC (platformctl --grpc, or `platformctl "
+    "config set grpc`), or use HTTP/JSON: PLATFORM_API_TRANSPORT=http (platformctl --transport http)"
+)
+
 
 @dataclass(frozen=True)
 class FieldViolation:

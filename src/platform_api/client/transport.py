@@ -57,7 +57,12 @@ def from_pb(m: Method, message: Any) -> Any:
 
 
 class GrpcTransport:
-    def __init__(self, target: str, *, tls: bool = False, user_agent: str = USER_AGENT) -> None:
+    """One channel to `target`; `source` says how that address was chosen (client/discovery.py), for the
+    error when it cannot be reached."""
+
+    def __init__(self, target: str, *, tls: bool = False, user_agent: str = USER_AGENT,
+                 source: str = "the gRPC address set", hint: str = errors.GRPC_SETTING) -> None:  # fmt: skip
+        self.target, self.source, self.hint = target, source, hint
         options = [
             ("grpc.primary_user_agent", user_agent),
             ("grpc.max_receive_message_length", MAX_ANSWER),
@@ -83,8 +88,14 @@ class GrpcTransport:
         except grpc.RpcError as e:
             error = grpc_error(e)
             # grpc's own UNAVAILABLE when no connection could be made (no status of the server's): never sent.
+            # Named with the address tried, how it was chosen, and what to set instead.
             if error.code == grpc.StatusCode.UNAVAILABLE.value[0] and not error.details:
-                error.request_sent = "failed to connect" not in error.message.lower()
+                sent = "failed to connect" not in error.message.lower()
+                where = f"the gRPC server at {self.target} ({self.source})"
+                error = errors.Unavailable(f"cannot reach {where}: {error.message}; {self.hint}")
+                error.request_sent = sent
+            elif error.code == grpc.StatusCode.DEADLINE_EXCEEDED.value[0] and not error.details:
+                error = errors.DeadlineExceeded(f"{error.message} (gRPC server at {self.target}, {self.source})")
             raise error from None
         return from_pb(m, answer)
 
@@ -183,7 +194,8 @@ def _read_capped(r: httpx.Response, cap: int) -> bytes:
 
 class HttpTransport:
     def __init__(self, base_url: str, *, user_agent: str = USER_AGENT) -> None:
-        self.http = httpx.Client(base_url=base_url.rstrip("/"), headers={"user-agent": user_agent})
+        self.url = base_url.rstrip("/")
+        self.http = httpx.Client(base_url=self.url, headers={"user-agent": user_agent})
 
     def call(self, m: Method, request: Any, token: str | None, timeout: float) -> Any:
         verb, path, query, body = http_request(m, request)
@@ -201,8 +213,13 @@ class HttpTransport:
             finally:
                 r.close()
         except httpx.TransportError as e:
-            error = errors.Unavailable(f"{type(e).__name__}: {e}")
-            error.request_sent = not isinstance(e, httpx.ConnectError | httpx.ConnectTimeout)
+            if isinstance(e, httpx.ConnectError | httpx.ConnectTimeout):
+                error = errors.Unavailable(
+                    f"cannot connect to {self.url} ({type(e).__name__}: {e}); {errors.HTTP_SETTING}"
+                )
+                error.request_sent = False
+            else:
+                error = errors.Unavailable(f"the connection to {self.url} failed ({type(e).__name__}: {e})")
             raise error from None
         if status != 200:
             raise errors.from_http(status, body, retry_after)

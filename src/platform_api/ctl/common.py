@@ -85,7 +85,8 @@ def add_globals(p: argparse.ArgumentParser, default: Any) -> None:
                    help="output format (default: table, or `config set output`)")  # fmt: skip
     p.add_argument("--server", default=default, help="the server URL (default: $PLATFORM_API_URL, config, "
                    "http://localhost:8080)")  # fmt: skip
-    p.add_argument("--grpc", default=default, help="the gRPC address host:port (default: derived from --server)")
+    p.add_argument("--grpc", default=default, help="the gRPC address host:port (default: $PLATFORM_API_GRPC, config, "
+                   "else the port the server publishes at /.well-known/platform-api)")  # fmt: skip
     p.add_argument("--transport", choices=["grpc", "http"], default=default, help="grpc (default) or http")
     p.add_argument("--org", default=default, help="the default organization for this command (uid or name)")
 

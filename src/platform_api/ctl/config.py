@@ -15,7 +15,7 @@ from platform_api.client.auth import config_dir
 
 KEYS = {
     "server": "the server's URL (default http://localhost:8080; env PLATFORM_API_URL)",
-    "grpc": "the gRPC address, host:port (default derived from the server URL; env PLATFORM_API_GRPC)",
+    "grpc": "the gRPC address, host:port (default: the port the server publishes; env PLATFORM_API_GRPC)",
     "transport": "grpc or http (default grpc; env PLATFORM_API_TRANSPORT)",
     "org": "the default organization: a uid or a name (scope of ls, parent of create)",
     "output": "the default output format: table, wide, json or yaml (default table)",

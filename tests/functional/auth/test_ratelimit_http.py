@@ -83,6 +83,7 @@ def test_anonymous_routes_are_limited_per_client_address(anon_limited: Server) -
         assert_anon_limited(c.get("/advisory/v1/metadata", params={"id": "CVE-2024-1"}))
         assert_anon_limited(c.get("/openapi.json"))
         assert_anon_limited(c.get("/.well-known/jwks.json"))
+        assert_anon_limited(c.get("/.well-known/platform-api"))
         assert_anon_limited(c.get("/sts/exchange", headers={"authorization": "Bearer x"}))
         # The operator's probes and scraper are never limited.
         for path in ("/healthz", "/readyz", "/metrics"):

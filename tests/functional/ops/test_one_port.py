@@ -25,6 +25,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
+from platform_api.client import Client
 from platform_api.gen.chainguard.platform.iam.v2 import groups_pb2, groups_pb2_grpc
 from platform_api.gen.chainguard.platform.oidc import oidc_pb2, oidc_pb2_grpc
 from tests.helpers import Upstream, free_port, wait_ready
@@ -109,6 +110,18 @@ def test_http_and_grpc_on_one_port(front: Front) -> None:
         names = {s.name for s in answers[0].list_services_response.service}
         assert "grpc.health.v1.Health" in names
         assert any(n.endswith("registry.v2.ReposService") for n in names), names
+
+
+def test_the_client_finds_grpc_on_the_one_port(front: Front, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`/.well-known/platform-api` says gRPC shares the port: the client, given only the URL, dials it there
+    (not on the internal listener's loopback port, which a client elsewhere could not reach)."""
+    monkeypatch.delenv("PLATFORM_API_GRPC", raising=False)
+    assert httpx.get(front.url + "/.well-known/platform-api").json() == {
+        "grpc": {"port": front.port, "sharesHttpPort": True}
+    }
+    with Client(front.url, transport="grpc", retries=0, use_login_cache=False) as c:
+        assert c.ping.ping().response == "pong"
+        assert c.grpc_target == f"127.0.0.1:{front.port}"
 
 
 def test_one_line_says_what_listens_where(front: Front) -> None:
