@@ -3,16 +3,60 @@
 Every test that takes `server` runs against SQLite and against PostgreSQL (127.0.0.1:5432, a fresh
 database per session, dropped afterwards). PLATFORM_API_TEST_BACKENDS=sqlite limits the run.
 Tests isolate themselves by creating their own organization (`org` fixture), not by restarting.
+
+At its start a run checks what it needs (README: Development): its port range, docker-registry and skopeo when
+it includes the registry tests; and drops the PostgreSQL databases that runs stopped midway left behind.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.helpers import BACKENDS, Receiver, Server, Upstream, mk_group, receiver, start_server, stop_server, unique
+from tests.helpers import (
+    BACKENDS,
+    PG_ADMIN,
+    Receiver,
+    Server,
+    Upstream,
+    distribution,
+    mk_group,
+    pgruns,
+    receiver,
+    start_server,
+    stop_server,
+    unique,
+)
+from tests.helpers.server import ports_setting
+
+RUN_LOCK = pytest.StashKey[pgruns.RunLock | None]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    try:
+        ports_setting()
+    except ValueError as e:
+        raise pytest.UsageError(str(e)) from None
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """In the run's first process only (a pytest-xdist worker has `workerinput`), before any worker starts."""
+    config = session.config
+    if hasattr(config, "workerinput"):
+        return
+    reason = distribution.stop_reason(config.args, Path(__file__).parent)
+    if reason:
+        raise pytest.UsageError(reason)
+    config.stash[RUN_LOCK] = pgruns.start_of_run(PG_ADMIN) if "postgres" in BACKENDS else None
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    lock = session.config.stash.get(RUN_LOCK, None)
+    if lock is not None:
+        lock.release()
 
 
 @pytest.fixture(scope="module")

@@ -39,6 +39,7 @@ from tests.helpers.iam import (
 from tests.helpers.imports import imported, refusal_of, refused, run_import, summary_of
 from tests.helpers.metrics import Samples, metric, parse_metrics
 from tests.helpers.oidc import Upstream, new_key
+from tests.helpers.pgruns import database_name
 from tests.helpers.registry import image_architectures, image_size, mk_repo
 from tests.helpers.run_cli import run_cli
 from tests.helpers.server import (
@@ -93,6 +94,7 @@ __all__ = [
     "assert_error",
     "assert_not_found",
     "cli",
+    "database_name",
     "detail",
     "error_info",
     "event_env",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import time
@@ -18,10 +19,38 @@ import pytest
 from tests.helpers.oci_layouts import manifest, write_layout
 from tests.helpers.server import Server, free_port
 
+TOOLS = ("docker-registry", "skopeo")
+INSTALL = "apt-get install -y docker-registry skopeo"
+# Set to 1, the tests that need the tools skip when they are missing; otherwise the run stops at its start
+# (tests/conftest.py): a fresh machine runs every test, or says what to install.
+SKIP = os.environ.get("PLATFORM_API_TEST_SKIP_REGISTRY", "") == "1"
+
+
+def missing_tools() -> list[str]:
+    return [t for t in TOOLS if shutil.which(t) is None]
+
+
 needs_distribution = pytest.mark.skipif(
-    shutil.which("docker-registry") is None or shutil.which("skopeo") is None,
-    reason="docker-registry and skopeo are not installed (apt-get install -y docker-registry skopeo)",
+    SKIP and bool(missing_tools()), reason=f"{' and '.join(TOOLS)} are not installed ({INSTALL})"
 )
+
+
+def tests_needing_tools(root: Path) -> list[Path]:
+    """The test files under `root` that drive the registry (they mark their tests with needs_distribution)."""
+    return sorted(p for p in root.rglob("test_*.py") if "needs_distribution" in p.read_text())
+
+
+def stop_reason(selected: list[str], root: Path) -> str | None:
+    """Why a run of the paths `selected` (pytest's arguments, node ids allowed) cannot start: the one command
+    that installs the missing tools when it includes a test that needs them; None otherwise."""
+    missing = missing_tools()
+    if SKIP or not missing:
+        return None
+    paths = [Path(a.split("::", 1)[0]).resolve() for a in selected] or [root]
+    if not any(p == f or p in f.parents for f in tests_needing_tools(root) for p in paths):
+        return None
+    return (f"{' and '.join(missing)} not found, needed by the registry tests: run `{INSTALL}` "
+            "(or set PLATFORM_API_TEST_SKIP_REGISTRY=1 to skip those tests)")  # fmt: skip
 
 
 @contextmanager

@@ -24,6 +24,7 @@ import pytest
 
 from platform_api.auth.capabilities import BUILTIN_ROLES
 from platform_api.core.settings import Settings
+from tests.helpers.pgruns import database_name
 from tests.helpers.run_cli import run_cli
 
 BUILTIN_ROLE_UIDS = {r.name: r.uid for r in BUILTIN_ROLES}
@@ -39,25 +40,40 @@ def cli(database_url: str, *args: str) -> str:
     return r.stdout
 
 
+def port_range(text: str) -> range:
+    """PLATFORM_API_TEST_PORTS's value, `LOW-HIGH` (both included, 1024-65535), as a range; ValueError with a
+    one-line message otherwise."""
+    low, sep, high = text.strip().partition("-")
+    if sep and low.strip().isdigit() and high.strip().isdigit() and 1024 <= int(low) < int(high) <= 65535:
+        return range(int(low), int(high) + 1)
+    raise ValueError(f"PLATFORM_API_TEST_PORTS={text!r}: expected LOW-HIGH, two ports 1024-65535 with LOW below HIGH")
+
+
+def ports_setting() -> range:
+    """The loopback ports the tests' servers and registries take: PLATFORM_API_TEST_PORTS (default 20000-30000)."""
+    return port_range(os.environ.get("PLATFORM_API_TEST_PORTS", "20000-30000"))
+
+
 def free_port() -> int:
-    """A free loopback port. Under pytest-xdist each process takes only ports of its own residue (worker
-    number modulo the worker count): two processes picking the same just-freed port at once would start two
-    servers sharing it (serve listens with SO_REUSEPORT), each answering the other's clients."""
+    """A free loopback port of ports_setting(). Under pytest-xdist each process takes only ports of its own
+    residue (worker number modulo the worker count): two processes picking the same just-freed port at once
+    would start two servers sharing it (serve listens with SO_REUSEPORT), each answering the other's clients."""
+    ports = ports_setting()
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1)
-    if count <= 1 or not worker.startswith("gw"):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            return int(s.getsockname()[1])
-    mine = int(worker.removeprefix("gw")) % count
-    while True:  # not bind(0): Linux hands out ports of one parity to it
-        port = random.randrange(20_000, 30_000) // count * count + mine
+    count, mine = (count, int(worker.removeprefix("gw")) % count) if worker.startswith("gw") and count > 1 else (1, 0)
+    mine_in_range = range(ports.start + (mine - ports.start) % count, ports.stop, count)
+    if not mine_in_range:
+        raise ValueError(f"PLATFORM_API_TEST_PORTS={ports.start}-{ports.stop - 1}: too few ports for {count} processes")
+    for _ in range(1000):  # not bind(0): it ignores the range, and Linux hands out ports of one parity to it
+        port = random.choice(mine_in_range)
         with socket.socket() as s:
             try:
                 s.bind(("127.0.0.1", port))
             except OSError:
                 continue
             return port
+    raise OSError(f"no free loopback port in PLATFORM_API_TEST_PORTS={ports.start}-{ports.stop - 1} after 1000 tries")
 
 
 @dataclass
@@ -180,7 +196,7 @@ def new_database(backend: str, tmp: Path) -> str:
     stop_server drops)."""
     if backend == "sqlite":
         return f"sqlite:///{tmp / 'test.db'}"
-    name = "pa_test_" + secrets.token_hex(6)
+    name = database_name("test")
     pg_execute(f"CREATE DATABASE {name}")
     return PG_ADMIN.rsplit("/", 1)[0] + "/" + name
 
@@ -262,7 +278,7 @@ def scratch_database(backend: str, tmp: Path) -> Iterator[str]:
     if backend == "sqlite":
         yield f"sqlite:///{tmp / 'scratch.db'}"
         return
-    name = "pa_unit_" + secrets.token_hex(6)
+    name = database_name("unit")
     pg_execute(f"CREATE DATABASE {name}")
     try:
         yield PG_ADMIN.rsplit("/", 1)[0] + "/" + name

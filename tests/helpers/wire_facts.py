@@ -1,4 +1,4 @@
-"""Parser of ../shared/reference/wire-v2.md and wire-v1.md: the published wire contracts as plain data.
+"""Parser of tests/fixtures/wire-v2.md and wire-v1.md: the published wire contracts as plain data.
 
 The file is a mechanical extraction of the vendor's protos: per package, services (a table of methods with
 request/response, HTTP rules, capabilities and event type), messages (fields with number, name, JSON name,
@@ -12,14 +12,12 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-# Copies kept in the repository, so the suite runs from any clone; test_wire_contract checks they still equal
-# ../shared/reference/wire-v2.md and wire-v1.md where those exist.
+# Kept in the repository (the vendor's published contracts, copied verbatim), so the suite needs nothing
+# outside a clone.
 WIRE = Path(__file__).resolve().parents[1] / "fixtures" / "wire-v2.md"
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "reference" / "wire-v2.md"
 # The v1 contract (packages without a version segment: chainguard.platform.iam, .registry, .tenant, ...; and
 # chainguard.platform.vulnerabilities.v1), which the vendor's v1 clients and its Terraform provider speak.
 WIRE_V1 = WIRE.with_name("wire-v1.md")
-SHARED_V1 = SHARED.with_name("wire-v1.md")
 
 
 @dataclass(frozen=True)

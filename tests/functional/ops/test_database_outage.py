@@ -11,7 +11,6 @@ cut: the shared PostgreSQL never stops.
 
 from __future__ import annotations
 
-import secrets
 import threading
 import time
 from collections import Counter
@@ -32,6 +31,7 @@ from tests.helpers import (
     Server,
     Upstream,
     all_items,
+    database_name,
     error_info,
     mk_org,
     pg_execute,
@@ -56,7 +56,7 @@ def proxy() -> Iterator[PgProxy]:
 @pytest.fixture(scope="module")
 def srv(proxy: PgProxy, upstream: Upstream, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A server on a database of its own, reached through the proxy; its log at INFO (the outage lines)."""
-    name = "pa_outage_" + secrets.token_hex(6)
+    name = database_name("outage")
     pg_execute(f"CREATE DATABASE {name}")
     s = start_server("postgres", tmp_path_factory.mktemp("outage"), "--insecure-allow-loopback",
                      "--trusted-issuer", upstream.issuer, database_url=proxy.url(name))  # fmt: skip

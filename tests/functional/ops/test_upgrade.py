@@ -38,6 +38,7 @@ from tests.helpers import (
     PG_ADMIN,
     Server,
     Verifier,
+    database_name,
     pg_execute,
     receiver,
     start_server,
@@ -115,7 +116,7 @@ def restore(backend: str, tmp: Path) -> str:
         with gzip.open(FIXTURE / "sqlite.db.gz", "rb") as src, open(path, "wb") as dst:
             shutil.copyfileobj(src, dst)
         return f"sqlite:///{path}"
-    name = "pa_upgrade_" + secrets.token_hex(6)
+    name = database_name("upgrade")
     pg_execute(f"CREATE DATABASE {name}")
     url = PG_ADMIN.rsplit("/", 1)[0] + "/" + name
     # A plain pg_dump (--inserts), run without psql: only psql's own meta-commands (\restrict, \unrestrict, which

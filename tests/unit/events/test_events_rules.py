@@ -218,11 +218,11 @@ def test_retention_prunes_finished_deliveries_and_their_events(backend: str, tmp
     """Pending deliveries, and the events they need, stay whatever their age."""
     import asyncio
 
-    from tests.helpers import BACKENDS, PG_ADMIN, pg_execute
+    from tests.helpers import BACKENDS, PG_ADMIN, database_name, pg_execute
 
     if backend not in BACKENDS:
         pytest.skip(f"{backend} not selected")
-    name = "pa_test_" + secrets.token_hex(6)
+    name = database_name("unit")
     if backend == "sqlite":
         url = f"sqlite:///{tmp_path / 'prune.db'}"
     else:
