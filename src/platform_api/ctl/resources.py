@@ -132,7 +132,7 @@ def do_ls(ctx: Ctx, spec: Spec) -> int:
     if ctx.args.page_size:
         fields["page_size"] = ctx.args.page_size
     items = output.collect(_method(ctx, spec, "ls")(**fields), f"listing {spec.name}", ctx.args.limit)
-    output.emit(items, ctx.output, _columns(ctx, spec), many=True)
+    output.emit(items, ctx.output, _columns(ctx, spec), many=True, enums=_enums(spec))
     return OK
 
 
@@ -140,9 +140,13 @@ def _columns(ctx: Ctx, spec: Spec) -> tuple[output.Column, ...]:
     return spec.columns + spec.wide if ctx.output == "wide" else spec.columns
 
 
+def _enums(spec: Spec) -> dict[str, str]:
+    return values.enum_prefixes(spec.area, spec.methods["get"], [p for _, p in spec.columns + spec.wide])
+
+
 def do_get(ctx: Ctx, spec: Spec) -> int:
     item = _method(ctx, spec, "get")(resource_uid(ctx, spec, ctx.args.ref))
-    output.emit(item, ctx.output, spec.columns + spec.wide)
+    output.emit(item, ctx.output, spec.columns + spec.wide, enums=_enums(spec))
     return OK
 
 
@@ -153,7 +157,7 @@ def do_create(ctx: Ctx, spec: Spec) -> int:
         raise CtlError(f"--{spec.parent.replace('_', '-')} is required", USAGE)
     parent = resolve.RESOLVERS[spec.parent](ctx, parent_ref) if parent_ref else ""
     item = _method(ctx, spec, "create")(parent, body)
-    output.emit(item, ctx.output, spec.columns + spec.wide + spec.once)
+    output.emit(item, ctx.output, spec.columns + spec.wide + spec.once, enums=_enums(spec))
     if spec.once_note and any(output.cell(output.data(item), path) for _, path in spec.once):
         print(f"platformctl: {spec.once_note}", file=sys.stderr)
     return OK
@@ -166,7 +170,7 @@ def do_update(ctx: Ctx, spec: Spec) -> int:
     body["uid"] = resource_uid(ctx, spec, ctx.args.ref)
     # The mask names exactly the flags given, so a flag set to "" clears its field.
     item = _method(ctx, spec, "update")(body, ",".join(paths))
-    output.emit(item, ctx.output, spec.columns + spec.wide)
+    output.emit(item, ctx.output, spec.columns + spec.wide, enums=_enums(spec))
     return OK
 
 
@@ -195,6 +199,7 @@ def flag_field(spec: Spec, verb: str, flag: Flag) -> Any:
 
 def _add_flag(p: argparse.ArgumentParser, spec: Spec, verb: str, flag: Flag) -> None:
     dest = _dest(flag)
+    metavar = flag.flag.lstrip("-").replace("-", "_").upper()  # --identity IDENTITY, not F_IDENTITY (the dest)
     required = verb == "create" and flag.required
     # Typed values are converted (or refused, exit 2) as the line is parsed: before any call.
     typed = str if flag.kind in resolve.RESOLVERS else values.parser_type(lambda: flag_field(spec, verb, flag),
@@ -203,9 +208,9 @@ def _add_flag(p: argparse.ArgumentParser, spec: Spec, verb: str, flag: Flag) -> 
         p.add_argument(flag.flag, dest=dest, action=argparse.BooleanOptionalAction, default=None, help=flag.help)
     elif flag.kind in ("list", "caps"):
         p.add_argument(flag.flag, dest=dest, action="append", default=None, required=required, type=typed,
-                       help=flag.help)  # fmt: skip
+                       metavar=metavar, help=flag.help)  # fmt: skip
     else:
-        p.add_argument(flag.flag, dest=dest, required=required, type=typed, help=flag.help)
+        p.add_argument(flag.flag, dest=dest, required=required, type=typed, metavar=metavar, help=flag.help)
 
 
 def register(sub: Any, spec: Spec) -> Any:
@@ -249,7 +254,7 @@ def register(sub: Any, spec: Spec) -> Any:
                     spec.flags) else [f"{word} update <ref> ..."], lambda ctx: do_update(ctx, spec))  # fmt: skip
         p.add_argument("ref", help=ref_help)
         if spec.named:
-            p.add_argument("--name", dest="f_name", help="a new name")
+            p.add_argument("--name", dest="f_name", metavar="NAME", help="a new name")
         for flag in spec.flags:
             if flag.update:
                 _add_flag(p, spec, "update", flag)

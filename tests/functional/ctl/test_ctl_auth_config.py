@@ -112,6 +112,8 @@ def test_every_command_has_help_with_examples(tmp_path: Path) -> None:
         with contextlib.redirect_stdout(shown), pytest.raises(SystemExit) as done:
             ctl_main.main([*path.split(), "--help"])
         assert done.value.code == 0 and "examples:" in shown.getvalue(), path
+        # Metavars name the flag (--identity IDENTITY), not the parser's internal destination (F_IDENTITY).
+        assert " F_" not in shown.getvalue() and "{F_" not in shown.getvalue(), path
 
 
 FAKE_LOGIN = """
