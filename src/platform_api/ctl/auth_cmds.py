@@ -88,7 +88,8 @@ def _open_browser(url: str) -> object:
 def status(ctx: Ctx) -> int:
     client = ctx.client()
     source = client.auth.source()
-    info: dict[str, Any] = {"server": ctx.server, "source": source, "identity": "", "expiry": None, "valid": False}
+    info: dict[str, Any] = {"server": ctx.server, "source": source, "identity": "", "name": "", "email": "",
+                            "expiry": None, "valid": False}  # fmt: skip
     code = UNAUTHENTICATED
     if source != "none":
         try:
@@ -102,6 +103,10 @@ def status(ctx: Ctx) -> int:
             creds = None
         if creds is not None:
             info["identity"] = _subject(creds.token)
+            if info["valid"]:  # the server's word (WhoAmI) on whose token it is: a uid alone tells a person little
+                me = login_flows.whoami(ctx.server, creds.token)
+                info["name"] = str((me.get("profile") or {}).get("name") or "")
+                info["email"] = str(me.get("email") or "")
             if creds.expiry:
                 info["expiry"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(creds.expiry))
     if ctx.output in ("json", "yaml"):
@@ -141,7 +146,8 @@ def register(sub: Any) -> None:
     p.add_argument("--identity", help="act as this identity (uid) after logging in")
     p.add_argument("--token-stdin", action="store_true",
                    help="cache a token read from standard input (a second line: its refresh token)")  # fmt: skip
-    command(g, "status", "who the token is for, where it comes from, when it expires (exit 3: none or refused)",
+    command(g, "status", "who the token is for (uid, name, e-mail), where it comes from, when it expires (exit 3: "
+            "none or refused)",
             ["platformctl auth status", "platformctl auth status -o json"], status)  # fmt: skip
     command(g, "token", "print the current access token (refreshed when near expiry)",
             ["export TOKEN=$(platformctl auth token)"], token)  # fmt: skip

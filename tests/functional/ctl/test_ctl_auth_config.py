@@ -36,6 +36,8 @@ def test_login_status_token_logout(ctl: Ctl, server: Server) -> None:
     status = json.loads(ctl("auth", "status", "-o", "json").out)
     assert status["source"] == "login" and status["valid"] is True and status["identity"] == server.owner
     assert status["server"] == server.base_url and status["expiry"].endswith("Z")
+    # Who that is, in words (WhoAmI: the identity's name and e-mail), not only its uid.
+    assert status["name"] and status["email"] == ""
     assert ctl("auth", "token").out.strip() == server.token
     assert ctl.json("iam", "groups", "get", server.owner_org)["uid"] == server.owner_org
 
@@ -46,6 +48,16 @@ def test_login_status_token_logout(ctl: Ctl, server: Server) -> None:
     r = ctl("auth", "status", "-o", "json")
     assert r.code == 3 and json.loads(r.out)["valid"] is False
     assert ctl("auth", "login", "--token-stdin", stdin="").code == 2
+
+
+def test_status_names_the_identity(ctl: Ctl, server: Server) -> None:
+    uid, token = server.identity_with_role(server.owner_org, "viewer")
+    me = server.http.get(f"/iam/v2/identities/{uid}").json()  # an e-mail comes from a login's claims: none here
+    assert ctl("auth", "login", "--token-stdin", stdin=token + "\n").code == 0
+    status = json.loads(ctl("auth", "status", "-o", "json").out)
+    assert (status["identity"], status["name"], status["email"]) == (uid, me["name"], me.get("email", ""))
+    lines = [line.split(None, 1) for line in ctl("auth", "status").out.splitlines()]
+    assert ["name:", me["name"]] in lines and ["identity:", uid] in lines, lines
 
 
 def test_config_get_set_and_precedence(ctl: Ctl, server: Server) -> None:
