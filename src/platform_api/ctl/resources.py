@@ -12,7 +12,7 @@ from typing import Any
 
 from platform_api.client import UIDPFilter
 from platform_api.ctl import output, resolve, values
-from platform_api.ctl.common import NOT_FOUND, OK, USAGE, CtlError, Ctx, command, group
+from platform_api.ctl.common import GENERIC, NOT_FOUND, OK, USAGE, CtlError, Ctx, command, group
 
 
 @dataclass(frozen=True)
@@ -176,6 +176,8 @@ def do_update(ctx: Ctx, spec: Spec) -> int:
 
 def do_rm(ctx: Ctx, spec: Spec) -> int:
     uids = [resource_uid(ctx, spec, ref) for ref in ctx.args.refs]
+    if not ctx.args.yes and sys.stdin.isatty() and sys.stderr.isatty() and not _confirmed(spec, ctx.args.refs, uids):
+        raise CtlError("nothing deleted", GENERIC)
     progress = output.Progress(f"deleting {spec.name}", len(uids))
     try:
         for uid in uids:
@@ -189,6 +191,15 @@ def do_rm(ctx: Ctx, spec: Spec) -> int:
         for uid in uids:
             print(f"deleted {spec.kind} {uid}")
     return OK
+
+
+def _confirmed(spec: Spec, refs: list[str], uids: list[str]) -> bool:
+    """A person at a terminal says yes to what is about to go (scripts, with no terminal, are never asked)."""
+    plural = spec.kind if len(uids) == 1 else f"{spec.kind}s"
+    shown = [ref if ref == uid else f"{ref} ({uid})" for ref, uid in zip(refs, uids, strict=True)]
+    print(f"delete {len(uids)} {plural}:", *shown, sep="\n  ", file=sys.stderr)
+    print("continue? [y/N] ", end="", file=sys.stderr, flush=True)
+    return sys.stdin.readline(64).strip().lower() in ("y", "yes")
 
 
 def flag_field(spec: Spec, verb: str, flag: Flag) -> Any:
@@ -259,7 +270,10 @@ def register(sub: Any, spec: Spec) -> Any:
             if flag.update:
                 _add_flag(p, spec, "update", flag)
     if "rm" in m:
-        p = command(res, "rm", f"delete {spec.kind}s", [f"{word} rm <ref> [<ref> ...]"], lambda ctx: do_rm(ctx, spec),
-                    aliases=["delete"])  # fmt: skip
+        p = command(res, "rm", f"delete {spec.kind}s (at a terminal: after a yes)",
+                    [f"{word} rm <ref> [<ref> ...]", f"{word} rm --yes <ref>   # no question at a terminal"],
+                    lambda ctx: do_rm(ctx, spec), aliases=["delete"])  # fmt: skip
         p.add_argument("refs", nargs="+", metavar="ref", help=ref_help)
+        p.add_argument("-y", "--yes", action="store_true", help="do not ask (asked only when stdin and stderr are "
+                       "a terminal)")  # fmt: skip
     return res
