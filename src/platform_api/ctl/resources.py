@@ -132,12 +132,17 @@ def do_ls(ctx: Ctx, spec: Spec) -> int:
     if ctx.args.page_size:
         fields["page_size"] = ctx.args.page_size
     items = output.collect(_method(ctx, spec, "ls")(**fields), f"listing {spec.name}", ctx.args.limit)
+    if spec.parent == "repo" and ctx.output in ("table", "wide"):
+        # Tags: which repo each is in (a path of names, from the uid: the record has no such field).
+        paths = resolve.Paths(ctx)
+        items = [{**output.data(t), "repo": paths.path(str(t.uid).rpartition("/")[0], "repo")} for t in items]
     output.emit(items, ctx.output, _columns(ctx, spec), many=True, enums=_enums(spec))
     return OK
 
 
 def _columns(ctx: Ctx, spec: Spec) -> tuple[output.Column, ...]:
-    return spec.columns + spec.wide if ctx.output == "wide" else spec.columns
+    columns = spec.columns + spec.wide if ctx.output == "wide" else spec.columns
+    return (*columns[:1], ("REPO", "repo"), *columns[1:]) if spec.parent == "repo" else columns
 
 
 def _enums(spec: Spec) -> dict[str, str]:

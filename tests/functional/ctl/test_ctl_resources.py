@@ -54,6 +54,10 @@ def test_repos_and_tags(ctl: Ctl, org: str) -> None:
     tag = ctl.json("registry", "tags", "create", "latest", "--repo", f"{org}/nginx", "--digest", DIGEST)
     assert tag["digest"] == DIGEST and tag["uid"].startswith(repo["uid"] + "/")
     assert [t["name"] for t in ctl.json("registry", "tags", "ls", "--parent", f"{org}/nginx")] == ["latest"]
+    # The table says which repo each tag is in (its path); json keeps the API's record.
+    rows = [line.split() for line in ctl("registry", "tags", "ls").out.splitlines()]
+    assert rows[0][:3] == ["NAME", "REPO", "DIGEST"] and rows[1][:2] == ["latest", f"{org}/nginx"], rows
+    assert "repo" not in ctl.json("registry", "tags", "ls")[0]
     assert ctl.json("registry", "tags", "get", f"{org}/nginx/latest")["uid"] == tag["uid"]
     assert ctl.json("registry", "repos", "update", "nginx", "--description", "proxy")["description"] == "proxy"
     # Bulk removal, by names and uids mixed; the JSON answer lists what was deleted.
@@ -70,6 +74,8 @@ def test_an_ambiguous_name_is_refused_with_its_candidates(ctl: Ctl, org: str) ->
     two = ctl.json("registry", "repos", "create", "app", "--parent", f"{org}/b")
     r = ctl("registry", "repos", "get", "app")
     assert r.code == 7 and "ambiguous" in r.err and one["uid"] in r.err and two["uid"] in r.err
+    # Each candidate by its path too, which the person can give instead.
+    assert f"  {org}/a/app  {one['uid']}\n" in r.err and f"  {org}/b/app  {two['uid']}\n" in r.err, r.err
     r = ctl("registry", "repos", "rm", "app")
     assert r.code == 7
     assert len(ctl.json("registry", "repos", "ls")) == 2  # nothing was deleted on a guess
