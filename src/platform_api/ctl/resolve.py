@@ -104,7 +104,7 @@ def named(ctx: Ctx, kind: str, area: str, list_method: str, ref: str, *, parent_
     scope = default_scope(ctx)
     found = _matches(ctx, area, list_method, ref, UIDPFilter(descendants_of=scope) if scope else None)
     if kind == "role" and scope:
-        found += [r for r in _matches(ctx, area, list_method, ref, None) if "/" not in r.uid]  # built-in roles
+        found += _matches(ctx, area, list_method, ref, UIDPFilter(in_root=True))  # built-in roles
     return _one(ctx, kind, ref, found, parent_kind)
 
 

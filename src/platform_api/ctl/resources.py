@@ -6,6 +6,7 @@ subtree, `update` changing only the flags given, `rm` of several at once with pr
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 from dataclasses import dataclass
 from typing import Any
@@ -131,7 +132,12 @@ def do_ls(ctx: Ctx, spec: Spec) -> int:
             fields[flag.path] = _value(ctx, flag, raw)
     if ctx.args.page_size:
         fields["page_size"] = ctx.args.page_size
-    items = output.collect(_method(ctx, spec, "ls")(**fields), f"listing {spec.name}", ctx.args.limit)
+    found = _method(ctx, spec, "ls")(**fields)
+    if spec.name == "roles" and scope and not ctx.args.no_builtin:
+        # The built-in roles live at the root, outside any organization's subtree, yet are bound in every one
+        # (`--role viewer`): listed first, as the API lists them with the filter `uidp.inRoot`.
+        found = itertools.chain(_method(ctx, spec, "ls")(**{**fields, "uidp": UIDPFilter(in_root=True)}), found)
+    items = output.collect(found, f"listing {spec.name}", ctx.args.limit)
     if spec.parent == "repo" and ctx.output in ("table", "wide"):
         # Tags: which repo each is in (a path of names, from the uid: the record has no such field).
         paths = resolve.Paths(ctx)
@@ -245,6 +251,9 @@ def register(sub: Any, spec: Spec) -> Any:
         p.add_argument("--children", action="store_true", help="direct children of --parent only, not its subtree")
         if spec.named:
             p.add_argument("--name", help="only those with this exact name")
+        if spec.name == "roles":
+            p.add_argument("--no-builtin", action="store_true", help="not the built-in roles (listed with the "
+                           "organization's own when there is a --parent or a default organization)")  # fmt: skip
         for flag in spec.filters:
             _add_flag(p, spec, "ls", flag)
         p.add_argument("--limit", type=values.count, default=0, help="stop after this many (default: all)")

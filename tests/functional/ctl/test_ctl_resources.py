@@ -92,6 +92,11 @@ def test_iam_resources_by_name(ctl: Ctl, org: str) -> None:
     role = ctl.json("iam", "roles", "create", "puller", "--capabilities", "repo.list,tag.list",
                     "--capabilities", "CAP_IAM_GROUPS_LIST")  # fmt: skip
     assert sorted(role["capabilities"]) == ["CAP_IAM_GROUPS_LIST", "CAP_REPO_LIST", "CAP_TAG_LIST"]
+    # With a default organization, `roles ls` shows the built-in roles (at the root) with the org's own.
+    listed = {r["name"]: r["uid"] for r in ctl.json("iam", "roles", "ls")}
+    assert {"viewer", "editor", "owner", "puller"} <= set(listed) and "/" not in listed["viewer"], listed
+    assert [r["name"] for r in ctl.json("iam", "roles", "ls", "--no-builtin")] == ["puller"]
+    assert [r["name"] for r in ctl.json("iam", "roles", "ls", "--name", "viewer")] == ["viewer"]
     # The built-in viewer role and the org's own role, both by name.
     viewer = ctl.json("iam", "role-bindings", "create", "--identity", "ci-bot", "--role", "viewer")
     assert viewer["role"]["name"] == "viewer" and viewer["identity"]["uid"] == ident["uid"]
