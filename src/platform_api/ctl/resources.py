@@ -27,6 +27,7 @@ class Flag:
     create: bool = True
     update: bool = True
     required: bool = False  # on create
+    off: str = ""  # a bool's other flag, setting it false (`--enabled` for `--disabled`); else --no-<flag>
 
 
 @dataclass(frozen=True)
@@ -219,6 +220,20 @@ def flag_field(spec: Spec, verb: str, flag: Flag) -> Any:
     return values.field(spec.area, spec.methods[verb], "" if verb == "ls" else spec.field, flag.path)
 
 
+class _Switch(argparse.Action):
+    """A switch with two flags of their own (`--disabled` / `--enabled`), as BooleanOptionalAction's
+    `--x` / `--no-x`: the first sets true, the second false, the last given wins."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kw: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, **kw)
+
+    def __call__(self, parser: Any, namespace: Any, values: Any, option_string: str | None = None) -> None:
+        setattr(namespace, self.dest, option_string == self.option_strings[0])
+
+    def format_usage(self) -> str:
+        return " | ".join(self.option_strings)
+
+
 def _add_flag(p: argparse.ArgumentParser, spec: Spec, verb: str, flag: Flag) -> None:
     dest = _dest(flag)
     metavar = flag.flag.lstrip("-").replace("-", "_").upper()  # --identity IDENTITY, not F_IDENTITY (the dest)
@@ -226,7 +241,9 @@ def _add_flag(p: argparse.ArgumentParser, spec: Spec, verb: str, flag: Flag) -> 
     # Typed values are converted (or refused, exit 2) as the line is parsed: before any call.
     typed = str if flag.kind in resolve.RESOLVERS else values.parser_type(lambda: flag_field(spec, verb, flag),
                                                                            split=flag.kind == "caps")  # fmt: skip
-    if flag.kind == "bool":
+    if flag.kind == "bool" and flag.off:
+        p.add_argument(flag.flag, flag.off, dest=dest, action=_Switch, default=None, help=flag.help)
+    elif flag.kind == "bool":
         p.add_argument(flag.flag, dest=dest, action=argparse.BooleanOptionalAction, default=None, help=flag.help)
     elif flag.kind in ("list", "caps"):
         p.add_argument(flag.flag, dest=dest, action="append", default=None, required=required, type=typed,
@@ -274,9 +291,11 @@ def register(sub: Any, spec: Spec) -> Any:
             if flag.create:
                 _add_flag(p, spec, "create", flag)
     if "update" in m:
-        p = command(res, "update", f"change a {spec.kind} (only the fields whose flags are given)",
-                    [f"{word} update <ref> --description 'new text'"] if any(f.path == "description" for f in
-                    spec.flags) else [f"{word} update <ref> ..."], lambda ctx: do_update(ctx, spec))  # fmt: skip
+        examples = [f"{word} update <ref> --description 'new text'"] if any(f.path == "description" for f in
+                    spec.flags) else [f"{word} update <ref> ..."]  # fmt: skip
+        examples += [f"{word} update <ref> {f.off}" for f in spec.flags if f.off]
+        p = command(res, "update", f"change a {spec.kind} (only the fields whose flags are given)", examples,
+                    lambda ctx: do_update(ctx, spec))  # fmt: skip
         p.add_argument("ref", help=ref_help)
         if spec.named:
             p.add_argument("--name", dest="f_name", metavar="NAME", help="a new name")

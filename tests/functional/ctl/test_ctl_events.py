@@ -62,6 +62,13 @@ def test_subscribe_list_deliveries_redeliver(es: Server, rx: Receiver, tmp_path:
     again = rx.wait(hook, 2)
     assert again[1].headers.get("ce-id") == delivered[0]["eventId"]
     assert ctl("events", "deliveries", "redeliver", sub["uid"], "no-such-event").code == 5
+    # Disabled (as the server does after a 410 Gone), then enabled again (of both flags, the last counts).
+    assert ctl.json("events", "subscriptions", "update", sub["uid"], "--disabled")["disabled"] is True
+    r = ctl("events", "deliveries", "redeliver", sub["uid"], delivered[0]["eventId"])
+    assert r.code == 6 and "enable it first" in r.err, r
+    enabled = ctl.json("events", "subscriptions", "update", sub["uid"], "--disabled", "--enabled")
+    assert "disabled" not in enabled and enabled["types"] == [CREATED] and enabled["sink"] == rx.url(hook)
+    assert ctl("events", "deliveries", "redeliver", sub["uid"], delivered[0]["eventId"]).code == 0
     assert ctl("events", "subscriptions", "rm", sub["uid"]).code == 0
     assert ctl.json("events", "subscriptions", "ls") == []
 
