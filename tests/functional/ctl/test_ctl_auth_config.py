@@ -6,6 +6,7 @@ import contextlib
 import io
 import json
 import os
+import shutil
 import stat
 import subprocess
 from pathlib import Path
@@ -110,7 +111,33 @@ def test_bash_completion(tmp_path: Path) -> None:
     assert _complete(r.stdout, ["platformctl", "-o", "json", "iam", "role-b"]) == ["role-bindings"]
     zsh = offline(tmp_path, "completion", "zsh")
     assert zsh.returncode == 0 and zsh.stdout.startswith("#compdef platformctl") and "bashcompinit" in zsh.stdout
-    assert offline(tmp_path, "completion", "fish").returncode == 2
+    # The values of flags that take a fixed set.
+    assert _complete(r.stdout, ["platformctl", "iam", "groups", "ls", "-o", ""]) == ["table", "wide", "json", "yaml"]
+    assert _complete(r.stdout, ["platformctl", "--transport", "h"]) == ["http"]
+    assert _complete(r.stdout, ["platformctl", "completion", ""]) == ["bash", "fish", "zsh"]
+
+
+def test_fish_completion(tmp_path: Path) -> None:
+    r = offline(tmp_path, "completion", "fish")
+    assert r.returncode == 0 and 'complete -c platformctl -f -a "(__platformctl_complete)"' in r.stdout
+    script = tmp_path / "platformctl.fish"
+    script.write_text(r.stdout)
+    fish = shutil.which("fish")
+    if fish is None:  # no fish here (Debian: apt-get install fish): the script's parts, not its behaviour
+        assert 'case "registry repos"' in r.stdout and "case -o --output" in r.stdout
+        return
+
+    def complete(line: str) -> list[str]:
+        done = subprocess.run([fish, "--no-config", "-c", f"source {script}; complete -C '{line}'"],
+                              capture_output=True, text=True, timeout=30)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        return sorted(done.stdout.split())
+
+    assert complete("platformctl reg") == ["registry"]
+    assert complete("platformctl registry repos ") == ["create", "delete", "get", "list", "ls", "rm", "update"]
+    assert "--description" in complete("platformctl registry repos create --d")
+    assert complete("platformctl -o json iam role-b") == ["role-bindings"]
+    assert complete("platformctl iam groups ls -o ") == ["json", "table", "wide", "yaml"]
 
 
 def test_every_command_has_help_with_examples(tmp_path: Path) -> None:
