@@ -42,7 +42,7 @@ def login(ctx: Ctx) -> int:
         try:
             if a.headless:
                 result = login_flows.headless_login(ctx.server, idp_id=a.idp_id or "", invite_code=a.invite_code or "",
-                                                    show=_show, confirm=_ask)  # fmt: skip
+                                                    show=_show, confirm=_ask, timeout=HEADLESS_TIMEOUT)  # fmt: skip
             else:
                 result = login_flows.browser_login(ctx.server, idp_id=a.idp_id or "", invite_code=a.invite_code or "",
                                              identity=a.identity or "", open_browser=_open_browser)  # fmt: skip
@@ -70,8 +70,15 @@ def _refused(server: str, e: login_flows.LoginRefused, idp: bool) -> str:
     return text
 
 
+HEADLESS_TIMEOUT = 600.0  # s: how long a headless login waits for the person
+
+
 def _show(url: str) -> None:
-    print(f"Open this URL in a browser (on any machine) and sign in:\n{url}", file=sys.stderr, flush=True)
+    """The headless login's instructions: where to go, what comes back, how long it waits."""
+    print(f"No browser is needed on this machine: sign in from a browser on any machine.\n"
+          f"  1. Open this URL and sign in:\n     {url}\n"
+          f"  2. The browser then shows a confirmation code: type it here, within {HEADLESS_TIMEOUT / 60:.0f} "
+          f"minutes.", file=sys.stderr, flush=True)  # fmt: skip
 
 
 def _ask(prompt: str) -> str:
