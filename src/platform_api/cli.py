@@ -12,6 +12,7 @@ import sys
 import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from importlib import metadata
 from typing import Any, TypeVar
 
 from platform_api.api import fd_budget, front_process, schema
@@ -55,6 +56,7 @@ def _issuer(p: argparse.ArgumentParser) -> None:
 def _parser() -> argparse.ArgumentParser:
     """Every command's options; each subparser names the function that runs it (`run`)."""
     parser = argparse.ArgumentParser(prog="platform-api", description="Platform Management API v2 server")
+    parser.add_argument("--version", action="version", version=f"platform-api {metadata.version('platform-api')}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     serve = sub.add_parser("serve", help="run the HTTP/JSON and gRPC server")

@@ -42,7 +42,7 @@ def login(ctx: Ctx) -> int:
         try:
             if a.headless:
                 result = login_flows.headless_login(ctx.server, idp_id=a.idp_id or "", invite_code=a.invite_code or "",
-                                                    show=_show, confirm=_ask)  # fmt: skip
+                                                    show=_show, confirm=_ask, timeout=HEADLESS_TIMEOUT)  # fmt: skip
             else:
                 result = login_flows.browser_login(ctx.server, idp_id=a.idp_id or "", invite_code=a.invite_code or "",
                                              identity=a.identity or "", open_browser=_open_browser)  # fmt: skip
@@ -70,8 +70,15 @@ def _refused(server: str, e: login_flows.LoginRefused, idp: bool) -> str:
     return text
 
 
+HEADLESS_TIMEOUT = 600.0  # s: how long a headless login waits for the person
+
+
 def _show(url: str) -> None:
-    print(f"Open this URL in a browser (on any machine) and sign in:\n{url}", file=sys.stderr, flush=True)
+    """The headless login's instructions: where to go, what comes back, how long it waits."""
+    print(f"No browser is needed on this machine: sign in from a browser on any machine.\n"
+          f"  1. Open this URL and sign in:\n     {url}\n"
+          f"  2. The browser then shows a confirmation code: type it here, within {HEADLESS_TIMEOUT / 60:.0f} "
+          f"minutes.", file=sys.stderr, flush=True)  # fmt: skip
 
 
 def _ask(prompt: str) -> str:
@@ -88,7 +95,8 @@ def _open_browser(url: str) -> object:
 def status(ctx: Ctx) -> int:
     client = ctx.client()
     source = client.auth.source()
-    info: dict[str, Any] = {"server": ctx.server, "source": source, "identity": "", "expiry": None, "valid": False}
+    info: dict[str, Any] = {"server": ctx.server, "source": source, "identity": "", "name": "", "email": "",
+                            "expiry": None, "valid": False}  # fmt: skip
     code = UNAUTHENTICATED
     if source != "none":
         try:
@@ -102,6 +110,10 @@ def status(ctx: Ctx) -> int:
             creds = None
         if creds is not None:
             info["identity"] = _subject(creds.token)
+            if info["valid"]:  # the server's word (WhoAmI) on whose token it is: a uid alone tells a person little
+                me = login_flows.whoami(ctx.server, creds.token)
+                info["name"] = str((me.get("profile") or {}).get("name") or "")
+                info["email"] = str(me.get("email") or "")
             if creds.expiry:
                 info["expiry"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(creds.expiry))
     if ctx.output in ("json", "yaml"):
@@ -141,7 +153,8 @@ def register(sub: Any) -> None:
     p.add_argument("--identity", help="act as this identity (uid) after logging in")
     p.add_argument("--token-stdin", action="store_true",
                    help="cache a token read from standard input (a second line: its refresh token)")  # fmt: skip
-    command(g, "status", "who the token is for, where it comes from, when it expires (exit 3: none or refused)",
+    command(g, "status", "who the token is for (uid, name, e-mail), where it comes from, when it expires (exit 3: "
+            "none or refused)",
             ["platformctl auth status", "platformctl auth status -o json"], status)  # fmt: skip
     command(g, "token", "print the current access token (refreshed when near expiry)",
             ["export TOKEN=$(platformctl auth token)"], token)  # fmt: skip

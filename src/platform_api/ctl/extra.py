@@ -76,20 +76,31 @@ def register_config(sub: Any) -> None:
 # --- shell completion -------------------------------------------------------------------------------------------
 
 
-def _tree(parser: argparse.ArgumentParser, path: str, out: dict[str, list[str]]) -> None:
+def _tree(parser: argparse.ArgumentParser, path: str, out: dict[str, list[str]],
+          values: dict[str, list[str]]) -> None:  # fmt: skip
+    """The words after each command path (subcommands, flags, a positional's choices), and the values of the
+    flags that take a fixed set (`-o json`)."""
     words: list[str] = []
     for action in parser._actions:
         words.extend(o for o in action.option_strings if o.startswith("--") or len(action.option_strings) == 1)
         if isinstance(action, argparse._SubParsersAction):
             for name, child in action.choices.items():
                 words.append(name)
-                _tree(child, f"{path} {name}".strip(), out)
+                _tree(child, f"{path} {name}".strip(), out, values)
+        elif action.choices is not None and action.option_strings:
+            for o in action.option_strings:
+                values.setdefault(o, [str(c) for c in action.choices])
+        elif action.choices is not None:
+            words.extend(str(c) for c in action.choices)  # `completion bash|zsh|fish`
     out[path] = sorted(set(words))
 
 
 BASH = """# platformctl completion for bash: eval "$(platformctl completion bash)"
 _platformctl() {
-  local cur="${COMP_WORDS[COMP_CWORD]}" path="" w i
+  local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" path="" w i
+  case "$prev" in
+%s
+  esac
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     [[ "$w" == -* ]] && continue
@@ -113,11 +124,53 @@ autoload -U +X bashcompinit && bashcompinit
 """
 
 
+FISH = """# platformctl completion for fish: platformctl completion fish | source   (or save it as
+# ~/.config/fish/completions/platformctl.fish)
+function __platformctl_words
+    switch "$argv"
+%s
+    end
+end
+function __platformctl_complete
+    set -l tokens (commandline -opc)
+    switch "$tokens[-1]"
+%s
+    end
+    set -l path ""
+    for w in $tokens[2..-1]
+        string match -q -- "-*" $w; and continue
+        if contains -- $w (string split " " -- (__platformctl_words (string trim -- $path)))
+            set path "$path $w"
+        end
+    end
+    set -l words (string split " " -- (__platformctl_words (string trim -- $path)))
+    if string match -q -- "-*" (commandline -ct)
+        string match -- "-*" $words
+    else
+        string match -v -- "-*" $words
+    end
+end
+complete -c platformctl -f -a "(__platformctl_complete)"
+"""
+
+
 def completion_script(parser: argparse.ArgumentParser, shell: str) -> str:
     tree: dict[str, list[str]] = {}
-    _tree(parser, "", tree)
+    values: dict[str, list[str]] = {}
+    _tree(parser, "", tree, values)
+    by_values: dict[str, list[str]] = {}  # the flags taking each set of values: `-o|--output`
+    for flag, choices in values.items():
+        by_values.setdefault(" ".join(choices), []).append(flag)
+    if shell == "fish":
+        cases = "\n".join(f'        case "{path}"\n            echo "{" ".join(words)}"' for path, words in
+                          sorted(tree.items()))  # fmt: skip
+        flags = "\n".join(f"        case {' '.join(fs)}\n            string split ' ' -- '{v}'; return"
+                          for v, fs in by_values.items())  # fmt: skip
+        return FISH % (cases, flags)
+    flags = "\n".join(f'    {"|".join(fs)}) COMPREPLY=($(compgen -W "{v}" -- "$cur")); return ;;'
+                      for v, fs in by_values.items())  # fmt: skip
     cases = "\n".join(f'    "{path}") echo "{" ".join(words)}" ;;' for path, words in sorted(tree.items()))
-    script = BASH % cases
+    script = BASH % (flags, cases)
     return ZSH + script if shell == "zsh" else script
 
 
@@ -128,5 +181,6 @@ def register_completion(sub: Any, root: argparse.ArgumentParser) -> None:
 
     p = command(sub, "completion", "print the shell completion script",
                 ['eval "$(platformctl completion bash)"   # in ~/.bashrc',
-                 'eval "$(platformctl completion zsh)"    # in ~/.zshrc'], run)  # fmt: skip
-    p.add_argument("shell", choices=["bash", "zsh"])
+                 'eval "$(platformctl completion zsh)"    # in ~/.zshrc',
+                 "platformctl completion fish > ~/.config/fish/completions/platformctl.fish"], run)  # fmt: skip
+    p.add_argument("shell", choices=["bash", "zsh", "fish"])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from importlib import metadata
 
 from platform_api.client import ApiError
 from platform_api.ctl import auth_cmds, config, extra, resources, specs
@@ -38,6 +39,7 @@ def parser() -> argparse.ArgumentParser:
     root = Parser(prog="platformctl", description="The command-line client of the Platform Management API v2.",
                   epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     add_globals(root, None)
+    root.add_argument("--version", action="version", version=f"platformctl {metadata.version('platform-api')}")
     root.set_defaults(func=None)
     sub = root.add_subparsers(title="commands", metavar="COMMAND", parser_class=Parser)
     auth_cmds.register(sub)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TextIO
 
 import msgspec
@@ -38,15 +38,25 @@ def cell(row: dict[str, Any], path: str) -> str:
     return str(value).replace("\n", " ")
 
 
-def table(rows: Sequence[dict[str, Any]], columns: Sequence[Column], out: TextIO) -> None:
-    grid = [[h for h, _ in columns]] + [[cell(r, p) for _, p in columns] for r in rows]
+def table(rows: Sequence[dict[str, Any]], columns: Sequence[Column], out: TextIO,
+          enums: Mapping[str, str] | None = None) -> None:  # fmt: skip
+    grid = [[h for h, _ in columns]] + [[_cell(r, p, enums) for _, p in columns] for r in rows]
     widths = [max(len(line[i]) for line in grid) for i in range(len(columns))]
     for line in grid:
         out.write("  ".join(v.ljust(w) for v, w in zip(line, widths, strict=True)).rstrip() + "\n")
 
 
-def emit(value: Any, fmt: str, columns: Sequence[Column], out: TextIO | None = None, *, many: bool = False) -> None:
-    """One record, or a list of records when `many`, on `out` (standard output as it is at the call)."""
+def _cell(row: dict[str, Any], path: str, enums: Mapping[str, str] | None) -> str:
+    text = cell(row, path)
+    if not enums or path not in enums:
+        return text
+    return ",".join(name.removeprefix(enums[path]) for name in text.split(","))  # a repeated enum: each
+
+
+def emit(value: Any, fmt: str, columns: Sequence[Column], out: TextIO | None = None, *, many: bool = False,
+         enums: Mapping[str, str] | None = None) -> None:  # fmt: skip
+    """One record, or a list of records when `many`, on `out` (standard output as it is at the call). A table
+    shows the enum values of `enums` (path: prefix) without their prefix; json and yaml keep the API's."""
     out = out or sys.stdout
     rows = data(value)
     if fmt == "json":
@@ -54,7 +64,7 @@ def emit(value: Any, fmt: str, columns: Sequence[Column], out: TextIO | None = N
     elif fmt == "yaml":
         out.write(yaml.safe_dump(rows, sort_keys=False, allow_unicode=True, default_flow_style=False))
     elif many:
-        table(rows, columns, out)
+        table(rows, columns, out, enums)
     else:
         # One record as a table is its columns as "KEY  value" lines (wide: every field, as YAML).
         if fmt == "wide":
@@ -62,7 +72,7 @@ def emit(value: Any, fmt: str, columns: Sequence[Column], out: TextIO | None = N
         else:
             width = max((len(h) for h, _ in columns), default=0)
             for h, p in columns:
-                out.write(f"{h.ljust(width)}  {cell(rows, p)}\n")
+                out.write(f"{h.ljust(width)}  {_cell(rows, p, enums)}\n")
 
 
 class Progress:

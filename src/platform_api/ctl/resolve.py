@@ -5,13 +5,13 @@ organization down (`my-org/team/sub`), each level found by listing with the name
 `[group path/]name`: listed by name under that group (its direct children), or without a path under the
 default organization (`--org` / `config set org`; everything the caller sees when there is none; roles also
 among the built-in ones). No match is NOT_FOUND (exit 5); several are a refusal listing the candidates
-(exit 7), never a guess."""
+(their paths and uids; exit 7), never a guess."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from platform_api.client import UIDPFilter
+from platform_api.client import ApiError, UIDPFilter
 from platform_api.ctl.common import INVALID, NOT_FOUND, CtlError, Ctx
 
 _HEX = frozenset("0123456789abcdef")
@@ -35,12 +35,42 @@ def _matches(ctx: Ctx, area: str, list_method: str, name: str, uidp: UIDPFilter 
     return out
 
 
-def _one(kind: str, ref: str, found: list[Any]) -> str:
+class Paths:
+    """Paths of names (`my-org/team/nginx`) for uids, each group or repo read once. One the caller may not read
+    shows as its uid's last segment."""
+
+    def __init__(self, ctx: Ctx) -> None:
+        self.ctx = ctx
+        self.names: dict[str, str] = {}
+
+    def _name(self, uid: str, kind: str) -> str:
+        if uid not in self.names:
+            client = self.ctx.client()
+            try:
+                self.names[uid] = (client.registry.get_repo if kind == "repo" else client.iam.get_group)(uid).name
+            except ApiError:
+                self.names[uid] = uid.rsplit("/", 1)[-1]
+        return self.names[uid]
+
+    def path(self, uid: str, kind: str = "group") -> str:
+        """The path of the group (or repo, `kind`) at `uid`: its ancestors are groups."""
+        parts = uid.split("/")
+        prefixes = ["/".join(parts[: i + 1]) for i in range(len(parts))]
+        return "/".join(self._name(p, kind if p == uid else "group") for p in prefixes)
+
+    def of(self, item: Any, parent_kind: str = "group") -> str:
+        """The path of a named resource: its parent's path, then its name (a root one, a built-in role: its name)."""
+        parent = str(item.uid).rpartition("/")[0]
+        return f"{self.path(parent, parent_kind)}/{item.name}" if parent else str(item.name)
+
+
+def _one(ctx: Ctx, kind: str, ref: str, found: list[Any], parent_kind: str = "group") -> str:
     if not found:
         raise CtlError(f"no {kind} named {ref!r} (give its uid, or its path: org/.../name)", NOT_FOUND)
     if len(found) > 1:
-        lines = "\n".join(f"  {item.uid}  {item.name}" for item in found[:MAX_CANDIDATES])
-        raise CtlError(f"{kind} name {ref!r} is ambiguous; it matches:\n{lines}\nname one by uid or by path", INVALID)
+        paths = Paths(ctx)
+        lines = "\n".join(f"  {paths.of(item, parent_kind)}  {item.uid}" for item in found[:MAX_CANDIDATES])
+        raise CtlError(f"{kind} name {ref!r} is ambiguous; it matches:\n{lines}\nname one by path or by uid", INVALID)
     return str(found[0].uid)
 
 
@@ -52,10 +82,10 @@ def group(ctx: Ctx, ref: str) -> str:
     parts = ref.split("/")
     # Organizations: groups whose uid has no parent segment.
     roots = [g for g in _matches(ctx, "iam", "list_groups", parts[0], None) if "/" not in g.uid]
-    current = _one("organization", parts[0], roots)
+    current = _one(ctx, "organization", parts[0], roots)
     for i, part in enumerate(parts[1:], start=1):
         found = _matches(ctx, "iam", "list_groups", part, UIDPFilter(children_of=current))
-        current = _one("group", "/".join(parts[: i + 1]), found)
+        current = _one(ctx, "group", "/".join(parts[: i + 1]), found)
     return current
 
 
@@ -70,12 +100,12 @@ def named(ctx: Ctx, kind: str, area: str, list_method: str, ref: str, *, parent_
     if "/" in ref:
         prefix, _, name = ref.rpartition("/")
         parent = group(ctx, prefix) if parent_kind == "group" else repo(ctx, prefix)
-        return _one(kind, ref, _matches(ctx, area, list_method, name, UIDPFilter(children_of=parent)))
+        return _one(ctx, kind, ref, _matches(ctx, area, list_method, name, UIDPFilter(children_of=parent)), parent_kind)
     scope = default_scope(ctx)
     found = _matches(ctx, area, list_method, ref, UIDPFilter(descendants_of=scope) if scope else None)
     if kind == "role" and scope:
-        found += [r for r in _matches(ctx, area, list_method, ref, None) if "/" not in r.uid]  # built-in roles
-    return _one(kind, ref, found)
+        found += _matches(ctx, area, list_method, ref, UIDPFilter(in_root=True))  # built-in roles
+    return _one(ctx, kind, ref, found, parent_kind)
 
 
 def repo(ctx: Ctx, ref: str) -> str:

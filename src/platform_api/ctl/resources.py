@@ -6,13 +6,14 @@ subtree, `update` changing only the flags given, `rm` of several at once with pr
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 from dataclasses import dataclass
 from typing import Any
 
 from platform_api.client import UIDPFilter
 from platform_api.ctl import output, resolve, values
-from platform_api.ctl.common import NOT_FOUND, OK, USAGE, CtlError, Ctx, command, group
+from platform_api.ctl.common import GENERIC, NOT_FOUND, OK, USAGE, CtlError, Ctx, command, group
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,7 @@ class Flag:
     create: bool = True
     update: bool = True
     required: bool = False  # on create
+    off: str = ""  # a bool's other flag, setting it false (`--enabled` for `--disabled`); else --no-<flag>
 
 
 @dataclass(frozen=True)
@@ -131,18 +133,32 @@ def do_ls(ctx: Ctx, spec: Spec) -> int:
             fields[flag.path] = _value(ctx, flag, raw)
     if ctx.args.page_size:
         fields["page_size"] = ctx.args.page_size
-    items = output.collect(_method(ctx, spec, "ls")(**fields), f"listing {spec.name}", ctx.args.limit)
-    output.emit(items, ctx.output, _columns(ctx, spec), many=True)
+    found = _method(ctx, spec, "ls")(**fields)
+    if spec.name == "roles" and scope and not ctx.args.no_builtin:
+        # The built-in roles live at the root, outside any organization's subtree, yet are bound in every one
+        # (`--role viewer`): listed first, as the API lists them with the filter `uidp.inRoot`.
+        found = itertools.chain(_method(ctx, spec, "ls")(**{**fields, "uidp": UIDPFilter(in_root=True)}), found)
+    items = output.collect(found, f"listing {spec.name}", ctx.args.limit)
+    if spec.parent == "repo" and ctx.output in ("table", "wide"):
+        # Tags: which repo each is in (a path of names, from the uid: the record has no such field).
+        paths = resolve.Paths(ctx)
+        items = [{**output.data(t), "repo": paths.path(str(t.uid).rpartition("/")[0], "repo")} for t in items]
+    output.emit(items, ctx.output, _columns(ctx, spec), many=True, enums=_enums(spec))
     return OK
 
 
 def _columns(ctx: Ctx, spec: Spec) -> tuple[output.Column, ...]:
-    return spec.columns + spec.wide if ctx.output == "wide" else spec.columns
+    columns = spec.columns + spec.wide if ctx.output == "wide" else spec.columns
+    return (*columns[:1], ("REPO", "repo"), *columns[1:]) if spec.parent == "repo" else columns
+
+
+def _enums(spec: Spec) -> dict[str, str]:
+    return values.enum_prefixes(spec.area, spec.methods["get"], [p for _, p in spec.columns + spec.wide])
 
 
 def do_get(ctx: Ctx, spec: Spec) -> int:
     item = _method(ctx, spec, "get")(resource_uid(ctx, spec, ctx.args.ref))
-    output.emit(item, ctx.output, spec.columns + spec.wide)
+    output.emit(item, ctx.output, spec.columns + spec.wide, enums=_enums(spec))
     return OK
 
 
@@ -153,7 +169,7 @@ def do_create(ctx: Ctx, spec: Spec) -> int:
         raise CtlError(f"--{spec.parent.replace('_', '-')} is required", USAGE)
     parent = resolve.RESOLVERS[spec.parent](ctx, parent_ref) if parent_ref else ""
     item = _method(ctx, spec, "create")(parent, body)
-    output.emit(item, ctx.output, spec.columns + spec.wide + spec.once)
+    output.emit(item, ctx.output, spec.columns + spec.wide + spec.once, enums=_enums(spec))
     if spec.once_note and any(output.cell(output.data(item), path) for _, path in spec.once):
         print(f"platformctl: {spec.once_note}", file=sys.stderr)
     return OK
@@ -166,12 +182,14 @@ def do_update(ctx: Ctx, spec: Spec) -> int:
     body["uid"] = resource_uid(ctx, spec, ctx.args.ref)
     # The mask names exactly the flags given, so a flag set to "" clears its field.
     item = _method(ctx, spec, "update")(body, ",".join(paths))
-    output.emit(item, ctx.output, spec.columns + spec.wide)
+    output.emit(item, ctx.output, spec.columns + spec.wide, enums=_enums(spec))
     return OK
 
 
 def do_rm(ctx: Ctx, spec: Spec) -> int:
     uids = [resource_uid(ctx, spec, ref) for ref in ctx.args.refs]
+    if not ctx.args.yes and sys.stdin.isatty() and sys.stderr.isatty() and not _confirmed(spec, ctx.args.refs, uids):
+        raise CtlError("nothing deleted", GENERIC)
     progress = output.Progress(f"deleting {spec.name}", len(uids))
     try:
         for uid in uids:
@@ -187,25 +205,51 @@ def do_rm(ctx: Ctx, spec: Spec) -> int:
     return OK
 
 
+def _confirmed(spec: Spec, refs: list[str], uids: list[str]) -> bool:
+    """A person at a terminal says yes to what is about to go (scripts, with no terminal, are never asked)."""
+    plural = spec.kind if len(uids) == 1 else f"{spec.kind}s"
+    shown = [ref if ref == uid else f"{ref} ({uid})" for ref, uid in zip(refs, uids, strict=True)]
+    print(f"delete {len(uids)} {plural}:", *shown, sep="\n  ", file=sys.stderr)
+    print("continue? [y/N] ", end="", file=sys.stderr, flush=True)
+    return sys.stdin.readline(64).strip().lower() in ("y", "yes")
+
+
 def flag_field(spec: Spec, verb: str, flag: Flag) -> Any:
     """The contract's field (a FieldDescriptor) that `flag` of `verb` sets: in the resource for create and
     update, in the request for ls."""
     return values.field(spec.area, spec.methods[verb], "" if verb == "ls" else spec.field, flag.path)
 
 
+class _Switch(argparse.Action):
+    """A switch with two flags of their own (`--disabled` / `--enabled`), as BooleanOptionalAction's
+    `--x` / `--no-x`: the first sets true, the second false, the last given wins."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kw: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, **kw)
+
+    def __call__(self, parser: Any, namespace: Any, values: Any, option_string: str | None = None) -> None:
+        setattr(namespace, self.dest, option_string == self.option_strings[0])
+
+    def format_usage(self) -> str:
+        return " | ".join(self.option_strings)
+
+
 def _add_flag(p: argparse.ArgumentParser, spec: Spec, verb: str, flag: Flag) -> None:
     dest = _dest(flag)
+    metavar = flag.flag.lstrip("-").replace("-", "_").upper()  # --identity IDENTITY, not F_IDENTITY (the dest)
     required = verb == "create" and flag.required
     # Typed values are converted (or refused, exit 2) as the line is parsed: before any call.
     typed = str if flag.kind in resolve.RESOLVERS else values.parser_type(lambda: flag_field(spec, verb, flag),
                                                                            split=flag.kind == "caps")  # fmt: skip
-    if flag.kind == "bool":
+    if flag.kind == "bool" and flag.off:
+        p.add_argument(flag.flag, flag.off, dest=dest, action=_Switch, default=None, help=flag.help)
+    elif flag.kind == "bool":
         p.add_argument(flag.flag, dest=dest, action=argparse.BooleanOptionalAction, default=None, help=flag.help)
     elif flag.kind in ("list", "caps"):
         p.add_argument(flag.flag, dest=dest, action="append", default=None, required=required, type=typed,
-                       help=flag.help)  # fmt: skip
+                       metavar=metavar, help=flag.help)  # fmt: skip
     else:
-        p.add_argument(flag.flag, dest=dest, required=required, type=typed, help=flag.help)
+        p.add_argument(flag.flag, dest=dest, required=required, type=typed, metavar=metavar, help=flag.help)
 
 
 def register(sub: Any, spec: Spec) -> Any:
@@ -224,6 +268,9 @@ def register(sub: Any, spec: Spec) -> Any:
         p.add_argument("--children", action="store_true", help="direct children of --parent only, not its subtree")
         if spec.named:
             p.add_argument("--name", help="only those with this exact name")
+        if spec.name == "roles":
+            p.add_argument("--no-builtin", action="store_true", help="not the built-in roles (listed with the "
+                           "organization's own when there is a --parent or a default organization)")  # fmt: skip
         for flag in spec.filters:
             _add_flag(p, spec, "ls", flag)
         p.add_argument("--limit", type=values.count, default=0, help="stop after this many (default: all)")
@@ -244,17 +291,22 @@ def register(sub: Any, spec: Spec) -> Any:
             if flag.create:
                 _add_flag(p, spec, "create", flag)
     if "update" in m:
-        p = command(res, "update", f"change a {spec.kind} (only the fields whose flags are given)",
-                    [f"{word} update <ref> --description 'new text'"] if any(f.path == "description" for f in
-                    spec.flags) else [f"{word} update <ref> ..."], lambda ctx: do_update(ctx, spec))  # fmt: skip
+        examples = [f"{word} update <ref> --description 'new text'"] if any(f.path == "description" for f in
+                    spec.flags) else [f"{word} update <ref> ..."]  # fmt: skip
+        examples += [f"{word} update <ref> {f.off}" for f in spec.flags if f.off]
+        p = command(res, "update", f"change a {spec.kind} (only the fields whose flags are given)", examples,
+                    lambda ctx: do_update(ctx, spec))  # fmt: skip
         p.add_argument("ref", help=ref_help)
         if spec.named:
-            p.add_argument("--name", dest="f_name", help="a new name")
+            p.add_argument("--name", dest="f_name", metavar="NAME", help="a new name")
         for flag in spec.flags:
             if flag.update:
                 _add_flag(p, spec, "update", flag)
     if "rm" in m:
-        p = command(res, "rm", f"delete {spec.kind}s", [f"{word} rm <ref> [<ref> ...]"], lambda ctx: do_rm(ctx, spec),
-                    aliases=["delete"])  # fmt: skip
+        p = command(res, "rm", f"delete {spec.kind}s (at a terminal: after a yes)",
+                    [f"{word} rm <ref> [<ref> ...]", f"{word} rm --yes <ref>   # no question at a terminal"],
+                    lambda ctx: do_rm(ctx, spec), aliases=["delete"])  # fmt: skip
         p.add_argument("refs", nargs="+", metavar="ref", help=ref_help)
+        p.add_argument("-y", "--yes", action="store_true", help="do not ask (asked only when stdin and stderr are "
+                       "a terminal)")  # fmt: skip
     return res

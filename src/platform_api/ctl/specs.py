@@ -94,12 +94,15 @@ REGISTRY = [
 
 EVENTS = [
     Spec("events", "subscriptions", "subscription", "events", "subscription",
-         crud("subscription", "subscriptions", "ls", "get", "create", "rm"),
+         crud("subscription", "subscriptions"),
          columns=(("UID", "uid"), ("SINK", "sink"), ("TYPES", "types")),
          wide=(("DISABLED", "disabled"), CREATED),
          flags=(Flag("--sink", "sink", "the webhook URL events are POSTed to", required=True),
                 Flag("--type", "types", "only events of this type: its full name, as in Ce-Type (<prefix>.api."
-                     "iam.group.created.v1), or a prefix ending in * (repeatable; default: all)", "list")),
+                     "iam.group.created.v1), or a prefix ending in * (repeatable; default: all; on update: the "
+                     "new list)", "list"),
+                Flag("--disabled", "disabled", "no more deliveries (pending ones end); --enabled: deliver again "
+                     "(one the server disabled after a 410 Gone, say)", "bool", create=False, off="--enabled")),
          # The server makes the signing secret (a `--secret` given would be ignored) and answers it once.
          once=(("SECRET", "secret"),),
          once_note="the subscription's signing secret (SECRET) is shown only this once: keep it to verify the "

@@ -228,6 +228,23 @@ def field(area: str, method: str, resource: str, path: str) -> FieldDescriptor:
     raise KeyError(path)
 
 
+def enum_prefixes(area: str, method: str, paths: list[str]) -> dict[str, str]:
+    """Of the paths (dotted JSON names) into `method`'s answer, those of enum fields, each with the prefix its
+    values' names share: a table shows `DELIVERED` for `STATE_DELIVERED`, as `--state` takes it."""
+    out: dict[str, str] = {}
+    for path in paths:
+        desc: Descriptor | None = contract.area_methods(area)[method].output
+        fd: FieldDescriptor | None = None
+        for part in path.split("."):
+            fd = {f.json_name: f for f in desc.fields}.get(part) if desc is not None else None
+            if fd is None:
+                break
+            desc = fd.message_type
+        if fd is not None and fd.type == FieldDescriptor.TYPE_ENUM:
+            out[path] = enum_prefix(fd.enum_type)
+    return out
+
+
 def parser_type(find: Callable[[], FieldDescriptor], *, split: bool = False) -> Callable[[str], Any]:
     """An argparse `type=`: the value converted for the field `find()` names (found when a value is given,
     not when the parser is built), comma-separated values each when `split`. argparse turns the BadValue

@@ -6,6 +6,7 @@ import contextlib
 import io
 import json
 import os
+import shutil
 import stat
 import subprocess
 from pathlib import Path
@@ -36,6 +37,8 @@ def test_login_status_token_logout(ctl: Ctl, server: Server) -> None:
     status = json.loads(ctl("auth", "status", "-o", "json").out)
     assert status["source"] == "login" and status["valid"] is True and status["identity"] == server.owner
     assert status["server"] == server.base_url and status["expiry"].endswith("Z")
+    # Who that is, in words (WhoAmI: the identity's name and e-mail), not only its uid.
+    assert status["name"] and status["email"] == ""
     assert ctl("auth", "token").out.strip() == server.token
     assert ctl.json("iam", "groups", "get", server.owner_org)["uid"] == server.owner_org
 
@@ -46,6 +49,16 @@ def test_login_status_token_logout(ctl: Ctl, server: Server) -> None:
     r = ctl("auth", "status", "-o", "json")
     assert r.code == 3 and json.loads(r.out)["valid"] is False
     assert ctl("auth", "login", "--token-stdin", stdin="").code == 2
+
+
+def test_status_names_the_identity(ctl: Ctl, server: Server) -> None:
+    uid, token = server.identity_with_role(server.owner_org, "viewer")
+    me = server.http.get(f"/iam/v2/identities/{uid}").json()  # an e-mail comes from a login's claims: none here
+    assert ctl("auth", "login", "--token-stdin", stdin=token + "\n").code == 0
+    status = json.loads(ctl("auth", "status", "-o", "json").out)
+    assert (status["identity"], status["name"], status["email"]) == (uid, me["name"], me.get("email", ""))
+    lines = [line.split(None, 1) for line in ctl("auth", "status").out.splitlines()]
+    assert ["name:", me["name"]] in lines and ["identity:", uid] in lines, lines
 
 
 def test_config_get_set_and_precedence(ctl: Ctl, server: Server) -> None:
@@ -98,7 +111,33 @@ def test_bash_completion(tmp_path: Path) -> None:
     assert _complete(r.stdout, ["platformctl", "-o", "json", "iam", "role-b"]) == ["role-bindings"]
     zsh = offline(tmp_path, "completion", "zsh")
     assert zsh.returncode == 0 and zsh.stdout.startswith("#compdef platformctl") and "bashcompinit" in zsh.stdout
-    assert offline(tmp_path, "completion", "fish").returncode == 2
+    # The values of flags that take a fixed set.
+    assert _complete(r.stdout, ["platformctl", "iam", "groups", "ls", "-o", ""]) == ["table", "wide", "json", "yaml"]
+    assert _complete(r.stdout, ["platformctl", "--transport", "h"]) == ["http"]
+    assert _complete(r.stdout, ["platformctl", "completion", ""]) == ["bash", "fish", "zsh"]
+
+
+def test_fish_completion(tmp_path: Path) -> None:
+    r = offline(tmp_path, "completion", "fish")
+    assert r.returncode == 0 and 'complete -c platformctl -f -a "(__platformctl_complete)"' in r.stdout
+    script = tmp_path / "platformctl.fish"
+    script.write_text(r.stdout)
+    fish = shutil.which("fish")
+    if fish is None:  # no fish here (Debian: apt-get install fish): the script's parts, not its behaviour
+        assert 'case "registry repos"' in r.stdout and "case -o --output" in r.stdout
+        return
+
+    def complete(line: str) -> list[str]:
+        done = subprocess.run([fish, "--no-config", "-c", f"source {script}; complete -C '{line}'"],
+                              capture_output=True, text=True, timeout=30)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        return sorted(done.stdout.split())
+
+    assert complete("platformctl reg") == ["registry"]
+    assert complete("platformctl registry repos ") == ["create", "delete", "get", "list", "ls", "rm", "update"]
+    assert "--description" in complete("platformctl registry repos create --d")
+    assert complete("platformctl -o json iam role-b") == ["role-bindings"]
+    assert complete("platformctl iam groups ls -o ") == ["json", "table", "wide", "yaml"]
 
 
 def test_every_command_has_help_with_examples(tmp_path: Path) -> None:
@@ -112,6 +151,8 @@ def test_every_command_has_help_with_examples(tmp_path: Path) -> None:
         with contextlib.redirect_stdout(shown), pytest.raises(SystemExit) as done:
             ctl_main.main([*path.split(), "--help"])
         assert done.value.code == 0 and "examples:" in shown.getvalue(), path
+        # Metavars name the flag (--identity IDENTITY), not the parser's internal destination (F_IDENTITY).
+        assert " F_" not in shown.getvalue() and "{F_" not in shown.getvalue(), path
 
 
 FAKE_LOGIN = """

@@ -49,7 +49,12 @@ def test_subscribe_list_deliveries_redeliver(es: Server, rx: Receiver, tmp_path:
     delivered = wait_until(
         lambda: [d for d in ctl.json("events", "deliveries", "ls", "--parent", sub["uid"], "--state", "delivered")]
     )
-    assert len(delivered) == 1 and delivered[0]["eventType"] == CREATED
+    assert len(delivered) == 1 and delivered[0]["eventType"] == CREATED and delivered[0]["state"] == "STATE_DELIVERED"
+    # A table shows the state as --state takes it; json (above) and yaml keep the API's value.
+    rows = [line.split() for line in ctl("events", "deliveries", "ls", "--parent", sub["uid"]).out.splitlines()]
+    assert rows[0][2] == "STATE" and rows[1][2] == "DELIVERED", rows
+    assert "  DELIVERED\n" in ctl("events", "deliveries", "get", delivered[0]["uid"]).out
+    assert "state: STATE_DELIVERED" in ctl("events", "deliveries", "get", delivered[0]["uid"], "-o", "yaml").out
     assert ctl.json("events", "deliveries", "ls", "--parent", sub["uid"], "--state", "FAILED") == []
     assert ctl.json("events", "deliveries", "get", delivered[0]["uid"])["eventId"] == delivered[0]["eventId"]
     r = ctl("events", "deliveries", "redeliver", sub["uid"], delivered[0]["eventId"])
@@ -57,6 +62,13 @@ def test_subscribe_list_deliveries_redeliver(es: Server, rx: Receiver, tmp_path:
     again = rx.wait(hook, 2)
     assert again[1].headers.get("ce-id") == delivered[0]["eventId"]
     assert ctl("events", "deliveries", "redeliver", sub["uid"], "no-such-event").code == 5
+    # Disabled (as the server does after a 410 Gone), then enabled again (of both flags, the last counts).
+    assert ctl.json("events", "subscriptions", "update", sub["uid"], "--disabled")["disabled"] is True
+    r = ctl("events", "deliveries", "redeliver", sub["uid"], delivered[0]["eventId"])
+    assert r.code == 6 and "enable it first" in r.err, r
+    enabled = ctl.json("events", "subscriptions", "update", sub["uid"], "--disabled", "--enabled")
+    assert "disabled" not in enabled and enabled["types"] == [CREATED] and enabled["sink"] == rx.url(hook)
+    assert ctl("events", "deliveries", "redeliver", sub["uid"], delivered[0]["eventId"]).code == 0
     assert ctl("events", "subscriptions", "rm", sub["uid"]).code == 0
     assert ctl.json("events", "subscriptions", "ls") == []
 

@@ -97,6 +97,7 @@ def test_a_person_logs_in_then_works_with_the_cli_and_the_python_client(
     assert f"as {name}@example.com (" in screen  # who the server signed in (WhoAmI)
     status = json.loads(ctl("auth", "status", "-o", "json").out)
     assert status["valid"] is True and status["source"] == "login"
+    assert status["email"] == f"{name}@example.com"  # who, in words (WhoAmI), besides the uid
     me = status["identity"]
     # A new user holds nothing yet: the owner makes them an owner of an organization.
     org = srv.http.post("/iam/v2/groups/", json={"name": "cli-" + secrets.token_hex(3)}).json()["uid"]
@@ -153,6 +154,8 @@ def test_a_person_logs_in_headless_with_the_browsers_confirmation_code(
     code, screen = headless_login_at_terminal(ctl, name)
     assert code == 0, screen
     assert "headless_code=" in screen and "Type the confirmation code" in screen
+    # Instructions with the URL: where, what comes back, how long it waits.
+    assert "sign in from a browser on any machine" in screen and "within 10 minutes" in screen, screen
     assert f"as {name}@example.com (" in screen
     status = json.loads(ctl("auth", "status", "-o", "json").out)
     assert status["valid"] is True and status["source"] == "login"

@@ -54,6 +54,10 @@ def test_repos_and_tags(ctl: Ctl, org: str) -> None:
     tag = ctl.json("registry", "tags", "create", "latest", "--repo", f"{org}/nginx", "--digest", DIGEST)
     assert tag["digest"] == DIGEST and tag["uid"].startswith(repo["uid"] + "/")
     assert [t["name"] for t in ctl.json("registry", "tags", "ls", "--parent", f"{org}/nginx")] == ["latest"]
+    # The table says which repo each tag is in (its path); json keeps the API's record.
+    rows = [line.split() for line in ctl("registry", "tags", "ls").out.splitlines()]
+    assert rows[0][:3] == ["NAME", "REPO", "DIGEST"] and rows[1][:2] == ["latest", f"{org}/nginx"], rows
+    assert "repo" not in ctl.json("registry", "tags", "ls")[0]
     assert ctl.json("registry", "tags", "get", f"{org}/nginx/latest")["uid"] == tag["uid"]
     assert ctl.json("registry", "repos", "update", "nginx", "--description", "proxy")["description"] == "proxy"
     # Bulk removal, by names and uids mixed; the JSON answer lists what was deleted.
@@ -70,6 +74,8 @@ def test_an_ambiguous_name_is_refused_with_its_candidates(ctl: Ctl, org: str) ->
     two = ctl.json("registry", "repos", "create", "app", "--parent", f"{org}/b")
     r = ctl("registry", "repos", "get", "app")
     assert r.code == 7 and "ambiguous" in r.err and one["uid"] in r.err and two["uid"] in r.err
+    # Each candidate by its path too, which the person can give instead.
+    assert f"  {org}/a/app  {one['uid']}\n" in r.err and f"  {org}/b/app  {two['uid']}\n" in r.err, r.err
     r = ctl("registry", "repos", "rm", "app")
     assert r.code == 7
     assert len(ctl.json("registry", "repos", "ls")) == 2  # nothing was deleted on a guess
@@ -86,6 +92,11 @@ def test_iam_resources_by_name(ctl: Ctl, org: str) -> None:
     role = ctl.json("iam", "roles", "create", "puller", "--capabilities", "repo.list,tag.list",
                     "--capabilities", "CAP_IAM_GROUPS_LIST")  # fmt: skip
     assert sorted(role["capabilities"]) == ["CAP_IAM_GROUPS_LIST", "CAP_REPO_LIST", "CAP_TAG_LIST"]
+    # With a default organization, `roles ls` shows the built-in roles (at the root) with the org's own.
+    listed = {r["name"]: r["uid"] for r in ctl.json("iam", "roles", "ls")}
+    assert {"viewer", "editor", "owner", "puller"} <= set(listed) and "/" not in listed["viewer"], listed
+    assert [r["name"] for r in ctl.json("iam", "roles", "ls", "--no-builtin")] == ["puller"]
+    assert [r["name"] for r in ctl.json("iam", "roles", "ls", "--name", "viewer")] == ["viewer"]
     # The built-in viewer role and the org's own role, both by name.
     viewer = ctl.json("iam", "role-bindings", "create", "--identity", "ci-bot", "--role", "viewer")
     assert viewer["role"]["name"] == "viewer" and viewer["identity"]["uid"] == ident["uid"]

@@ -4,6 +4,7 @@ none of that progress when the output goes to a pipe."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -61,7 +62,7 @@ def test_progress_on_a_terminal_only(ctl: Ctl) -> None:
     assert code == 0 and "listing repos: 5" in screen and "\x1b[K" in screen
     piped = ctl("registry", "repos", "ls", "--page-size", "2", "-o", "json")
     assert piped.code == 0 and piped.err == ""
-    code, screen = ctl.pty("registry", "repos", "rm", "r0", "r1", "r2")
+    code, screen = ctl.pty("registry", "repos", "rm", "--yes", "r0", "r1", "r2")
     assert code == 0 and "deleting repos: 3/3" in screen
     assert screen.count("deleted repo ") == 3
     piped = ctl("registry", "repos", "rm", "r3", "r4")
@@ -71,3 +72,30 @@ def test_progress_on_a_terminal_only(ctl: Ctl) -> None:
 def test_errors_at_a_terminal(ctl: Ctl) -> None:
     code, screen = ctl.pty("registry", "repos", "get", "no-such-repo")
     assert code == 5 and "no repo named 'no-such-repo'" in screen
+
+
+def test_rm_asks_at_a_terminal_only(ctl: Ctl) -> None:
+    for name in ("keep", "gone", "piped"):
+        assert ctl("registry", "repos", "create", name).code == 0
+
+    def answer(text: str) -> Callable[[str], str | None]:
+        said: list[str] = []
+
+        def watch(screen: str) -> str | None:
+            if "[y/N]" in screen and not said:
+                said.append(text)
+                return text
+            return None
+
+        return watch
+
+    code, screen = ctl.pty("registry", "repos", "rm", "keep", watch=answer("n\n"))
+    assert code == 1 and "delete 1 repo:" in screen and "keep (" in screen and "nothing deleted" in screen, screen
+    code, screen = ctl.pty("registry", "repos", "rm", "gone", watch=answer("y\n"))
+    assert code == 0 and "continue? [y/N]" in screen and "deleted repo " in screen, screen
+    code, screen = ctl.pty("registry", "repos", "rm", "-y", "keep")
+    assert code == 0 and "[y/N]" not in screen and "deleted repo " in screen, screen
+    # A script (no terminal): never asked, stdin left alone.
+    piped = ctl("registry", "repos", "rm", "piped", stdin="n\n")
+    assert piped.code == 0 and piped.err == "" and piped.out.startswith("deleted repo "), piped
+    assert ctl.json("registry", "repos", "ls") == []

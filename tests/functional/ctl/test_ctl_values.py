@@ -52,7 +52,7 @@ def wrong_values(case: Case) -> tuple[list[str], str]:
     """Wrong values for the flag's type, and a word its message must have (the forms it takes)."""
     f = case.field
     if case.flag.kind == "bool":
-        return ["maybe", "2"], "--no-"  # a switch: `--pkce=maybe` is refused, its forms named
+        return ["maybe", "2"], case.flag.off or "--no-"  # a switch: `--pkce=maybe` is refused, its forms named
     if f.type == FieldDescriptor.TYPE_MESSAGE and f.message_type.full_name == "google.protobuf.Duration":
         return ["1h2x", "soon", "", "-5s", "1h1h", "1e9999s"], "3600s"
     if f.type == FieldDescriptor.TYPE_MESSAGE and f.message_type.full_name == "google.protobuf.Timestamp":
