@@ -10,9 +10,10 @@ import pytest
 import yaml  # type: ignore[import-untyped]
 
 from tests.functional.ctl.cli import Ctl
-from tests.helpers import Server
+from tests.helpers import Server, unique
 
 LIST_GROUPS = "chainguard.platform.iam.v2.GroupsService/ListGroups"
+RESOLVED = "chainguard.platform.advisory.v2.SecurityAdvisoryService/ListResolvedVulnsReports"
 
 
 @pytest.fixture
@@ -81,6 +82,13 @@ def test_grpc_v2_call(ctl: Ctl, org: str) -> None:
         "api", "grpc", "/chainguard.platform.registry.v2.ReposService/GetRepo", "-f", f"uid={created['uid']}"
     )
     assert got == created
+    # The README's gRPC-only call (image_refs cannot be sent in a query string).
+    name = unique("app")
+    ctl.json("api", "POST", f"/registry/v2/repos/{org}", "-f", f"name={name}")
+    request = {"imageRefs": [{"repo": name, "tags": ["latest"]}], "startTime": "2026-11-01T00:00:00Z",
+               "endTime": "2026-11-03T00:00:00Z"}  # fmt: skip
+    reports = ctl.json("api", "grpc", RESOLVED, "-d", json.dumps(request))
+    assert [r["date"][:10] for r in reports["resolvedVulnsReports"]] == ["2026-11-01", "2026-11-02", "2026-11-03"]
 
 
 def test_errors_are_one_line_with_their_exit_code(ctl: Ctl, org: str) -> None:
