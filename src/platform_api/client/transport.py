@@ -49,6 +49,18 @@ def to_pb(m: Method, request: Any) -> Any:
     return json_format.ParseDict(msgspec.to_builtins(request), m.input_pb())
 
 
+def request_from_json(m: Method, data: dict[str, Any]) -> Any:
+    """The request record of `data`, the request message in protobuf's JSON mapping (`platformctl api grpc`);
+    ValueError naming what is wrong when it is not one (an unknown field, a value of the wrong type)."""
+    from platform_api.core.errors import ApiError  # the transcoder's refusals
+
+    try:
+        message = json_format.ParseDict(data, m.input_pb())
+        return msgspec.convert(transcode.normalize(m.input, json_format.MessageToDict(message)), m.input_record)
+    except (json_format.ParseError, msgspec.ValidationError, ApiError) as e:
+        raise ValueError(str(e)) from None
+
+
 def from_pb(m: Method, message: Any) -> Any:
     # The server's own normalization (int64 as strings, Timestamps to milliseconds), so a record read over
     # gRPC equals the one read over HTTP.
@@ -186,7 +198,7 @@ def _read_capped(r: httpx.Response, cap: int) -> bytes:
     for chunk in r.iter_bytes():
         out += chunk
         if len(out) > cap:
-            if r.status_code != 200:
+            if not 200 <= r.status_code < 300:
                 return bytes(out[:cap])
             raise errors.Internal(f"the server's answer is larger than {cap} bytes")
     return bytes(out)
@@ -199,6 +211,16 @@ class HttpTransport:
 
     def call(self, m: Method, request: Any, token: str | None, timeout: float) -> Any:
         verb, path, query, body = http_request(m, request)
+        answer = self.send(verb, path, query, body, token, timeout)
+        try:
+            return msgspec.json.decode(answer, type=m.output_record)
+        except (msgspec.ValidationError, msgspec.DecodeError) as e:
+            raise errors.Internal(f"the server's answer to {m.name} did not parse: {e}") from None
+
+    def send(self, verb: str, path: str, query: list[tuple[str, str]], body: Any, token: str | None,
+             timeout: float) -> bytes:  # fmt: skip
+        """One HTTP request (a JSON body unless None); the answer's bytes, or its error raised as an ApiError.
+        Also `platformctl api`'s raw calls (ctl/api_cmd.py)."""
         headers = {"authorization": f"Bearer {token}"} if token else {}
         content = msgspec.json.encode(body) if body is not None else None
         if content is not None:
@@ -208,7 +230,7 @@ class HttpTransport:
         try:
             r = self.http.send(request, stream=True)
             try:
-                body = _read_capped(r, MAX_ANSWER if r.status_code == 200 else 65536)
+                answer = _read_capped(r, MAX_ANSWER if 200 <= r.status_code < 300 else 65536)
                 status, retry_after = r.status_code, r.headers.get("retry-after")
             finally:
                 r.close()
@@ -221,12 +243,9 @@ class HttpTransport:
             else:
                 error = errors.Unavailable(f"the connection to {self.url} failed ({type(e).__name__}: {e})")
             raise error from None
-        if status != 200:
-            raise errors.from_http(status, body, retry_after)
-        try:
-            return msgspec.json.decode(body, type=m.output_record)
-        except (msgspec.ValidationError, msgspec.DecodeError) as e:
-            raise errors.Internal(f"the server's answer to {m.name} did not parse: {e}") from None
+        if not 200 <= status < 300:
+            raise errors.from_http(status, answer, retry_after)
+        return answer
 
     def close(self) -> None:
         self.http.close()

@@ -9,7 +9,7 @@ import sys
 from importlib import metadata
 
 from platform_api.client import ApiError
-from platform_api.ctl import auth_cmds, config, extra, resources, specs
+from platform_api.ctl import api_cmd, auth_cmds, config, extra, resources, specs
 from platform_api.ctl.common import GENERIC, INTERRUPTED, USAGE, CtlError, Ctx, add_globals, exit_code, group
 
 EXAMPLES = """examples:
@@ -57,6 +57,7 @@ def parser() -> argparse.ArgumentParser:
     deliveries = resources.register(events, specs.DELIVERIES)
     extra.register_redeliver(deliveries)
     extra.register_config(sub)
+    api_cmd.register(sub)
     extra.register_completion(sub, root)
     return root
 
