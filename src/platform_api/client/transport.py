@@ -16,6 +16,7 @@ from grpc_status import rpc_status
 from platform_api.api import transcode
 from platform_api.client import errors
 from platform_api.client.contract import Method
+from platform_api.core.errors import ApiError  # the transcoder's refusals (request_from_json)
 
 USER_AGENT = "platform-api-client/0.1"
 # What one answer may hold (the server's own message cap is 1 MiB; lists page far below it).
@@ -52,8 +53,6 @@ def to_pb(m: Method, request: Any) -> Any:
 def request_from_json(m: Method, data: dict[str, Any]) -> Any:
     """The request record of `data`, the request message in protobuf's JSON mapping (`platformctl api grpc`);
     ValueError naming what is wrong when it is not one (an unknown field, a value of the wrong type)."""
-    from platform_api.core.errors import ApiError  # the transcoder's refusals
-
     try:
         message = json_format.ParseDict(data, m.input_pb())
         return msgspec.convert(transcode.normalize(m.input, json_format.MessageToDict(message)), m.input_record)
