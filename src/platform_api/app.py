@@ -244,7 +244,7 @@ def create_app(settings: Settings | None = None) -> RestApp:
     )
     fallback.state.service = service
     limited = limit_anonymous(fallback, service.rt.part(AnonymousLimit), f"api.{settings.error_domain_base}")
-    return RestApp(service.rt, methods, limited, {r.path for r in routes})
+    return RestApp(service.rt, methods, limited, routes)
 
 
 def app_from_env() -> RestApp:

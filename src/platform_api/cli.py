@@ -1,4 +1,5 @@
-"""The command line: `platform-api serve | dispatch | migrate | bootstrap | token | keys | domains | import <kind>`."""
+"""The command line: `platform-api serve | dispatch | migrate | bootstrap | token | keys | domains | routes | import
+<kind>`."""
 
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Any, TypeVar
 
-from platform_api.api import fd_budget, front_process, schema
-from platform_api.app import IMPORTERS
+from platform_api.api import fd_budget, front_process, routes_listing, schema
+from platform_api.app import IMPORTERS, create_app
 from platform_api.auth import issuer, keys
 from platform_api.core import errors, logs, parent
 from platform_api.core.errors import ApiError
@@ -187,6 +188,10 @@ def _parser() -> argparse.ArgumentParser:
     registry_config.arguments(reg)
 
     _domains_parser(sub)
+
+    rts = sub.add_parser("routes", help=routes_listing.HELP, description=routes_listing.HELP)
+    rts.set_defaults(run=routes_command)
+    routes_listing.arguments(rts)
 
     imp = sub.add_parser("import", help="import security data from files in their published formats")
     kinds = imp.add_subparsers(dest="kind", required=True)
@@ -359,6 +364,11 @@ def domains_command(inv: Invocation) -> None:
         print(json.dumps(_with_database(inv.settings, run)))
     except domains.DomainError as e:
         sys.exit(f"platform-api domains {ns.action}: {e}")
+
+
+def routes_command(inv: Invocation) -> None:
+    """`routes`: the app assembled (no database, no listener), its routes listed (api/routes_listing.py)."""
+    print(routes_listing.render(routes_listing.lines(create_app(inv.settings)), inv.args.output))
 
 
 def import_command(inv: Invocation) -> None:

@@ -30,12 +30,13 @@ ASGIApp = Any
 
 
 class RestApp:
-    def __init__(self, rt: Runtime, methods: list[MethodInfo], fallback: ASGIApp, own_paths: set[str]) -> None:
+    def __init__(self, rt: Runtime, methods: list[MethodInfo], fallback: ASGIApp, routes: list[Any]) -> None:
         self.rt = rt
         self.router = Router(methods)
         self.fallback = fallback
-        # Non-API paths served by the fallback app.
-        self.own_paths = own_paths
+        # The fallback app's Starlette routes (`platform-api routes` lists them) and their paths.
+        self.fallback_routes = routes
+        self.own_paths = {r.path for r in routes}
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http" or scope["path"] in self.own_paths or scope["path"].startswith("/.well-known/"):

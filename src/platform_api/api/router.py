@@ -166,6 +166,10 @@ class Router:
         for routes in self.patterns.values():
             routes.sort(key=lambda r: r.specificity)
 
+    def routes(self) -> list[Route]:
+        """Every route, one per HTTP rule of the contract (`platform-api routes` lists them)."""
+        return [*self.exact.values(), *(r for routes in self.patterns.values() for r in routes)]
+
     def match(self, verb: str, path: str) -> Match | None:
         route = self.exact.get((verb, path))
         if route is not None:

@@ -11,6 +11,7 @@ a redirect to a console page with the result in the fragment, or a page for a he
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -70,8 +71,10 @@ def routes(rt: Runtime) -> list[Any]:
     exchange_caps, refresh_caps = (schema.methods()[sts + name].caps for name in ("Exchange", "ExchangeRefreshToken"))
 
     def endpoint(run: Callable[[Request], Awaitable[Any]]) -> Any:
-        """A JSON route answering google.rpc.Status errors, never a stack trace."""
+        """A JSON route answering google.rpc.Status errors, never a stack trace. Wraps `run` (`platform-api
+        routes` names it)."""
 
+        @functools.wraps(run)
         async def handle(request: Request) -> Response:
             try:
                 result = await run(request)
@@ -119,8 +122,10 @@ def routes(rt: Runtime) -> list[Any]:
         return {"identity": session.identity, "group": session.group}
 
     def redirecting(run: Callable[[Request], Awaitable[Response]]) -> Any:
-        """A browser route: its own response (a redirect, a page), or a google.rpc.Status error."""
+        """A browser route: its own response (a redirect, a page), or a google.rpc.Status error. Wraps `run`
+        (`platform-api routes` names it)."""
 
+        @functools.wraps(run)
         async def handle(request: Request) -> Response:
             try:
                 return await run(request)

@@ -1,4 +1,4 @@
-"""Authentication and authorization of one call, from the method's declared options (reference 11).
+"""Authentication and authorization of one call, from the method's declared options (proto/annotations.proto).
 
 Both transports hand every call here (through api.dispatch), so the rules exist once:
 - `disabled` methods need no token;

@@ -15,8 +15,8 @@ transaction as any change to role bindings, role capabilities or identities. A p
   read per round trip, not one per request; a lone request pays one). Mutations made by this process
   invalidate the cache synchronously.
 
-Rules (reference 11): a capability held at a group holds at every descendant. An identity that lives
-under a group (`<group>/<16 hex>`) is confined to that group's subtree (spec 2.3): grants above its home
+Rules: a capability held at a group holds at every descendant. An identity that lives
+under a group (`<group>/<16 hex>`) is confined to that group's subtree: grants above its home
 apply from its home down, grants elsewhere not at all. Tokens may narrow further (exchange `scopes`/`cap`).
 """
 

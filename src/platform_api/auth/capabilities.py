@@ -1,6 +1,6 @@
 """Capabilities as bit masks, and the built-in roles.
 
-A capability set is an int whose bit `i` is the capability whose `(bit)` option is `i` (reference 9.1,
+A capability set is an int whose bit `i` is the capability whose `(bit)` option is `i` (the contract's
 the token's compact encoding), so "holds all of" is `required & ~held == 0`. Names come from the
 generated enum: v2 JSON uses enum names (`CAP_REPO_LIST`), tokens and v1 use friendly names
 (`repo.list`). Unknown names or numbers in stored roles are skipped, never granted.
@@ -63,7 +63,7 @@ def _friendly(*items: str) -> int:
     return mask(BY_FRIENDLY[i] for i in items)
 
 
-# The bundles of reference 9.2 (the vendor's roles.go), fully expanded: each role is the one the reference's
+# The vendor's built-in role bundles (its roles.go), fully expanded: each role is the one the reference's
 # built-in role of that name holds, so roles and scripts written for that API work unchanged.
 _CONSOLE_VIEWER = _friendly(
     "groups.list", "group_invites.list", "roles.list", "role_bindings.list", "record_signatures.list", "sboms.list",

@@ -1,4 +1,4 @@
-"""Which upstream tokens an identity accepts (reference 10.5), and the checks on an identity's settings.
+"""Which upstream tokens an identity accepts, and the checks on an identity's settings.
 
 Patterns are regular expressions with RE2 semantics (the reference is written in Go, whose patterns are
 RE2), matched by `google-re2` in time linear in the input: they run on claims of tokens not yet verified,

@@ -1,7 +1,7 @@
 """Structured errors: google.rpc.Status with typed details, shared by both transports.
 
 Domain code raises ApiError through the constructors below; the transports render it (HTTP status
-from the gRPC code per reference 4.2, JSON body; or a gRPC status with binary details). ErrorInfo is
+from the gRPC code by HTTP_STATUS below, JSON body; or a gRPC status with binary details). ErrorInfo is
 added at the edge because its domain depends on the API area of the RPC that failed.
 """
 

@@ -1,4 +1,4 @@
-"""Partial update with a field mask (spec 4.3, AIP-134), for every updatable resource.
+"""Partial update with a field mask (AIP-134), for every updatable resource.
 
 The transports always hand the implementation a mask: the one the caller gave, or, when absent, the
 paths of the keys present in the body. `*` replaces every updatable field. Paths name proto fields

@@ -1,4 +1,4 @@
-"""UIDP identifiers (reference 8.1): a 40-hex root UID followed by zero or more /16-hex SUIDs."""
+"""UIDP identifiers: a 40-hex root UID followed by zero or more /16-hex SUIDs."""
 
 from __future__ import annotations
 

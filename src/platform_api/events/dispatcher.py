@@ -1,4 +1,4 @@
-"""The dispatcher: claims due deliveries from the outbox and POSTs them to their sinks (reference 12).
+"""The dispatcher: claims due deliveries from the outbox and POSTs them to their sinks (CloudEvents over HTTP).
 
 Delivery is at least once, in CloudEvents binary mode: `Ce-*` headers, the stored JSON body, a bearer
 JWT of our issuer (`aud` customer, `sub` webhook:<subscription's group>, `webhook.digest` = SHA-256 of

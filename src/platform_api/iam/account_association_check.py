@@ -1,5 +1,5 @@
 """CheckAccountAssociation (`POST /iam/v2/accountAssociations/{uid}:checkAccountAssociation`, body
-`providerType`; reference 6.6): whether a cloud accepts the association, found by a live credential exchange.
+`providerType`): whether a cloud accepts the association, found by a live credential exchange.
 Our issuer mints a short-lived token for the association and the cloud's token service is asked to exchange it
 (what each cloud is asked, and the token's audience and subject: iam/cloud_token_services.py).
 

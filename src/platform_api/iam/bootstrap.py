@@ -70,7 +70,7 @@ async def grant(db: Database, group: str, identity: str, role_name: str, names: 
     """Bind `identity` at `group` to the group's role `role_name`, holding exactly the capabilities `names`
     (created if the group has no role of that name). The operator's way, with the database, to grant what no
     caller can pass on: nobody may grant a capability they do not hold, and no built-in role holds the
-    advisory authoring ones (reference 9.2: the vendor's internal tooling). A built-in role's name (in any
+    advisory authoring ones (the vendor's internal tooling). A built-in role's name (in any
     case) is refused. As bootstrap, it emits no event.
 
     {"role", "binding", "createdRole"}."""

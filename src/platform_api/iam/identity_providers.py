@@ -224,7 +224,7 @@ async def delete_identity_provider(req: DeleteIdentityProviderRequest, ctx: Cont
 
 # ------------------------------------------------------------------------------------------------- SCIM
 #
-# SCIM provisioning credentials (reference 6.5): one bearer token per provider, answered once and stored as
+# SCIM provisioning credentials: one bearer token per provider, answered once and stored as
 # SHA-256; a rotation keeps the previous token valid for an overlap. SCIM starts disabled; enabling it needs
 # at least two owners of the organization, so that provisioning cannot lock everyone out.
 

@@ -1,4 +1,4 @@
-"""Joining your company's organization (reference 6.1): GroupsService.LookupGroup, CheckEligibility and
+"""Joining your company's organization: GroupsService.LookupGroup, CheckEligibility and
 RequestGroupAccess (their v1 twins: iam/v1/groups.py).
 
 The caller's e-mail counts only when all of this holds (else the caller has none, and every RPC answers as

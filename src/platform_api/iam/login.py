@@ -1,4 +1,4 @@
-"""Human login at our issuer (reference 10.6; README "Signing in (people)").
+"""Human login at our issuer (README "Signing in (people)").
 
 `GET /oauth` starts a login: the client's parameters are checked (the `redirect` first: only loopback
 callbacks and configured console origins, refused before anything else), and the browser is sent to the
@@ -320,7 +320,7 @@ class Login:
             identity.uid, audience=audience, scopes=pending.scopes, grants=grants, act=act
         )
         out = {"token": token, "expiry": clock.from_epoch(expiry)}
-        if pending.refresh and not grants:  # session grants end with the access token (reference 6.8)
+        if pending.refresh and not grants:  # session grants end with the access token
             stored = {"aud": audience, "scopes": pending.scopes, "cap_limit": [], "act": act}
             out["refreshToken"], _ = await self.exchange._new_refresh(identity.uid, secrets.token_hex(16), stored)
         return out

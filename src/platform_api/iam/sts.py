@@ -1,4 +1,4 @@
-"""Token exchange (reference 10.4/10.5): an upstream OIDC token in, an access token of ours out.
+"""Token exchange: an upstream OIDC token in, an access token of ours out.
 
 `/sts/exchange` (GET or POST; query or form parameters `aud`, `identity`, `scopes`/`scope`, `cap`,
 `identity_provider`) with `Authorization: Bearer <upstream token>`:
@@ -75,7 +75,7 @@ class Exchange:
         self.rt = rt
         self.upstream = upstream.UpstreamVerifier(rt.settings.insecure_allow_loopback)
         issuer = rt.settings.issuer
-        # Upstream tokens are minted for us: our issuer URL, or its host name (reference 10.5).
+        # Upstream tokens are minted for us: our issuer URL, or its host name.
         self.default_audiences = {issuer, urlsplit(issuer).hostname or issuer}
         # The issuers whose users are people with global identities, and whose verified e-mail counts.
         self.trusted = matching.trusted_issuers(rt.settings.trusted_issuers, rt.settings.login_issuer)
@@ -145,7 +145,7 @@ class Exchange:
         out = RawToken(token=access, expiry=clock.from_epoch(expiry))
         # Refresh tokens are for people's logins: a workload (an assumable or static-key identity) exchanges its
         # own short-lived upstream token again, and a refresh chain must not outlive it. Group-derived sessions
-        # get none either (reference 6.8).
+        # get none either.
         person = bool(identity_provider) or self.is_user(chosen, claims)
         if person and not grants:
             stored = {"aud": audience, "scopes": scopes, "cap_limit": cap_limit, "act": act}
@@ -214,7 +214,7 @@ class Exchange:
     async def _idp_login(
         self, token: str, idp_uid: str, unverified: dict[str, Any]
     ) -> tuple[Identity, dict[str, Any], list[tuple[str, str]]]:
-        """A login through an organization's OIDC identity provider (reference 6.5, 6.8): the token is the
+        """A login through an organization's OIDC identity provider: the token is the
         provider's, minted for its client id. It yields the provider's own identity for the subject, under the
         provider's group (matching.member_uid), never a user identity nor another group's: the provider's
         settings are whatever its administrator typed, so they vouch for nothing outside that group. The first
@@ -417,7 +417,7 @@ def bearer(authorization: str) -> str:
 
 
 async def exchange(rt: Runtime, request: ExchangeRequest, authorization: str, peer: str) -> RawToken:
-    """An upstream OIDC token (the bearer) for one of our access tokens (reference 10.4). `scope`, the
+    """An upstream OIDC token (the bearer) for one of our access tokens. `scope`, the
     contract's deprecated single scope, is added to `scopes`."""
     rt.part(Exchange).throttle(peer, request.identity)
     scopes = [*request.scopes, request.scope] if request.scope else request.scopes
@@ -437,7 +437,7 @@ async def exchange_refresh_token(
 
 async def register(rt: Runtime, request: RegistrationRequest, authorization: str, peer: str) -> Session:
     """The caller (our access token, or on first contact a trusted issuer's token, which registers the user)
-    accepts the group invite `code`, if any, and receives its role (reference 6.7, 10.6). `identity_id`
+    accepts the group invite `code`, if any, and receives its role. `identity_id`
     is only a rate-limit key: the session is always the caller's own identity."""
     rt.part(Exchange).throttle(peer, request.identity_id)
     identity = await rt.part(Exchange).caller_identity(bearer(authorization))

@@ -1,4 +1,4 @@
-"""WhoAmI (`GET /auth/v1/ok`, reference 10.6 and 13.4): what the caller's access token says and what it may do.
+"""WhoAmI (`GET /auth/v1/ok`): what the caller's access token says and what it may do.
 
 `{issuer, subject, audience[], expiry, issuedAt, capabilities: [{group: {id, name, description}, role: {id,
 name, description, capabilities}, capabilities: [names]}], email, profile: {name}}`: one entry per role binding

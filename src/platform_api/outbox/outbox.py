@@ -4,8 +4,8 @@ Domain code calls `emit(tx, ctx, body)` inside its transaction, once the respons
 the request (delete) it describes is known; the event type and subject come from the method's
 `events` option. A change that commits always has its event; a change that rolls back never does.
 
-What is stored is exactly what is sent: the CloudEvents attributes (reference 12.1) and the body bytes
-(`{"actor": ..., "body": ...}`, reference 12.3). In the same transaction the event is fanned out to the
+What is stored is exactly what is sent: the CloudEvents attributes and the body bytes
+(`{"actor": ..., "body": ...}`). In the same transaction the event is fanned out to the
 subscriptions that receive it — those at its group or any ancestor of it, not disabled, whose type
 filter admits it — as one pending delivery row each, which the dispatcher then claims and sends.
 """
@@ -39,7 +39,7 @@ STATE_NAMES = {
 }
 STATE_CODES = {v: k for k, v in STATE_NAMES.items()}
 
-# How the `group` extension (Ce-Group) follows from the subject, per event type (reference 12.3),
+# How the `group` extension (Ce-Group) follows from the subject, per event type,
 # keyed by the type suffix without its version. Types not listed use PARENT.
 SELF, PARENT, ROOT = "self", "parent", "root"
 # External group role mappings: group = Root(subject), plus the `identityprovider` extension, which is
@@ -114,7 +114,7 @@ def _drop(key: str) -> Callable[[dict[str, Any]], dict[str, Any] | None]:
     return f
 
 
-# Secrets never leave in an event (reference 12.3), by the proto message of the payload; None: no body.
+# Secrets never leave in an event, by the proto message of the payload; None: no body.
 REDACTIONS: dict[str, Callable[[dict[str, Any]], dict[str, Any] | None]] = {
     "chainguard.platform.iam.v2.GroupInvite": _only("uid", "expirationTime"),
     "chainguard.platform.iam.v2.IdentityProvider": _drop_oidc_secret,
@@ -150,7 +150,7 @@ def rule_of(type_suffix: str) -> str:
 
 
 def group_of(type_suffix: str, subject: str) -> tuple[str, dict[str, str]]:
-    """The `group` extension and any further extensions of an event, by the rules of reference 12.3.
+    """The `group` extension and any further extensions of an event, by GROUP_RULES above.
 
     Not cached by subject: subjects are uids, a new one per create, so such a cache kept every pair for the
     process's life (~440 bytes per create, issue 26) and never hit on creates; the rule lookup is the part worth

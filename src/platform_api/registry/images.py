@@ -1,4 +1,4 @@
-"""Registry images (ImagesService, reference 6.12): the facts `import oci` recorded per repo and digest.
+"""Registry images (ImagesService): the facts `import oci` recorded per repo and digest.
 
 GetArchitectures of an image index: the architectures of its entries (nested indexes flattened, entries
 with no or an "unknown" architecture, e.g. attestations, left out), in index order without repeats. Of a

@@ -1,4 +1,4 @@
-"""Readme safety (reference 4.3): render the Markdown, sanitize the HTML with a user-generated-content
+"""Readme safety: render the Markdown, sanitize the HTML with a user-generated-content
 policy, and refuse the readme when the sanitizer would change anything.
 
 The comparison is on what the HTML means, not its spelling: both versions are parsed and their start

@@ -1,5 +1,5 @@
 """`platform-api import vulnreport <repo-uid> <digest> <grype.json>`: a Grype JSON report on an image
-(known from `import oci`) into the v1 VulnReport (reference 13.2) and the counts that
+(known from `import oci`) into the v1 VulnReport and the counts that
 ListVulnCountReports aggregates. A report is keyed by (repo, digest, descriptor.timestamp): the same
 report again is unchanged, a new scan of the image is another report (the latest one is served).
 One transaction. Trivy JSON is not read."""

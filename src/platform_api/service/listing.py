@@ -1,4 +1,4 @@
-"""The List conventions shared by every List RPC (spec 4.1 and 8, reference 2 and 8.3).
+"""The List conventions shared by every List RPC.
 
 - page_size: default 50, larger than 200 is clamped to 200, negative is INVALID_ARGUMENT.
 - order_by: "key [asc|desc]{, key [asc|desc]}" over snake_case keys; unknown key is INVALID_ARGUMENT;

@@ -1,4 +1,4 @@
-"""The v1 dialect over the v2 implementations (spec 9.6): one core, two dialects.
+"""The v1 dialect over the v2 implementations: one core, two dialects.
 
 A v1 RPC is a thin adapter: it renames fields (`id` for `uid`, ...), calls the v2 implementation of the same
 operation as its twin (so the rules, the scoping and the events are the v2 ones: a v1 mutation emits the

@@ -1,4 +1,4 @@
-"""The three v1 calls with no v2 counterpart (spec 9.7, reference 13.2), on the v1 contract's messages
+"""The three v1 calls with no v2 counterpart, on the v1 contract's messages
 (proto/chainguard/platform/registry/v1, tenant/v1): Registry.GetVulnReport (the latest imported report on a
 digest), Vulnerabilities.ListVulnCountReports (per repo, tag and day) and Registry.ListEolTags (the tags of
 repos with end-of-life data from `import eol`).
