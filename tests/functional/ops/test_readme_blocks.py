@@ -25,8 +25,6 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-
 from tests.helpers import start_server, stop_server
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -102,8 +100,8 @@ PRELUDE = """set -euo pipefail
 shopt -s expand_aliases
 curl() { command curl --fail-with-body "$@"; }
 __before=" $(compgen -v | tr '\\n' ' ') "
-__save() { for v in $(compgen -v); do case "$__before" in *" $v "*) ;; *) [[ $v == __* ]] || declare -p "$v";; esac;
-  done > "$__state"; }
+__save() { for v in $(compgen -v); do case "$__before" in *" $v "*) ;;
+  *) [[ $v == __* || $v == FUNCNAME ]] || declare -p "$v";; esac; done > "$__state"; }
 trap __save EXIT
 [ -f "$__state.in" ] && source "$__state.in"
 """
