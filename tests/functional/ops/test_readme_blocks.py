@@ -41,7 +41,7 @@ SKIPPED = {
         "(tests/functional/ctl/test_ctl_login.py plays it in a pseudo-terminal)",
     "# (a) on the operator's word, when the operator knows the organization owns the domain: no DNS":
         "`domains check` asks DNS (not loopback); its [...] are optional arguments "
-        "(tests/functional/iam/ covers the domain commands)",
+        "(tests/functional/iam/test_join_domains.py covers the domain commands)",
     ".venv/bin/platform-api registry-config --out registry --storage registry/data   # prints what it wrote":
         "runs Debian's docker-registry in the foreground (tests/functional/registry/ drives it)",
     "NAME=$(api localhost:8080/iam/v2/groups/$ORG | jq -r .name)":
@@ -52,9 +52,9 @@ SKIPPED = {
     ".venv/bin/platform-api import advisories ./advisories --group $ORG [--namespace wolfi] [--artifact-type apk]":
         "imports the reader's advisory files (tests/functional/vulnerabilities/test_advisories_import.py)",
     "platform-api import osv path/to/osv-records/     # every *.json below it":
-        "imports the reader's OSV files and OSV's export (not loopback; tests/functional/advisory/)",
+        "imports the reader's OSV files and OSV's export (not loopback; tests/functional/ops/test_import_inputs.py)",
     "# PEP 691 JSON project pages (application/vnd.pypi.simple.v1+json, PEP 700 fields) and/or PyPI JSON":
-        "imports the reader's PyPI pages and Maven files (tests/functional/libraries/)",
+        "imports the reader's PyPI pages and Maven files (tests/functional/libraries/test_libraries_api.py)",
 }  # fmt: skip
 
 
