@@ -153,7 +153,7 @@ def _parser() -> argparse.ArgumentParser:
     boot.add_argument("--upstream-issuer", default="", help="let the owner also log in with tokens of this issuer")
     boot.add_argument("--upstream-subject", default="", help="... carrying this subject")
     boot.add_argument("--format", choices=["json", "env"], default="json",
-                      help="json (default) or env: ORG=... ME=... TOKEN=... lines for a shell's eval")  # fmt: skip
+                      help="json (default) or env: `export ORG=...` (ME, TOKEN) lines for a shell's eval")  # fmt: skip
 
     tok = sub.add_parser("token", help="mint an access token for an identity, from the stored signing keys")
     tok.set_defaults(run=token_command)
@@ -305,7 +305,8 @@ def bootstrap_command(inv: Invocation) -> None:
     out = _with_database(inv.settings, lambda db, _: _bootstrap(db, inv))
     print(("created" if out.pop("created") else "already bootstrapped; existing") + " owner", file=sys.stderr)
     if inv.args.format == "env":
-        print(f"ORG={out['organization']}\nME={out['identity']}\nTOKEN={out['token']}")
+        # Exported: the README's next steps run programs (the Python client, platformctl) that read them.
+        print(f"export ORG={out['organization']}\nexport ME={out['identity']}\nexport TOKEN={out['token']}")
     else:
         print(json.dumps(out))
 

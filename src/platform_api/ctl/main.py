@@ -19,6 +19,8 @@ EXAMPLES = """examples:
   platformctl config set org my-org
   platformctl registry repos create nginx
   platformctl registry repos ls -o json
+  platformctl iam identities create ci-bot --issuer https://token.actions.githubusercontent.com \\
+    --subject repo:acme/app:ref:refs/heads/main
   platformctl iam role-bindings create --identity ci-bot --role viewer
 
 exit codes: 0 ok, 1 other error, 2 usage, 3 unauthenticated, 4 permission denied, 5 not found,

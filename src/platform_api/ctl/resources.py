@@ -261,9 +261,12 @@ def register(sub: Any, spec: Spec) -> Any:
     parent_help = {"group": "a group (uid or path of names: my-org/team)", "repo": "a repo (uid or my-org/name)",
                    "identity_provider": "an identity provider (uid or my-org/name)"}[spec.parent]  # fmt: skip
     if "ls" in m:
-        p = command(res, "ls", f"list {spec.kind}s", [f"{word} ls", f"{word} ls --parent my-org/team -o json"],
+        # The example's parent is of the resource's parent kind (a tag's is a repo), and ls takes the parent
+        # under the name create does (`tags create --repo` and `tags ls --repo`; groups: --parent or --group).
+        under = {"group": "my-org/team", "repo": "my-org/nginx", "identity_provider": "my-org/corp-sso"}[spec.parent]
+        p = command(res, "ls", f"list {spec.kind}s", [f"{word} ls", f"{word} ls --parent {under} -o json"],
                     lambda ctx: do_ls(ctx, spec), aliases=["list"])  # fmt: skip
-        names = ["--parent", "--group"] if spec.parent == "group" else ["--parent"]
+        names = ["--parent", "--group" if spec.parent == "group" else "--" + spec.parent.replace("_", "-")]
         p.add_argument(*names, dest="parent", help=f"list under {parent_help} (default: the default organization)")
         p.add_argument("--children", action="store_true", help="direct children of --parent only, not its subtree")
         if spec.named:

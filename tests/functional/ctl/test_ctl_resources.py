@@ -54,6 +54,13 @@ def test_repos_and_tags(ctl: Ctl, org: str) -> None:
     tag = ctl.json("registry", "tags", "create", "latest", "--repo", f"{org}/nginx", "--digest", DIGEST)
     assert tag["digest"] == DIGEST and tag["uid"].startswith(repo["uid"] + "/")
     assert [t["name"] for t in ctl.json("registry", "tags", "ls", "--parent", f"{org}/nginx")] == ["latest"]
+    # ls takes the parent under create's name too (--repo), and its --help example names a repo, not a group.
+    assert [t["name"] for t in ctl.json("registry", "tags", "ls", "--repo", f"{org}/nginx")] == ["latest"]
+    example = ctl("registry", "tags", "ls", "--help").out.split("examples:", 1)[1].splitlines()[-1].split()
+    assert example[:4] == ["platformctl", "registry", "tags", "ls"], example
+    assert [
+        t["name"] for t in ctl.json(*[a.replace("my-org", org) for a in example[1:] if a not in ("-o", "json")])
+    ] == ["latest"]
     # The table says which repo each tag is in (its path); json keeps the API's record.
     rows = [line.split() for line in ctl("registry", "tags", "ls").out.splitlines()]
     assert rows[0][:3] == ["NAME", "REPO", "DIGEST"] and rows[1][:2] == ["latest", f"{org}/nginx"], rows

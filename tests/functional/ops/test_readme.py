@@ -47,4 +47,4 @@ def test_bootstrap_output_formats(tmp_path: Path, fmt: str) -> None:
     if fmt == "json":
         assert set(json.loads(r.stdout)) == {"organization", "identity", "token"}
     else:
-        assert [line.split("=", 1)[0] for line in r.stdout.split()] == ["ORG", "ME", "TOKEN"]
+        assert [line.split("=", 1)[0] for line in r.stdout.splitlines()] == ["export ORG", "export ME", "export TOKEN"]
