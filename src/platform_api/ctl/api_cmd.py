@@ -13,16 +13,18 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import itertools
 import json
 import sys
 from typing import Any
 
 import msgspec
-import yaml  # type: ignore[import-untyped]
 
 from platform_api.client import contract, errors
 from platform_api.client.contract import Method
+from platform_api.client.pages import Pages
 from platform_api.client.transport import HttpTransport, request_from_json
+from platform_api.ctl import output
 from platform_api.ctl.common import USAGE, CtlError, Ctx, command
 
 VERBS = ("GET", "POST", "PATCH", "PUT", "DELETE")
@@ -162,13 +164,12 @@ def raw_body(args: argparse.Namespace) -> Any:
 
 
 def emit(value: Any, fmt: str) -> None:
-    """JSON (pretty) unless -o yaml; table and wide have no columns for an arbitrary answer: JSON."""
+    """JSON (pretty) unless -o yaml, as every command writes them; table and wide have no columns for an
+    arbitrary answer: JSON."""
     if isinstance(value, str):  # an answer that is not JSON, as it came
         sys.stdout.write(value if not value or value.endswith("\n") else value + "\n")
-    elif fmt == "yaml":
-        sys.stdout.write(yaml.safe_dump(value, sort_keys=False, allow_unicode=True, default_flow_style=False))
     else:
-        sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+        output.emit(value, "yaml" if fmt == "yaml" else "json", ())
 
 
 def merge(pages: list[Any]) -> Any:
@@ -320,16 +321,12 @@ def call_grpc(ctx: Ctx, name: str, params: list[tuple[str, Any]], body: Any) -> 
     request = grpc_request(m, data)
     ctx.args.transport = "grpc"  # the gRPC address as every command finds it (--grpc, config, discovery)
     client = ctx.client()
-    pages: list[Any] = []
-    seen: set[str] = set()
-    pages_on = ctx.args.paginate and "page_token" in m.input.fields_by_name
-    while True:
-        pages.append(msgspec.to_builtins(client.call(m, request)))
-        token = _next(pages[-1], seen) if pages_on else ""
-        if not token:
-            break
-        if len(pages) >= ctx.args.max_pages:
-            _stopped(ctx)
-            break
-        request = msgspec.structs.replace(request, page_token=token)
-    return merge(pages)
+    pages = "page_token" in m.input.fields_by_name and "next_page_token" in m.output.fields_by_name
+    if not (ctx.args.paginate and pages):
+        return msgspec.to_builtins(client.call(m, request))
+    # The client's own paging (a token seen before ends it), at most --max-pages pages.
+    answers = list(itertools.islice(Pages(client.call, m, request).pages(), ctx.args.max_pages))
+    last, earlier = answers[-1].next_page_token, {a.next_page_token for a in answers[:-1]}
+    if len(answers) == ctx.args.max_pages and last and last not in earlier:
+        _stopped(ctx)
+    return merge([msgspec.to_builtins(a) for a in answers])
