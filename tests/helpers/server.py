@@ -196,7 +196,12 @@ def new_database(backend: str, tmp: Path) -> str:
     stop_server drops)."""
     if backend == "sqlite":
         return f"sqlite:///{tmp / 'test.db'}"
-    name = database_name("test")
+    return pg_database("test")
+
+
+def pg_database(kind: str) -> str:
+    """A new, empty PostgreSQL database of this run (named by tests/helpers/pgruns.py for `kind`); its URL."""
+    name = database_name(kind)
     pg_execute(f"CREATE DATABASE {name}")
     return PG_ADMIN.rsplit("/", 1)[0] + "/" + name
 
@@ -278,9 +283,8 @@ def scratch_database(backend: str, tmp: Path) -> Iterator[str]:
     if backend == "sqlite":
         yield f"sqlite:///{tmp / 'scratch.db'}"
         return
-    name = database_name("unit")
-    pg_execute(f"CREATE DATABASE {name}")
+    url = pg_database("unit")
     try:
-        yield PG_ADMIN.rsplit("/", 1)[0] + "/" + name
+        yield url
     finally:
-        pg_execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        pg_execute(f"DROP DATABASE IF EXISTS {url.rsplit('/', 1)[1]} WITH (FORCE)")

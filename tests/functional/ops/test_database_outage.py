@@ -31,9 +31,9 @@ from tests.helpers import (
     Server,
     Upstream,
     all_items,
-    database_name,
     error_info,
     mk_org,
+    pg_database,
     pg_execute,
     rpc_error,
     start_server,
@@ -56,8 +56,7 @@ def proxy() -> Iterator[PgProxy]:
 @pytest.fixture(scope="module")
 def srv(proxy: PgProxy, upstream: Upstream, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A server on a database of its own, reached through the proxy; its log at INFO (the outage lines)."""
-    name = database_name("outage")
-    pg_execute(f"CREATE DATABASE {name}")
+    name = pg_database("outage").rsplit("/", 1)[1]  # reached through the proxy, not at its own URL
     s = start_server("postgres", tmp_path_factory.mktemp("outage"), "--insecure-allow-loopback",
                      "--trusted-issuer", upstream.issuer, database_url=proxy.url(name))  # fmt: skip
     yield s

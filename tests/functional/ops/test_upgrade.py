@@ -35,10 +35,9 @@ from google.protobuf import json_format
 from tests.helpers import (
     BACKENDS,
     EVENT_ENV,
-    PG_ADMIN,
     Server,
     Verifier,
-    database_name,
+    pg_database,
     pg_execute,
     receiver,
     start_server,
@@ -116,9 +115,7 @@ def restore(backend: str, tmp: Path) -> str:
         with gzip.open(FIXTURE / "sqlite.db.gz", "rb") as src, open(path, "wb") as dst:
             shutil.copyfileobj(src, dst)
         return f"sqlite:///{path}"
-    name = database_name("upgrade")
-    pg_execute(f"CREATE DATABASE {name}")
-    url = PG_ADMIN.rsplit("/", 1)[0] + "/" + name
+    url = pg_database("upgrade")
     # A plain pg_dump (--inserts), run without psql: only psql's own meta-commands (\restrict, \unrestrict, which
     # recent pg_dump versions write) are left out.
     dump = (FIXTURE / "postgres.sql").read_text()

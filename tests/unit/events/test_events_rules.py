@@ -218,18 +218,9 @@ def test_retention_prunes_finished_deliveries_and_their_events(backend: str, tmp
     """Pending deliveries, and the events they need, stay whatever their age."""
     import asyncio
 
-    from tests.helpers import BACKENDS, PG_ADMIN, database_name, pg_execute
+    from tests.helpers import scratch_database
 
-    if backend not in BACKENDS:
-        pytest.skip(f"{backend} not selected")
-    name = database_name("unit")
-    if backend == "sqlite":
-        url = f"sqlite:///{tmp_path / 'prune.db'}"
-    else:
-        pg_execute(f"CREATE DATABASE {name}")
-        url = PG_ADMIN.rsplit("/", 1)[0] + "/" + name
-
-    async def go() -> None:
+    async def go(url: str) -> None:
         db = await store.connect(url)
         try:
             await migrate(db)
@@ -256,8 +247,5 @@ def test_retention_prunes_finished_deliveries_and_their_events(backend: str, tmp
         finally:
             await db.close()
 
-    try:
-        asyncio.run(go())
-    finally:
-        if backend == "postgres":
-            pg_execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    with scratch_database(backend, tmp_path) as url:
+        asyncio.run(go(url))
