@@ -21,7 +21,7 @@ import msgspec
 
 from platform_api.client import errors
 from platform_api.client.contract import Method
-from platform_api.client.transport import GrpcTransport, derive_grpc_target
+from platform_api.client.transport import GrpcTransport, derive_grpc_target, host_port
 
 PATH = "/.well-known/platform-api"
 TIMEOUT = 3.0  # seconds: the document is a few bytes from settings; a server slower than this is not there
@@ -59,22 +59,13 @@ def from_document(url: str, data: Any) -> GrpcAddress | None:
         return GrpcAddress("", False, source)
     if not isinstance(grpc, dict):
         return None
-    same = _host_port(url)
+    same = host_port(url)
     if grpc.get("sharesHttpPort") is True:
         return GrpcAddress(same, False, source)
     port = grpc.get("port")
     if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
         return None
     return GrpcAddress(f"{same.rsplit(':', 1)[0]}:{port}", False, source)
-
-
-def _host_port(url: str) -> str:
-    """`host:port` of an http URL (port 80 when it names none; IPv6 hosts in brackets)."""
-    parts = httpx.URL(url)
-    host = parts.host or "localhost"
-    if ":" in host:
-        host = f"[{host}]"
-    return f"{host}:{parts.port or 80}"
 
 
 def grpc_address(url: str, http: httpx.Client) -> GrpcAddress:

@@ -33,14 +33,19 @@ def derive_grpc_target(url: str) -> tuple[str, bool]:
     """gRPC's address for a server URL: https -> the same host and port with TLS (one public port serves
     both); http on the server's default HTTP port 8080 -> the same host on 9090 (serve's default gRPC port);
     any other http port -> the same port (`serve --port` answers both there)."""
+    if urlsplit(url).scheme == "https":
+        return host_port(url), True
+    host, _, port = host_port(url).rpartition(":")
+    return f"{host}:{9090 if port == '8080' else port}", False
+
+
+def host_port(url: str) -> str:
+    """`host:port` of a server URL (its scheme's port when it names none; IPv6 hosts in brackets)."""
     parts = urlsplit(url)
     host = parts.hostname or "localhost"
     if ":" in host:
         host = f"[{host}]"
-    if parts.scheme == "https":
-        return f"{host}:{parts.port or 443}", True
-    port = parts.port or 80
-    return f"{host}:{9090 if port == 8080 else port}", False
+    return f"{host}:{parts.port or (443 if parts.scheme == 'https' else 80)}"
 
 
 # --- gRPC -------------------------------------------------------------------------------------------------
