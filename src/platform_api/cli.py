@@ -21,7 +21,7 @@ from platform_api.app import IMPORTERS, create_app
 from platform_api.auth import issuer, keys
 from platform_api.core import errors, logs, parent
 from platform_api.core.errors import ApiError
-from platform_api.core.settings import Settings
+from platform_api.core.settings import InvalidSetting, Settings
 from platform_api.events import dispatcher
 from platform_api.iam import account_association_check, bootstrap, domains, identities, login
 from platform_api.registry import registry_config
@@ -264,6 +264,8 @@ def main(argv: list[str] | None = None) -> None:
         ns.run(_invocation(ns))
     except (CannotConnect, Unavailable) as e:  # one line (what, where, what to do), not the driver's traceback
         sys.exit(f"{_command(ns)}: {e}")
+    except InvalidSetting as e:  # one line naming the setting and what it expects (its text says "platform-api")
+        sys.exit(str(e))
 
 
 def _command(ns: argparse.Namespace) -> str:

@@ -48,7 +48,7 @@ def test_invalid_value_names_variable_and_value(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setenv(name, value)
     with pytest.raises(InvalidSetting) as caught:
         Settings.from_env()
-    assert f"{name}={value}:" in str(caught.value.code)
+    assert f"{name}={value}:" in str(caught.value)
     assert caught.value.source == name
 
 
