@@ -121,3 +121,11 @@ def test_direct_construction_is_checked_too() -> None:
         Settings(http_port=70000)
     assert caught.value.source == "PLATFORM_API_HTTP_PORT" and isinstance(caught.value, ValueError)
     assert not isinstance(caught.value, SystemExit)
+
+
+def test_the_domains_commands_domain_is_not_the_domain_setting() -> None:
+    """`domains verify --domain x` names the e-mail domain; it once also replaced the `domain` setting (the base
+    of error domains and event types), and the setting's rule would now refuse a one-label domain there."""
+    args = cli._parser().parse_args(["domains", "verify", "--group", "g", "--domain", "localhost"])
+    assert args.email_domain == "localhost"
+    assert cli._invocation(args).settings.domain == "platform-api.local"
