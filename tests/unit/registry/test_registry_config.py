@@ -9,7 +9,6 @@ from platform_api.core.setting_rules import Choice
 from platform_api.core.settings import rule_of
 from platform_api.registry import registry_config
 
-
 LOG_LEVEL = rule_of("log_level")
 assert isinstance(LOG_LEVEL, Choice)
 
