@@ -39,6 +39,15 @@ __all__ = ["InvalidSetting", "Settings", "env_name", "flag_name", "rule_of", "se
 REFERENCE_DOMAIN = "chainguard.dev"
 REFERENCE_TERMS_DOCUMENTS = frozenset({"guardener-tos.v1", "sfdpa.v1", "skills-tos.v1"})
 
+# Flags not spelled `--<name with dashes>` (cli.py turns them into the setting).
+FLAGS = {
+    "http_host": "--host",
+    "database_url": "--database",
+    "grpc_enabled": "--no-grpc",
+    "dispatcher": "--no-dispatcher",
+    "trusted_issuers": "--trusted-issuer",
+    "login_console_origins": "--login-console-origin",
+}
 T = TypeVar("T")
 TEXT = Rule()
 PORT = number(port=True)
@@ -319,5 +328,5 @@ def env_name(name: str) -> str:
 
 
 def flag_name(name: str) -> str:
-    """How a setting given on the command line is named in a refusal."""
-    return "--" + name.replace("_", "-")
+    """The command-line flag that gives the setting `name` (refusals name it; the table shows it)."""
+    return FLAGS.get(name, "--" + name.replace("_", "-"))

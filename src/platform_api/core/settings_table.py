@@ -7,26 +7,19 @@ from __future__ import annotations
 import argparse
 from collections.abc import Mapping
 
-from platform_api.core.settings import env_name, rule_of, setting_fields
-
-# `serve` flags whose destination is not the setting's own name: the setting they give.
-FLAG_ALIASES = {
-    "trusted_issuer_list": "trusted_issuers",
-    "login_console_origin_list": "login_console_origins",
-    "no_grpc": "grpc_enabled",
-    "no_dispatcher": "dispatcher",
-}
+from platform_api.core.settings import env_name, flag_name, rule_of, setting_fields
 
 
 def flags_of(parser: argparse.ArgumentParser) -> dict[str, str]:
-    """Setting name -> the flag(s) of `parser` (serve's) that give it, e.g. `--trusted-issuer` (repeatable)."""
-    flags: dict[str, list[str]] = {}
+    """Setting name -> its flag as `parser` (serve's) has it, e.g. `--trusted-issuer` (repeatable)."""
+    setting_of = {flag_name(f.name): f.name for f in setting_fields()}
+    flags: dict[str, str] = {}
     for action in parser._actions:
-        name = FLAG_ALIASES.get(action.dest, action.dest)
-        if action.option_strings and name in {f.name for f in setting_fields()}:
-            repeat = " (repeatable)" if isinstance(action, argparse._AppendAction) else ""
-            flags.setdefault(name, []).append(f"`{max(action.option_strings, key=len)}`{repeat}")
-    return {name: ", ".join(spelled) for name, spelled in flags.items()}
+        for option in action.option_strings:
+            if option in setting_of:
+                repeat = " (repeatable)" if isinstance(action, argparse._AppendAction) else ""
+                flags[setting_of[option]] = f"`{option}`{repeat}"
+    return flags
 
 
 def markdown(flags: Mapping[str, str]) -> str:

@@ -51,7 +51,9 @@ def test_garbage_networks_stop_the_start() -> None:
 @pytest.mark.parametrize(
     ("flag", "value", "shown"),
     [("--blocked-email-domains", "corp.example, not a domain", "--blocked-email-domains"),
-     ("--login-console-origin", "https://console.example/app", "--login-console-origins"),
+     ("--login-console-origin", "https://console.example/app", "--login-console-origin"),
+     ("--trusted-issuer", "http://issuer.example", "--trusted-issuer"),
+     ("--host", "a host", "--host"),
      ("--sts-burst", "-3", "--sts-burst")],
 )  # fmt: skip
 def test_a_wrong_flag_names_the_flag(flag: str, value: str, shown: str) -> None:
