@@ -21,7 +21,7 @@ from platform_api.app import IMPORTERS, create_app
 from platform_api.auth import issuer, keys
 from platform_api.core import errors, logs, parent
 from platform_api.core.errors import ApiError
-from platform_api.core.settings import Settings
+from platform_api.core.settings import InvalidSetting, Settings
 from platform_api.events import dispatcher
 from platform_api.iam import account_association_check, bootstrap, domains, identities, login
 from platform_api.registry import registry_config
@@ -221,7 +221,8 @@ def _domains_parser(sub: Any) -> None:
         _database(one)
         one.add_argument("--group", required=action != "ls", default="", help="the organization (root group uid)")
         if action not in ("ls", "requests"):
-            one.add_argument("--domain", required=True, help="e.g. example.com")
+            # Not `domain`: that is a setting's name, which _invocation would take the flag for.
+            one.add_argument("--domain", dest="email_domain", required=True, help="e.g. example.com")
         if action in ("verify", "challenge", "check"):
             one.add_argument("--blocked-email-domains", help="as serve's: domains refused besides the built-in list")
         if action == "check":
@@ -264,6 +265,8 @@ def main(argv: list[str] | None = None) -> None:
         ns.run(_invocation(ns))
     except (CannotConnect, Unavailable) as e:  # one line (what, where, what to do), not the driver's traceback
         sys.exit(f"{_command(ns)}: {e}")
+    except InvalidSetting as e:  # one line naming the setting and what it expects (its text says "platform-api")
+        sys.exit(str(e))
 
 
 def _command(ns: argparse.Namespace) -> str:
@@ -347,15 +350,15 @@ def domains_command(inv: Invocation) -> None:
 
     async def run(database: Database, _: list[str]) -> Any:
         if ns.action == "verify":
-            return await domains.verify(database, ns.group, ns.domain, blocked)
+            return await domains.verify(database, ns.group, ns.email_domain, blocked)
         if ns.action == "challenge":
-            return await domains.challenge(database, ns.group, ns.domain, blocked)
+            return await domains.challenge(database, ns.group, ns.email_domain, blocked)
         if ns.action == "check":
             resolve = domains.dns_resolver(ns.nameserver or [], ns.dns_port, ns.dns_timeout)
-            return await domains.check(database, ns.group, ns.domain, blocked, resolve)
+            return await domains.check(database, ns.group, ns.email_domain, blocked, resolve)
         if ns.action == "rm":
-            if not await domains.remove(database, ns.group, ns.domain):
-                raise domains.DomainError(f"no domain {ns.domain} at {ns.group}")
+            if not await domains.remove(database, ns.group, ns.email_domain):
+                raise domains.DomainError(f"no domain {ns.email_domain} at {ns.group}")
             return {}
         if ns.action == "requests":
             return await domains.requests(database, ns.group)

@@ -20,7 +20,6 @@ FINITE_KEYS = {
     "platform_api.api.transcode.plain_string_field": "(message descriptor, path variable of a route template): both "
     "from the contract, never from a request's values",
     "platform_api.api.omitted.plan": "message descriptors of the compiled contract",
-    "platform_api.core.netcheck.networks": "the `sink_allowed_networks` setting (one value per process)",
     "platform_api.client.contract.area_methods": "(API area, version): the contract's areas, which the client's "
     "attributes name",
     "platform_api.client.contract.areas": "the contract's versions",

@@ -54,10 +54,10 @@ def member_uid(idp_uid: str, subject: str) -> str:
     return f"{uidp.parent(idp_uid)}/{suid}"
 
 
-def trusted_issuers(trusted: str, login_issuer: str) -> frozenset[str]:
-    """The issuers the operator vouches for (`--trusted-issuer`, comma-separated, and `--login-issuer`): the only
-    ones that yield a person's global (root-level) identity and whose verified e-mail counts as verified."""
-    return frozenset(normalize_issuer(i.strip()) for i in [*trusted.split(","), login_issuer] if i.strip())
+def trusted_issuers(trusted: Iterable[str], login_issuer: str) -> frozenset[str]:
+    """The issuers the operator vouches for (`--trusted-issuer` and `--login-issuer`): the only ones that yield
+    a person's global (root-level) identity and whose verified e-mail counts as verified."""
+    return frozenset(normalize_issuer(i) for i in [*trusted, login_issuer] if i)
 
 
 @lru_cache(maxsize=4096)

@@ -28,7 +28,6 @@ import ipaddress
 import socket
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
 from urllib.parse import urlsplit
 
 from platform_api.core import patterns
@@ -80,12 +79,6 @@ class Target:
     @property
     def origin(self) -> tuple[str, str, int]:
         return self.scheme, self.host, self.port
-
-
-@cache
-def networks(spec: str) -> tuple[Network, ...]:
-    """Comma-separated CIDRs (a setting) as networks."""
-    return tuple(ipaddress.ip_network(n.strip(), strict=False) for n in spec.split(",") if n.strip())
 
 
 def _public(ip: IP) -> bool:

@@ -21,9 +21,7 @@ class SinkRefused(Exception):
 
 
 def address_allowed(address: str, settings: Settings) -> bool:
-    return netcheck.address_allowed(
-        address, settings.insecure_allow_loopback, netcheck.networks(settings.sink_allowed_networks)
-    )
+    return netcheck.address_allowed(address, settings.insecure_allow_loopback, settings.sink_allowed_networks)
 
 
 async def resolve(url: str, settings: Settings) -> Target:
@@ -33,8 +31,6 @@ async def resolve(url: str, settings: Settings) -> Target:
     if len(url) > MAX_SINK:
         raise SinkRefused(f"sink must be at most {MAX_SINK} characters")
     try:
-        return await netcheck.resolve(
-            url, settings.insecure_allow_loopback, netcheck.networks(settings.sink_allowed_networks)
-        )
+        return await netcheck.resolve(url, settings.insecure_allow_loopback, settings.sink_allowed_networks)
     except netcheck.Refused as e:
         raise SinkRefused(f"sink {e}") from None

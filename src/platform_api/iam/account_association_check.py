@@ -38,7 +38,7 @@ from platform_api.auth import upstream
 from platform_api.auth.access import Access
 from platform_api.auth.tokens import TokenService
 from platform_api.core import errors, netcheck, ratelimit
-from platform_api.core.settings import InvalidSetting, Settings, env_name
+from platform_api.core.settings import Settings, env_name
 from platform_api.gen.records.iam_v2 import (
     AccountAssociation,
     CheckAccountAssociationRequest,
@@ -87,13 +87,6 @@ class Checker:
     """What the checks share for the life of the process: the outbound client, the endpoints, the rate limit."""
 
     def __init__(self, settings: Settings) -> None:
-        for name in ENDPOINTS:
-            if not netcheck.url_allowed(getattr(settings, name), settings.insecure_allow_loopback):
-                raise InvalidSetting(env_name(name), getattr(settings, name), "an https:// URL (http:// on a"
-                                     " loopback host only with --insecure-allow-loopback)")  # fmt: skip
-        if not settings.association_check_timeout > 0:
-            raise InvalidSetting(env_name("association_check_timeout"), settings.association_check_timeout,
-                                 "a number of seconds above zero")  # fmt: skip
         self.settings = settings
         reference = settings.compat_strings == "reference"
         self.prefix = settings.association_name_prefix or ("chainguard" if reference else "platform-api")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import secrets
 import unicodedata
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import dns.asyncresolver
@@ -108,9 +108,9 @@ def _invisible(c: str) -> bool:
     return any(lo <= n <= hi for lo, hi in _IGNORABLE)
 
 
-def blocked_domains(extra: str) -> frozenset[str]:
-    """The built-in list plus the setting's comma-separated domains (spaces around them allowed)."""
-    return BUILTIN_BLOCKED | {d for d in (normalize(x.strip()) for x in extra.split(",")) if d}
+def blocked_domains(extra: Iterable[str]) -> frozenset[str]:
+    """The built-in list plus the setting's domains (normalized; the setting refuses what is no domain)."""
+    return BUILTIN_BLOCKED | {d for d in map(normalize, extra) if d}
 
 
 def is_blocked(domain: str, blocked: frozenset[str]) -> bool:

@@ -40,7 +40,7 @@ import msgspec
 
 from platform_api.auth import headless, matching, oidc_rp, upstream
 from platform_api.auth.access import Access
-from platform_api.core import clock, errors, settings, validate
+from platform_api.core import clock, errors, setting_rules, settings, validate
 from platform_api.gen.records.auth import GetHeadlessSessionRequest, HeadlessSession
 from platform_api.gen.records.iam_v2 import Identity
 from platform_api.iam import group_invites, identity_providers, login_state, sts
@@ -93,9 +93,9 @@ def _hash(value: str) -> str:
 
 def _bool(value: str, name: str) -> bool:
     word = value.strip().lower()
-    if word not in settings.TRUE | settings.FALSE:
+    if word not in setting_rules.TRUE | setting_rules.FALSE:
         raise errors.invalid_argument(name, "must be true or false")
-    return word in settings.TRUE
+    return word in setting_rules.TRUE
 
 
 def loopback_netloc(netloc: str) -> bool:
@@ -120,11 +120,9 @@ class Login:
         self.states = login_state.LoginStates(rt.db)
         self.callback_url = s.issuer + CALLBACK_PATH
         self.public_netloc = urlsplit(s.issuer).netloc.lower()
-        self.origins = {o.strip().rstrip("/").lower() for o in s.login_console_origins.split(",") if o.strip()}
+        self.origins = set(s.login_console_origins)  # as browsers send them (core/setting_rules.Origin)
         self.server_wide: oidc_rp.Provider | None = None
         if s.login_issuer:
-            if not s.login_client_id:
-                raise settings.InvalidSetting("PLATFORM_API_LOGIN_CLIENT_ID", "", "a client id with --login-issuer")
             secret = ""
             if s.login_client_secret_file:
                 try:
@@ -133,8 +131,7 @@ class Login:
                     raise settings.InvalidSetting(
                         "PLATFORM_API_LOGIN_CLIENT_SECRET_FILE", s.login_client_secret_file, f"a readable file ({e})"
                     ) from None
-            scopes = tuple(x.strip() for x in s.login_scopes.split(",") if x.strip())
-            self.server_wide = oidc_rp.Provider(s.login_issuer, s.login_client_id, secret, scopes)
+            self.server_wide = oidc_rp.Provider(s.login_issuer, s.login_client_id, secret, s.login_scopes)
 
     async def close(self) -> None:
         await self.rp.close()

@@ -48,7 +48,7 @@ def test_embedded_loopback_is_not_loopback_under_the_flag() -> None:
     assert netcheck.address_allowed("::1", allow_loopback=True)
     assert netcheck.address_allowed("::ffff:127.0.0.1", allow_loopback=True)  # the very same host
     # Networks the operator lists win (an explicit choice).
-    assert netcheck.address_allowed("2002:a00:1::1", False, netcheck.networks("2002:a00::/24"))
+    assert netcheck.address_allowed("2002:a00:1::1", False, [netcheck.ipaddress.ip_network("2002:a00::/24")])
     assert netcheck.embedded_ipv4(netcheck.ipaddress.IPv6Address("2002:a9fe:a9fe::1")) == [
         netcheck.ipaddress.IPv4Address("169.254.169.254")
     ]

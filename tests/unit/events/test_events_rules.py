@@ -188,7 +188,7 @@ def test_sink_address_exceptions() -> None:
     loopback = Settings(insecure_allow_loopback=True)
     assert sinks.address_allowed("127.0.0.1", loopback) and sinks.address_allowed("::1", loopback)
     assert not sinks.address_allowed("10.0.0.1", loopback)
-    private = Settings(sink_allowed_networks="10.20.0.0/16, fd00::/8")
+    private = Settings(sink_allowed_networks=(ipaddress.ip_network("10.20.0.0/16"), ipaddress.ip_network("fd00::/8")))
     assert sinks.address_allowed("10.20.3.4", private) and sinks.address_allowed("fd00::5", private)
     assert not sinks.address_allowed("10.21.0.1", private)
     assert isinstance(ipaddress.ip_address("::1"), ipaddress.IPv6Address)

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from platform_api.core.settings import CHOICES
+from platform_api.core.setting_rules import Choice
+from platform_api.core.settings import rule_of
 from platform_api.registry import registry_config
 
+LOG_LEVEL = rule_of("log_level")
+assert isinstance(LOG_LEVEL, Choice)
 
-@pytest.mark.parametrize("ours", CHOICES["log_level"])
+
+@pytest.mark.parametrize("ours", LOG_LEVEL.options)
 def test_the_registry_logs_at_warn_at_most(ours: str) -> None:
     doc = registry_config.config(
         addr="127.0.0.1:5000", storage="/s", realm="http://x/registry/token", service="svc", issuer="http://x",
