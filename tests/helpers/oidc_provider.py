@@ -7,7 +7,7 @@ Users and their groups are kept in memory.
 (carrying the pending login's cookie), and returns where our server delivers the result (the client's loopback
 callback, by a form post; a console page, in the fragment), without delivering it unless asked.
 
-Run alone (README "Signing in (people)"):
+Run alone (docs/sign-in.md, "A demo on one machine"):
     python -m tests.helpers.oidc_provider --port 8900 --client-id demo --user alice:alice@example.com:admins
 """
 

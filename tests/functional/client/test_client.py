@@ -1,5 +1,5 @@
 """The Python client against a real server, over both transports: CRUD, paging, typed errors carrying the
-google.rpc details, and the README's example run as written."""
+google.rpc details, and the guide's example (docs/python-client.md) run as written."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from platform_api.client import (
 )
 from tests.helpers import Server, free_port, unique
 
-README = Path(__file__).resolve().parents[3] / "README.md"
+GUIDE = Path(__file__).resolve().parents[3] / "docs" / "python-client.md"
 DIGEST = "sha256:" + "a" * 64
 
 
@@ -122,22 +122,20 @@ def test_unavailable_is_retried_with_backoff_then_raised() -> None:
         assert len(slept) == 3 and all(0 <= s <= 5 for s in slept), slept
 
 
-def _readme_example() -> str:
-    text = README.read_text()
-    section = text.split("\n## Python client\n", 1)[1].split("\n## ", 1)[0]
-    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
-    assert blocks, "README: no python block in the Python client section"
+def _guide_example() -> str:
+    blocks = re.findall(r"```python\n(.*?)```", GUIDE.read_text(), re.S)
+    assert blocks, "docs/python-client.md: no python block"
     return str(blocks[0])
 
 
 @pytest.mark.parametrize("transport", ["grpc", "http"])
-def test_the_readme_example_runs_as_written(server: Server, transport: str, tmp_path: Path) -> None:
+def test_the_guide_example_runs_as_written(server: Server, transport: str, tmp_path: Path) -> None:
     client = Client(server.base_url, token=server.token, transport="http", use_login_cache=False)
     org = client.iam.create_group("", Group(name=unique("org"))).uid
     env = {**os.environ, "PLATFORM_API_URL": server.base_url, "PLATFORM_API_TOKEN": server.token, "ORG": org,
            "XDG_CONFIG_HOME": str(tmp_path), "PLATFORM_API_TRANSPORT": transport}  # fmt: skip
     env.pop("PLATFORM_API_GRPC", None)  # found from the URL (/.well-known/platform-api), as a reader's would be
-    r = subprocess.run([sys.executable, "-c", _readme_example()], env=env, capture_output=True, text=True, timeout=60)
+    r = subprocess.run([sys.executable, "-c", _guide_example()], env=env, capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["nginx", "latest", DIGEST]
     assert [x.name for x in client.registry.list_repos(uidp=UIDPFilter(children_of=org))] == ["nginx"]

@@ -1,7 +1,7 @@
 """The data behind the refusal of left-out fields (api/omitted.py) is checked against the wire facts: every pair of
 `reserved N; reserved "name";` statements in our protos is a field of the vendor's message with that number and
 name (tests/fixtures/wire-v2.md), the fields the code finds left out in each message are the ones the wire facts
-say (as test_left_out_fields.py derives them), and the README's "Wire contract" lists them as the code finds them.
+say (as test_left_out_fields.py derives them), and docs/reference/wire-contract.md lists them as the code finds them.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from platform_api.api import omitted, schema
 from platform_api.core import fieldmask
 from tests.functional.contract.test_left_out_fields import FACTS, left_out
 
-README = Path(__file__).resolve().parents[3] / "README.md"
+WIRE_CONTRACT = Path(__file__).resolve().parents[3] / "docs" / "reference" / "wire-contract.md"
 MESSAGES = schema.messages()
 
 
@@ -57,8 +57,8 @@ def test_each_v1_twin_declares_what_its_v2_message_leaves_out() -> None:
             assert [fd.name for fd in omitted.declared_not_kept(desc)] == list(entry.fields), v1_name
 
 
-def test_the_readme_lists_the_refused_fields_the_code_finds() -> None:
-    text = README.read_text()
+def test_the_guide_lists_the_refused_fields_the_code_finds() -> None:
+    text = WIRE_CONTRACT.read_text()
     begin, end = "<!-- refused fields: begin -->\n", "  <!-- refused fields: end -->"
     listed = text[text.index(begin) + len(begin) : text.index(end)]
-    assert listed == omitted.readme_list(omitted.catalogue(MESSAGES)), "update README: Wire contract"
+    assert listed == omitted.readme_list(omitted.catalogue(MESSAGES)), "update docs/reference/wire-contract.md"

@@ -1,5 +1,7 @@
-"""Every shell (and Python) example of the README runs as written, in order, against one fresh server, as a reader
-would run them in one terminal (issue 29 item 10): so they cannot rot.
+"""Every shell (and Python) example of the README and of the guide in docs/ runs as written, in order, against one
+fresh server, as a reader would run them in one terminal (issue 29 item 10): so they cannot rot. The order is the
+README's, then the pages' in the order docs/README.md (the table of contents) links them: a page added there is
+run, and its examples may use what the pages before it made ($ORG, $TOKEN, ...).
 
 Each block runs in its own `bash` (`set -euo pipefail`, a timeout each) in a folder holding `.venv` (this venv) and
 the server's database (`platform-api.db`, the default of the README's commands); the shell variables a block sets
@@ -60,6 +62,7 @@ SKIPPED = {
 
 @dataclass
 class Block:
+    page: str
     heading: str
     lang: str
     text: str
@@ -69,10 +72,22 @@ class Block:
         return self.text.splitlines()[0].strip()
 
 
-def readme_blocks() -> list[Block]:
-    """The README's ```sh and ```python blocks (also those indented in a list item), in order, with the heading
+def pages() -> list[Path]:
+    """The README, then every page docs/README.md links to, in the order it links them (each once)."""
+    toc = ROOT / "docs" / "README.md"
+    found = [ROOT / "README.md"]
+    for target in re.findall(r"\]\(([^)#]+\.md)(?:#[^)]*)?\)", toc.read_text()):
+        path = (toc.parent / target).resolve()
+        if path not in found:
+            found.append(path)
+    return found
+
+
+def page_blocks(path: Path) -> list[Block]:
+    """A page's ```sh and ```python blocks (also those indented in a list item), in order, with the heading
     they are under."""
-    blocks, heading, lines = [], "", (ROOT / "README.md").read_text().splitlines()
+    blocks, heading, lines = [], "", path.read_text().splitlines()
+    page = str(path.relative_to(ROOT))
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -85,9 +100,14 @@ def readme_blocks() -> list[Block]:
             while lines[i].strip() != "```":
                 body.append(lines[i][indent:])
                 i += 1
-            blocks.append(Block(heading, m.group(2), "\n".join(body) + "\n"))
+            blocks.append(Block(page, heading, m.group(2), "\n".join(body) + "\n"))
         i += 1
     return blocks
+
+
+def readme_blocks() -> list[Block]:
+    """The blocks of every page, the README's first."""
+    return [block for path in pages() for block in page_blocks(path)]
 
 
 def api_alias() -> str:
@@ -118,7 +138,7 @@ def test_readme_blocks_run_in_order(tmp_path: Path) -> None:
     blocks = readme_blocks()
     assert len(blocks) >= 15, [b.first_line for b in blocks]
     known = {b.first_line for b in blocks}
-    assert not set(SKIPPED) - known, f"SKIPPED names blocks the README no longer has: {set(SKIPPED) - known}"
+    assert not set(SKIPPED) - known, f"SKIPPED names blocks the pages no longer have: {set(SKIPPED) - known}"
     work = tmp_path / "work"
     work.mkdir()
     (work / ".venv").symlink_to(Path(sys.executable).parent.parent)
@@ -135,7 +155,7 @@ def test_readme_blocks_run_in_order(tmp_path: Path) -> None:
             r = subprocess.run(["bash", "-c", script(block, port, alias)], cwd=work, env=env, capture_output=True,
                                text=True, timeout=TIMEOUT)  # fmt: skip
             assert r.returncode == 0, (
-                f"README block under {block.heading!r} failed (exit {r.returncode}):\n{block.text}\n"
+                f"{block.page}: block under {block.heading!r} failed (exit {r.returncode}):\n{block.text}\n"
                 f"--- stdout:\n{r.stdout}\n--- stderr:\n{r.stderr}"
             )
             (tmp_path / "state").rename(tmp_path / "state.in")
@@ -147,4 +167,4 @@ def test_readme_blocks_run_in_order(tmp_path: Path) -> None:
 
 if __name__ == "__main__":  # list the blocks and whether they run
     for b in readme_blocks():
-        print("SKIP" if b.first_line in SKIPPED else "RUN ", b.heading, "|", b.first_line[:80])
+        print("SKIP" if b.first_line in SKIPPED else "RUN ", b.page, b.heading, "|", b.first_line[:80])

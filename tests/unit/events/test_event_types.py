@@ -1,4 +1,4 @@
-"""The event types a subscription may name (events/types.py) are the ones the README lists."""
+"""The event types a subscription may name (events/types.py) are the ones the guide lists (docs/events.md)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from platform_api.api import schema
 from platform_api.core.settings import Settings
 from platform_api.events import types
 
-README = Path(__file__).resolve().parents[3] / "README.md"
+EVENTS_GUIDE = Path(__file__).resolve().parents[3] / "docs" / "events.md"
 
 
 def _rt(**settings: Any) -> Any:
@@ -26,8 +26,8 @@ def _expand(name: str) -> list[str]:
     return ["".join(c) for c in itertools.product(*choices)]
 
 
-def test_the_readme_lists_every_type() -> None:
-    text = README.read_text()
+def test_the_guide_lists_every_type() -> None:
+    text = EVENTS_GUIDE.read_text()
     start = text.index("- Types (`types`")
     listed = text[text.index("The types, each after", start) : text.index("v1 subscriptions have no", start)]
     names = {n for raw in re.findall(r"`([a-z_.{},]+\.v1)`", listed) for n in _expand(raw)}
