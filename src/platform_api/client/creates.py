@@ -1,4 +1,4 @@
-"""Sending a create again when its first attempt's outcome is unknown (README "Python client", Retries).
+"""Sending a create again when its first attempt's outcome is unknown (docs/python-client.md, Retries).
 
 A 503 whose reason is COMMIT_OUTCOME_UNKNOWN (the server lost its database connection during the COMMIT), or a
 failure after the request may have reached the server (a connection lost with no answer), says nothing about

@@ -1,4 +1,4 @@
-"""Which failed calls the client may send again (README "Python client", Retries).
+"""Which failed calls the client may send again (docs/python-client.md, Retries).
 
 A failure is safe to repeat when the attempt cannot have been carried out: the request never left this client
 (no connection could be made: refused, unresolvable, timed out connecting), or the server answered that it did
