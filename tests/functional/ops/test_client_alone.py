@@ -243,5 +243,7 @@ def test_the_client_and_platformctl_work_without_the_servers_dependencies(srv: S
         "for p in ('platform_api.client', 'platform_api.ctl', 'platform_api.gen'):\n"
         "    for m in pkgutil.walk_packages(importlib.import_module(p).__path__, p + '.'):\n"
         "        importlib.import_module(m.name)\n"
+        "import importlib.util\n"
+        "assert importlib.util.find_spec('platform_api.store') is None  # the wheel holds the client's part only\n"
     )
     assert _run(tmp_path, str(python), "-c", script, created["uid"], env=env).strip() == name
