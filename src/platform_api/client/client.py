@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import msgspec
 
-from platform_api.client import contract, creates, discovery, errors
+from platform_api.client import contract, creates, discovery, errors, retries
 from platform_api.client.auth import Auth
 from platform_api.client.contract import Method
 from platform_api.client.methods import advisory, events, iam, libraries, ping, registry, vulnerabilities
@@ -150,8 +150,9 @@ class Client:
         """One RPC (by Method or full name) with the request record; its response record. Retries
         UNAVAILABLE with exponential backoff and full jitter, and RESOURCE_EXHAUSTED when the server says
         when to come back (RetryInfo, or the rate limit's retryAfterSeconds / Retry-After), waiting at least
-        that long; a token refused as UNAUTHENTICATED is renewed once when its source can renew it. A create
-        whose attempt may have been stored is sent again only where that cannot store it twice, and its
+        that long; a token refused as UNAUTHENTICATED is renewed once when its source can renew it. An
+        attempt that may have been carried out (the request left, and no answer says it did nothing) is sent
+        again only for reads and for creates that cannot store twice (client/retries.py); such a create's
         ALREADY_EXISTS then answers the stored resource (client/creates.py)."""
         m = contract.methods()[method] if isinstance(method, str) else method
         renewed = False
@@ -171,10 +172,10 @@ class Client:
                     raise
                 return found
             except (errors.Unavailable, errors.ResourceExhausted) as e:
-                if isinstance(e, errors.Unavailable) and creates.is_create(m) and creates.outcome_unknown(e):
-                    if m.name not in creates.REPEATABLE:
-                        raise  # sent again, it could be stored twice
-                    unknown = True
+                if isinstance(e, errors.Unavailable) and retries.outcome_unknown(e):
+                    if not retries.repeatable(m):
+                        raise  # sent again, it could be carried out twice
+                    unknown = unknown or creates.is_create(m)
                 delay = self._retry_delay(e, attempt)
                 if delay is None:
                     raise

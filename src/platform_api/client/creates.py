@@ -1,4 +1,4 @@
-"""Sending a create again when its first attempt's outcome is unknown (README "Python client", Retries).
+"""Sending a create again when its first attempt's outcome is unknown (docs/python-client.md, Retries).
 
 A 503 whose reason is COMMIT_OUTCOME_UNKNOWN (the server lost its database connection during the COMMIT), or a
 failure after the request may have reached the server (a connection lost with no answer), says nothing about
@@ -28,8 +28,6 @@ REPEATABLE = frozenset({
     "CreateGroup", "CreateRepo", "CreateTag", "CreateRole", "CreateRoleBinding", "CreateIdentityProvider",
     "CreateExternalGroupRoleMapping", "CreateAccountAssociation",
 })  # fmt: skip
-# The server's reasons for a 503 that stored nothing (a rate limit or the server's own "retry" answers are not 503).
-NOTHING_DONE = frozenset({"NOTHING_STORED", "UNAVAILABLE"})
 LOOKUP_PAGES = 10  # pages of 200 siblings searched for the stored resource
 _OUTPUT_ONLY = frozenset({"uid", "createTime", "updateTime"})
 
@@ -38,11 +36,6 @@ Call = Callable[[Method, Any], Any]
 
 def is_create(m: Method) -> bool:
     return m.name.startswith(("Create", "BatchCreate"))
-
-
-def outcome_unknown(e: errors.ApiError) -> bool:
-    """Whether the failed attempt `e` (an UNAVAILABLE) may have been carried out."""
-    return e.request_sent and e.reason not in NOTHING_DONE
 
 
 def stored(call: Call, m: Method, request: Any, conflict: errors.ApiError) -> Any | None:

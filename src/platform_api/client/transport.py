@@ -103,13 +103,16 @@ class GrpcTransport:
             answer = stub(to_pb(m, request), metadata=metadata, timeout=timeout)
         except grpc.RpcError as e:
             error = grpc_error(e)
-            # grpc's own UNAVAILABLE when no connection could be made (no status of the server's): never sent.
-            # Named with the address tried, how it was chosen, and what to set instead.
+            # grpc's own UNAVAILABLE (no status of the server's): never sent when no connection could be made,
+            # named then with the address tried, how it was chosen, and what to set instead; else the
+            # connection was lost with the request sent or on its way (client/retries.py).
             if error.code == grpc.StatusCode.UNAVAILABLE.value[0] and not error.details:
-                sent = "failed to connect" not in error.message.lower()
                 where = f"the gRPC server at {self.target} ({self.source})"
-                error = errors.Unavailable(f"cannot reach {where}: {error.message}; {self.hint}")
-                error.request_sent = sent
+                if never_sent(error.message):
+                    error = errors.Unavailable(f"cannot reach {where}: {error.message}; {self.hint}")
+                    error.request_sent = False
+                else:
+                    error = errors.Unavailable(f"the connection to {where} failed: {error.message}")
             elif error.code == grpc.StatusCode.DEADLINE_EXCEEDED.value[0] and not error.details:
                 error = errors.DeadlineExceeded(f"{error.message} (gRPC server at {self.target}, {self.source})")
             raise error from None
@@ -117,6 +120,15 @@ class GrpcTransport:
 
     def close(self) -> None:
         self.channel.close()
+
+
+# How grpc says a call found no connection to send it on: none could be made (refused, reset during the
+# handshake, timed out) or the name did not resolve. grpc sends a call only on a connection that is ready.
+NO_CONNECTION = ("failed to connect", "errors resolving", "dns resolution failed", "name resolution")
+
+
+def never_sent(grpc_message: str) -> bool:
+    return any(marker in grpc_message.lower() for marker in NO_CONNECTION)
 
 
 def grpc_error(e: grpc.RpcError) -> errors.ApiError:
@@ -239,7 +251,9 @@ class HttpTransport:
             finally:
                 r.close()
         except httpx.TransportError as e:
-            if isinstance(e, httpx.ConnectError | httpx.ConnectTimeout):
+            # Never sent: no connection was made (refused, unresolvable, timed out), or none was free in time.
+            # Anything else (a read that timed out, a connection lost) may have come after the server had it.
+            if isinstance(e, httpx.ConnectError | httpx.ConnectTimeout | httpx.PoolTimeout):
                 error = errors.Unavailable(
                     f"cannot connect to {self.url} ({type(e).__name__}: {e}); {errors.HTTP_SETTING}"
                 )

@@ -37,11 +37,24 @@ class Parser(argparse.ArgumentParser):
         raise SystemExit(USAGE)
 
 
+# The distributions that install platformctl: the whole service, or the client alone (clients/python).
+DISTRIBUTIONS = ("platform-api", "platform-api-client")
+
+
+def version() -> str:
+    for name in DISTRIBUTIONS:
+        try:
+            return metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return "(not installed)"
+
+
 def parser() -> argparse.ArgumentParser:
     root = Parser(prog="platformctl", description="The command-line client of the Platform Management API v2.",
                   epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     add_globals(root, None)
-    root.add_argument("--version", action="version", version=f"platformctl {metadata.version('platform-api')}")
+    root.add_argument("--version", action="version", version=f"platformctl {version()}")
     root.set_defaults(func=None)
     sub = root.add_subparsers(title="commands", metavar="COMMAND", parser_class=Parser)
     auth_cmds.register(sub)

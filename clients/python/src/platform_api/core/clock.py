@@ -1,0 +1,1 @@
+../../../../../src/platform_api/core/clock.py
