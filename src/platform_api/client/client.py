@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import msgspec
 
-from platform_api.client import contract, creates, discovery, errors
+from platform_api.client import checks, contract, creates, discovery, errors
 from platform_api.client.auth import Auth
 from platform_api.client.contract import Method
 from platform_api.client.methods import advisory, events, iam, libraries, ping, registry, vulnerabilities
@@ -54,6 +54,7 @@ class Area:
 
 def build_request(m: Method, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     if len(args) == 1 and not kwargs and isinstance(args[0], m.input_record):
+        checks.request(m.input, args[0])
         return args[0]
     names = [f.name for f in m.input.fields]
     if len(args) > len(names):
@@ -66,9 +67,12 @@ def build_request(m: Method, args: tuple[Any, ...], kwargs: dict[str, Any]) -> A
             raise TypeError(f"{m.python_name}() got {key!r} twice")
         values[key] = value
     values = {k: v for k, v in values.items() if v is not None}  # None: not set (the field keeps its default)
-    # Through builtins and back: dicts are accepted for message fields, and a wrong type fails here, naming it.
+    # Through builtins and back: dicts are accepted for message fields, and a wrong type fails here, naming it;
+    # a value of the right type its field cannot take (a duration "1h", an unknown enum name) is InvalidArgument.
+    data = msgspec.to_builtins(m.input_record(**values))
+    checks.request(m.input, data)
     try:
-        return msgspec.convert(msgspec.to_builtins(m.input_record(**values)), m.input_record)
+        return msgspec.convert(data, m.input_record)
     except msgspec.ValidationError as e:
         raise TypeError(f"{m.python_name}(): {e}") from None
 
