@@ -8,7 +8,7 @@ import os
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import msgspec
@@ -21,6 +21,7 @@ from platform_api.client.pages import Pages
 from platform_api.client.transport import USER_AGENT, GrpcTransport, HttpTransport, Transport
 
 DEFAULT_URL = "http://localhost:8080"
+T = TypeVar("T")
 
 
 class Area:
@@ -158,17 +159,11 @@ class Client:
         whose attempt may have been stored is sent again only where that cannot store it twice, and its
         ALREADY_EXISTS then answers the stored resource (client/creates.py)."""
         m = contract.methods()[method] if isinstance(method, str) else method
-        renewed = False
         attempt = 0
         unknown = False  # an earlier attempt of this create may have been stored (client/creates.py)
         while True:
             try:
-                return self.transport.call(m, request, self.auth.token(), self.timeout)
-            except errors.Unauthenticated:
-                if renewed or not self.auth.refreshable():
-                    raise
-                renewed = True
-                self.auth.token(force_refresh=True)
+                return self.authorized(lambda token: self.transport.call(m, request, token, self.timeout))
             except errors.AlreadyExists as e:
                 found = creates.stored(self.call, m, request, e) if unknown else None
                 if found is None:
@@ -184,6 +179,17 @@ class Client:
                     raise
                 attempt += 1
                 self._sleep(delay)
+
+    def authorized(self, send: Callable[[str | None], T]) -> T:
+        """`send(token)` with this client's token; a token refused as UNAUTHENTICATED is renewed and sent once
+        more when its source can renew it (a login's refresh token, a token file rewritten, a CI token asked
+        again). Every call of the client goes through here, and `platformctl api`'s raw requests."""
+        try:
+            return send(self.auth.token())
+        except errors.Unauthenticated:
+            if not self.auth.refreshable():
+                raise
+            return send(self.auth.token(force_refresh=True))
 
     def _retry_delay(self, e: errors.ApiError, attempt: int) -> float | None:
         if attempt >= self.retries:
