@@ -9,7 +9,7 @@ import sys
 from importlib import metadata
 
 from platform_api.client import ApiError
-from platform_api.ctl import api_cmd, auth_cmds, config, extra, images, joining, resources, specs
+from platform_api.ctl import api_cmd, auth_cmds, complete, config, extra, images, joining, resources, specs
 from platform_api.ctl.common import GENERIC, INTERRUPTED, USAGE, CtlError, Ctx, add_globals, exit_code, group
 
 EXAMPLES = """examples:
@@ -63,6 +63,7 @@ def parser() -> argparse.ArgumentParser:
     extra.register_config(sub)
     api_cmd.register(sub)
     extra.register_completion(sub, root)
+    complete.register(sub)
     return root
 
 
