@@ -59,12 +59,14 @@ def architectures(ctx: Ctx) -> int:
 
 def human(size: int) -> str:
     """Bytes in the binary units a person reads (`28.4 MiB`)."""
-    value = float(size)
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if value < 1024 or unit == "GiB":
-            return f"{int(value)} {unit}" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1024
-    raise AssertionError("unreachable")
+    if size < 1024:
+        return f"{size} B"
+    value, unit = size / 1024, "KiB"
+    for bigger in ("MiB", "GiB", "TiB"):
+        if value < 1024:
+            break
+        value, unit = value / 1024, bigger
+    return f"{value:.1f} {unit}"
 
 
 def size(ctx: Ctx) -> int:
