@@ -172,8 +172,8 @@ def _open_files(n: int, cmd: list[str]) -> list[str]:
 
 
 def wait_ready(proc: subprocess.Popen[bytes], base_url: str, grpc_target: str, log_path: Path) -> None:
-    """Until a starting `platform-api serve` answers /readyz and its gRPC channel connects (killed, with its
-    log in the error, when it exits first or takes more than 30 s)."""
+    """Until a starting `platform-api serve` answers /readyz and its gRPC channel connects (none: no gRPC)
+    (killed, with its log in the error, when it exits first or takes more than 30 s)."""
     deadline = time.monotonic() + 30
     while True:
         if proc.poll() is not None:
@@ -187,6 +187,8 @@ def wait_ready(proc: subprocess.Popen[bytes], base_url: str, grpc_target: str, l
             proc.kill()
             raise RuntimeError(f"server did not become ready: {log_path.read_text()}")
         time.sleep(0.1)
+    if not grpc_target:  # started with --no-grpc
+        return
     with grpc.insecure_channel(grpc_target) as channel:
         grpc.channel_ready_future(channel).result(timeout=15)
 
@@ -224,7 +226,7 @@ def start_server(
         proc = subprocess.Popen(_open_files(open_files, cmd) if open_files else cmd, stdout=log,
                                 stderr=subprocess.STDOUT, env=env)  # fmt: skip
     base = f"http://127.0.0.1:{http_port}"
-    wait_ready(proc, base, f"127.0.0.1:{grpc_port}", log_path)
+    wait_ready(proc, base, "" if "--no-grpc" in extra else f"127.0.0.1:{grpc_port}", log_path)
     raw = grpc.insecure_channel(f"127.0.0.1:{grpc_port}")
     raw.close()  # a placeholder until the owner's token is known
     s = Server(backend, base, f"127.0.0.1:{grpc_port}", database_url, httpx.Client(base_url=base), raw, proc, log_path)

@@ -8,12 +8,12 @@ import os
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import msgspec
 
-from platform_api.client import contract, creates, discovery, errors, retries
+from platform_api.client import checks, contract, creates, discovery, errors, retries
 from platform_api.client.auth import Auth
 from platform_api.client.contract import Method
 from platform_api.client.methods import advisory, events, iam, libraries, ping, registry, vulnerabilities
@@ -21,6 +21,7 @@ from platform_api.client.pages import Pages
 from platform_api.client.transport import USER_AGENT, GrpcTransport, HttpTransport, Transport
 
 DEFAULT_URL = "http://localhost:8080"
+T = TypeVar("T")
 
 
 class Area:
@@ -54,6 +55,7 @@ class Area:
 
 def build_request(m: Method, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     if len(args) == 1 and not kwargs and isinstance(args[0], m.input_record):
+        checks.request(m.input, args[0])
         return args[0]
     names = [f.name for f in m.input.fields]
     if len(args) > len(names):
@@ -66,9 +68,12 @@ def build_request(m: Method, args: tuple[Any, ...], kwargs: dict[str, Any]) -> A
             raise TypeError(f"{m.python_name}() got {key!r} twice")
         values[key] = value
     values = {k: v for k, v in values.items() if v is not None}  # None: not set (the field keeps its default)
-    # Through builtins and back: dicts are accepted for message fields, and a wrong type fails here, naming it.
+    # Through builtins and back: dicts are accepted for message fields, and a wrong type fails here, naming it;
+    # a value of the right type its field cannot take (a duration "1h", an unknown enum name) is InvalidArgument.
+    data = msgspec.to_builtins(m.input_record(**values))
+    checks.request(m.input, data)
     try:
-        return msgspec.convert(msgspec.to_builtins(m.input_record(**values)), m.input_record)
+        return msgspec.convert(data, m.input_record)
     except msgspec.ValidationError as e:
         raise TypeError(f"{m.python_name}(): {e}") from None
 
@@ -155,17 +160,11 @@ class Client:
         again only for reads and for creates that cannot store twice (client/retries.py); such a create's
         ALREADY_EXISTS then answers the stored resource (client/creates.py)."""
         m = contract.methods()[method] if isinstance(method, str) else method
-        renewed = False
         attempt = 0
         unknown = False  # an earlier attempt of this create may have been stored (client/creates.py)
         while True:
             try:
-                return self.transport.call(m, request, self.auth.token(), self.timeout)
-            except errors.Unauthenticated:
-                if renewed or not self.auth.refreshable():
-                    raise
-                renewed = True
-                self.auth.token(force_refresh=True)
+                return self.authorized(lambda token: self.transport.call(m, request, token, self.timeout))
             except errors.AlreadyExists as e:
                 found = creates.stored(self.call, m, request, e) if unknown else None
                 if found is None:
@@ -181,6 +180,17 @@ class Client:
                     raise
                 attempt += 1
                 self._sleep(delay)
+
+    def authorized(self, send: Callable[[str | None], T]) -> T:
+        """`send(token)` with this client's token; a token refused as UNAUTHENTICATED is renewed and sent once
+        more when its source can renew it (a login's refresh token, a token file rewritten, a CI token asked
+        again). Every call of the client goes through here, and `platformctl api`'s raw requests."""
+        try:
+            return send(self.auth.token())
+        except errors.Unauthenticated:
+            if not self.auth.refreshable():
+                raise
+            return send(self.auth.token(force_refresh=True))
 
     def _retry_delay(self, e: errors.ApiError, attempt: int) -> float | None:
         if attempt >= self.retries:

@@ -41,6 +41,8 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
+from platform_api.client import errors
+
 HEADLESS_INFO = b"platform-api headless login v1"
 PROOF_CONTEXT = b"platform-api headless session read v1"
 CALLBACK_PATH = "/callback"
@@ -94,7 +96,8 @@ def check_start(server: str, params: dict[str, str], timeout: float = 30.0) -> N
         with httpx.Client(timeout=timeout, follow_redirects=False) as c:
             r = c.get(_oauth_url(server, params))
     except httpx.HTTPError as e:
-        raise LoginRefused(f"cannot reach {server}: {e}", 14) from None
+        # The setting to change, as every connection error of the client says (errors.HTTP_SETTING).
+        raise LoginRefused(f"cannot reach {server} ({type(e).__name__}: {e}); {errors.HTTP_SETTING}", 14) from None
     if r.is_redirect:
         return
     code, _, message = _refusal(r)

@@ -52,7 +52,14 @@ def host_port(url: str) -> str:
 
 
 def to_pb(m: Method, request: Any) -> Any:
-    return json_format.ParseDict(msgspec.to_builtins(request), m.input_pb())
+    """The request as protobuf; what protobuf refuses (client/checks.py catches the usual cases first, naming
+    the field) is the InvalidArgument the server would answer over HTTP/JSON, not protobuf's own error."""
+    try:
+        return json_format.ParseDict(msgspec.to_builtins(request), m.input_pb())
+    except (json_format.ParseError, TypeError, ValueError) as e:
+        error = errors.InvalidArgument(f"{m.name}: {e}")
+        error.request_sent = False
+        raise error from None
 
 
 def request_from_json(m: Method, data: dict[str, Any]) -> Any:

@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 
-from platform_api.client import contract, errors
+from platform_api.client import contract
 from platform_api.client.contract import Method
 from platform_api.client.pages import Pages
 from platform_api.client.transport import HttpTransport, request_from_json
@@ -261,13 +261,8 @@ def call_http(ctx: Ctx, verb: str, path: str, params: list[tuple[str, Any]], bod
 
 
 def _send(client: Any, transport: HttpTransport, verb: str, path: str, q: list[tuple[str, str]], body: Any) -> Any:
-    """One request with the client's token, renewed once if refused and renewable (as the client's calls do)."""
-    try:
-        answer = transport.send(verb, path, q, body, client.auth.token(), client.timeout)
-    except errors.Unauthenticated:
-        if not client.auth.refreshable():
-            raise
-        answer = transport.send(verb, path, q, body, client.auth.token(force_refresh=True), client.timeout)
+    """One request with the client's token, renewed once if refused and renewable (Client.authorized)."""
+    answer = client.authorized(lambda token: transport.send(verb, path, q, body, token, client.timeout))
     try:
         return json.loads(answer) if answer.strip() else {}
     except ValueError:

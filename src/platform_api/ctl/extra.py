@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from platform_api.ctl import config, output
+from platform_api.ctl import complete, config, output
 from platform_api.ctl.common import OK, USAGE, CtlError, Ctx, command, group
 
 
@@ -85,6 +85,8 @@ def _tree(parser: argparse.ArgumentParser, path: str, out: dict[str, list[str]],
         words.extend(o for o in action.option_strings if o.startswith("--") or len(action.option_strings) == 1)
         if isinstance(action, argparse._SubParsersAction):
             for name, child in action.choices.items():
+                if name.startswith("__"):
+                    continue  # hidden: complete.py's helper of the scripts below
                 words.append(name)
                 _tree(child, f"{path} {name}".strip(), out, values)
         elif action.choices is not None and action.option_strings:
@@ -106,10 +108,24 @@ _platformctl() {
     [[ "$w" == -* ]] && continue
     case " $(_platformctl_words "${path# }") " in *" $w "*) path="$path $w" ;; esac
   done
-  local words
+  local kind words
+  kind="$(_platformctl_kind "${path# }" "$prev" "$cur")"
+  if [[ -n "$kind" ]]; then  # names of groups or repos, from the server (silent, bounded: ctl/complete.py)
+    COMPREPLY=($(compgen -W "$(platformctl __complete "$kind" "$cur" 2>/dev/null)" -- "$cur"))
+    return
+  fi
   words="$(_platformctl_words "${path# }" | tr ' ' '\n')"
   if [[ "$cur" == -* ]]; then words="$(grep -- '^-' <<<"$words")"; else words="$(grep -v -- '^-' <<<"$words")"; fi
   COMPREPLY=($(compgen -W "$words" -- "$cur"))
+}
+_platformctl_kind() {
+  case "$2" in
+%s
+  esac
+  [[ "$3" == -* ]] && return
+  case "$1" in
+%s
+  esac
 }
 _platformctl_words() {
   case "$1" in
@@ -131,6 +147,15 @@ function __platformctl_words
 %s
     end
 end
+function __platformctl_kind
+    switch "$argv[2]"
+%s
+    end
+    string match -q -- "-*" "$argv[3]"; and return
+    switch "$argv[1]"
+%s
+    end
+end
 function __platformctl_complete
     set -l tokens (commandline -opc)
     switch "$tokens[-1]"
@@ -143,6 +168,11 @@ function __platformctl_complete
             set path "$path $w"
         end
     end
+    set -l kind (__platformctl_kind (string trim -- $path) "$tokens[-1]" (commandline -ct))
+    if test -n "$kind"
+        command -q platformctl; and platformctl __complete $kind (commandline -ct) 2>/dev/null
+        return
+    end
     set -l words (string split " " -- (__platformctl_words (string trim -- $path)))
     if string match -q -- "-*" (commandline -ct)
         string match -- "-*" $words
@@ -152,6 +182,19 @@ function __platformctl_complete
 end
 complete -c platformctl -f -a "(__platformctl_complete)"
 """
+
+
+def _bash_kind(kinds: dict[str, str]) -> str:
+    """The kind of names a flag takes, by the command path it follows (`""`: any other path)."""
+    cases = " ".join(f'"{prefix}"*) echo {kind} ;;' if prefix else f"*) echo {kind} ;;" for prefix, kind in
+                     kinds.items())  # fmt: skip
+    return f'case "$1" in {cases} esac'
+
+
+def _fish_kind(kinds: dict[str, str]) -> str:
+    cases = "; ".join(f'case "{prefix}*"; echo {kind}' if prefix else f"case '*'; echo {kind}" for prefix, kind
+                      in kinds.items())  # fmt: skip
+    return f'switch "$argv[1]"; {cases}; end'
 
 
 def completion_script(parser: argparse.ArgumentParser, shell: str) -> str:
@@ -166,11 +209,17 @@ def completion_script(parser: argparse.ArgumentParser, shell: str) -> str:
                           sorted(tree.items()))  # fmt: skip
         flags = "\n".join(f"        case {' '.join(fs)}\n            string split ' ' -- '{v}'; return"
                           for v, fs in by_values.items())  # fmt: skip
-        return FISH % (cases, flags)
+        kind_flags = "\n".join(f"        case {' '.join(fs)}\n            {_fish_kind(kinds)}; return"
+                               for fs, kinds in complete.FLAGS)  # fmt: skip
+        kind_paths = "\n".join(f'        case "{path}"\n            echo {kind}' for path, kind in
+                               complete.positional())  # fmt: skip
+        return FISH % (cases, kind_flags, kind_paths, flags)
     flags = "\n".join(f'    {"|".join(fs)}) COMPREPLY=($(compgen -W "{v}" -- "$cur")); return ;;'
                       for v, fs in by_values.items())  # fmt: skip
     cases = "\n".join(f'    "{path}") echo "{" ".join(words)}" ;;' for path, words in sorted(tree.items()))
-    script = BASH % (flags, cases)
+    kind_flags = "\n".join(f"    {'|'.join(fs)}) {_bash_kind(kinds)}; return ;;" for fs, kinds in complete.FLAGS)
+    kind_paths = "\n".join(f'    "{path}") echo {kind} ;;' for path, kind in complete.positional())
+    script = BASH % (flags, kind_flags, kind_paths, cases)
     return ZSH + script if shell == "zsh" else script
 
 

@@ -9,7 +9,7 @@ import sys
 from importlib import metadata
 
 from platform_api.client import ApiError
-from platform_api.ctl import api_cmd, auth_cmds, config, extra, resources, specs
+from platform_api.ctl import api_cmd, auth_cmds, complete, config, extra, images, joining, resources, specs
 from platform_api.ctl.common import GENERIC, INTERRUPTED, USAGE, CtlError, Ctx, add_globals, exit_code, group
 
 EXAMPLES = """examples:
@@ -62,9 +62,11 @@ def parser() -> argparse.ArgumentParser:
                 ["platformctl iam groups ls", "platformctl iam roles ls -o wide"])  # fmt: skip
     for spec in specs.IAM:
         resources.register(iam, spec)
-    registry = group(sub, "registry", "repos and tags", ["platformctl registry repos ls"])
+    joining.register(iam)
+    registry = group(sub, "registry", "repos, tags and images' facts", ["platformctl registry repos ls"])
     for spec in specs.REGISTRY:
         resources.register(registry, spec)
+    images.register(registry)
     resources.register(sub, specs.ADVISORIES)
     events = group(sub, "events", "webhook subscriptions and their deliveries", ["platformctl events subscriptions ls"])
     for spec in specs.EVENTS:
@@ -74,6 +76,7 @@ def parser() -> argparse.ArgumentParser:
     extra.register_config(sub)
     api_cmd.register(sub)
     extra.register_completion(sub, root)
+    complete.register(sub)
     return root
 
 

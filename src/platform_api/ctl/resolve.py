@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from platform_api.client import ApiError, UIDPFilter
+from platform_api.client import ApiError, UIDPFilter, contract
 from platform_api.ctl.common import INVALID, NOT_FOUND, CtlError, Ctx
 
 _HEX = frozenset("0123456789abcdef")
 MAX_CANDIDATES = 50  # listed in an ambiguity error (and read: names are unique per parent, so few)
+MAX_PAGE = 200  # the server's largest page: a parent's children listed for many names at once
 
 
 def is_uid(value: str) -> bool:
@@ -74,18 +75,25 @@ def _one(ctx: Ctx, kind: str, ref: str, found: list[Any], parent_kind: str = "gr
     return str(found[0].uid)
 
 
-def group(ctx: Ctx, ref: str) -> str:
-    """A group uid from a uid or a path of names from the organization down."""
+def group(ctx: Ctx, ref: str, known: dict[str, str] | None = None) -> str:
+    """A group uid from a uid or a path of names from the organization down. `known`: the paths already
+    resolved (each prefix of `ref` is added), so that many paths under one group read it once."""
     ref = ref.strip("/")
     if not ref or is_uid(ref):
         return ref
+    known = {} if known is None else known
     parts = ref.split("/")
-    # Organizations: groups whose uid has no parent segment.
-    roots = [g for g in _matches(ctx, "iam", "list_groups", parts[0], None) if "/" not in g.uid]
-    current = _one(ctx, "organization", parts[0], roots)
-    for i, part in enumerate(parts[1:], start=1):
-        found = _matches(ctx, "iam", "list_groups", part, UIDPFilter(children_of=current))
-        current = _one(ctx, "group", "/".join(parts[: i + 1]), found)
+    current = ""
+    for i, part in enumerate(parts):
+        path = "/".join(parts[: i + 1])
+        if path not in known:
+            if i == 0:  # organizations: groups whose uid has no parent segment
+                roots = [g for g in _matches(ctx, "iam", "list_groups", part, None) if "/" not in g.uid]
+                known[path] = _one(ctx, "organization", part, roots)
+            else:
+                found = _matches(ctx, "iam", "list_groups", part, UIDPFilter(children_of=current))
+                known[path] = _one(ctx, "group", path, found)
+        current = known[path]
     return current
 
 
@@ -106,6 +114,56 @@ def named(ctx: Ctx, kind: str, area: str, list_method: str, ref: str, *, parent_
     if kind == "role" and scope:
         found += _matches(ctx, area, list_method, ref, UIDPFilter(in_root=True))  # built-in roles
     return _one(ctx, kind, ref, found, parent_kind)
+
+
+def named_many(ctx: Ctx, kind: str, area: str, list_method: str, refs: list[str], *,
+               parent_kind: str = "group") -> list[str]:  # fmt: skip
+    """The uids of many refs (as `named`, in order), with fewer calls: each parent path is resolved once,
+    and the names under one parent are found in one listing of its children (names are unique among a
+    parent's children), read for at most as many pages as names are sought there; names it did not reach are
+    looked up one by one, as `named` does, so it never costs more calls than resolving each ref alone."""
+    known: dict[str, str] = {}
+    wanted: dict[str, list[str]] = {}  # parent uid -> the names sought under it
+    parents: dict[str, str] = {}  # ref -> its parent's uid
+    for ref in refs:
+        if "/" in ref and not is_uid(ref):
+            prefix, _, name = ref.rpartition("/")
+            parent = group(ctx, prefix, known) if parent_kind == "group" else repo(ctx, prefix)
+            parents[ref] = parent
+            wanted.setdefault(parent, []).append(name)
+    found: dict[tuple[str, str], str] = {}  # (parent uid, name) -> uid
+    listed: set[str] = set()  # the parents whose children were all read: a name not found is not there
+    method = getattr(getattr(ctx.client(), area), list_method)
+    items = contract.area_methods(area)[list_method].items
+    for parent, names in wanted.items():
+        left = set(names)
+        if len(left) < 2:
+            continue  # one name: its filtered lookup is one call too
+        budget = len(left)
+        for page in method(uidp=UIDPFilter(children_of=parent), page_size=MAX_PAGE).pages():
+            for item in getattr(page, items):
+                if item.name in left:
+                    found[(parent, item.name)] = str(item.uid)
+                    left.discard(item.name)
+            budget -= 1
+            if not page.next_page_token:
+                listed.add(parent)
+            if not left or not budget:
+                break
+    out = []
+    for ref in refs:
+        under = parents.get(ref)
+        name = ref.rpartition("/")[2]
+        if under is None:
+            out.append(named(ctx, kind, area, list_method, ref, parent_kind=parent_kind))
+        elif (under, name) in found:
+            out.append(found[(under, name)])
+        elif under in listed:
+            out.append(_one(ctx, kind, ref, [], parent_kind))
+        else:
+            matches = _matches(ctx, area, list_method, name, UIDPFilter(children_of=under))
+            out.append(_one(ctx, kind, ref, matches, parent_kind))
+    return out
 
 
 def repo(ctx: Ctx, ref: str) -> str:

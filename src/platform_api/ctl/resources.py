@@ -186,8 +186,18 @@ def do_update(ctx: Ctx, spec: Spec) -> int:
     return OK
 
 
+def rm_uids(ctx: Ctx, spec: Spec, refs: list[str]) -> list[str]:
+    """The uids of the refs to delete: those given by path found together (each parent read once,
+    resolve.named_many), the others one by one. All are found before anything is deleted."""
+    paths = [r for r in refs if "/" in r.strip("/") and not resolve.is_uid(r)] if spec.named else []
+    uids = resolve.named_many(ctx, spec.kind, spec.area, spec.methods["ls"], [p.strip("/") for p in paths],
+                              parent_kind=spec.parent)  # fmt: skip
+    by_path = dict(zip(paths, uids, strict=True))
+    return [by_path[ref] if ref in by_path else resource_uid(ctx, spec, ref) for ref in refs]
+
+
 def do_rm(ctx: Ctx, spec: Spec) -> int:
-    uids = [resource_uid(ctx, spec, ref) for ref in ctx.args.refs]
+    uids = rm_uids(ctx, spec, ctx.args.refs)
     if not ctx.args.yes and sys.stdin.isatty() and sys.stderr.isatty() and not _confirmed(spec, ctx.args.refs, uids):
         raise CtlError("nothing deleted", GENERIC)
     progress = output.Progress(f"deleting {spec.name}", len(uids))

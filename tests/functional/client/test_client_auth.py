@@ -17,6 +17,7 @@ import pytest
 
 from platform_api.client import Client, Credentials, Unauthenticated
 from platform_api.client import auth as client_auth
+from tests.functional.ctl.cli import Ctl
 from tests.helpers import BACKENDS, BUILTIN_ROLE_UIDS, Server, Upstream, start_server, stop_server, unique
 
 
@@ -131,6 +132,20 @@ def test_login_cache_is_refreshed(srv: Server, upstream: Upstream, tmp_path: Pat
     with client(srv, retries=0) as c, pytest.raises(Unauthenticated):
         c.iam.get_group(org)
     assert client_auth.forget_login(srv.base_url) and client_auth.load_login(srv.base_url) is None
+
+
+def test_platformctl_api_renews_a_refused_login_as_the_client_does(srv: Server, upstream: Upstream,
+                                                                   tmp_path: Path) -> None:  # fmt: skip
+    """`platformctl api`'s raw requests go through Client.authorized: a cached token the server refuses is
+    renewed with the refresh token once, and the request sent again."""
+    org = org_of(srv)
+    client_auth.save_login(srv.base_url, Credentials("stale-token", _refresh_token(srv, upstream, org),
+                                                     time.time() + 3000))  # fmt: skip
+    ctl = Ctl(srv, tmp_path / "config", None, "http")
+    r = ctl("api", "GET", f"/iam/v2/groups/{org}")
+    assert r.code == 0 and json.loads(r.out)["uid"] == org, r
+    cached = client_auth.load_login(srv.base_url)
+    assert cached is not None and cached.token != "stale-token"
 
 
 class _GitHubTokenService:
