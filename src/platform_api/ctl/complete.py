@@ -2,13 +2,14 @@
 repo is expected (`registry repos get <TAB>`, `--group <TAB>`), as paths (`my-org/team/nginx`).
 
 A person pressing TAB waits for it, so it is bounded: one page of the listing (under the default organization
-when there is one), read at most once per TTL seconds for a server, organization and kind (a cache file beside
-the settings, the caller's own), the client asked with a short timeout and no retries; and silent: any failure
+when there is one), read at most once per TTL seconds for a server, organization, kind and token (a cache file beside
+the settings, the caller's own; keyed by a hash of the token, so another identity never sees this one's names), the client asked with a short timeout and no retries; and silent: any failure
 (no server, no login, a refusal) prints nothing and exits 0, leaving the shell's other words."""
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import sys
@@ -85,7 +86,9 @@ def listed(ctx: Ctx, kind: str) -> list[str]:
 
 
 def names(ctx: Ctx, kind: str) -> list[str]:
-    key = f"{ctx.server} {ctx.org} {kind}"
+    token = ctx.client().auth.token() or ""
+    who = hashlib.sha256(token.encode()).hexdigest()[:32]
+    key = f"{ctx.server} {ctx.org} {kind} {who}"
     now = time.time()
     cache = {k: v for k, v in _read_cache().items() if isinstance(v, dict) and now - v.get("time", 0) < TTL}
     hit = cache.get(key)

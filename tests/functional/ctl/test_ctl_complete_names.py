@@ -53,6 +53,13 @@ def test_the_listing_is_reused_for_a_while(ctl: Ctl, http: httpx.Client, monkeyp
     assert calls["ListRepos"] == 1, calls
 
 
+def test_another_token_never_sees_the_cached_names(ctl: Ctl, server: Server) -> None:
+    assert ctl("__complete", "repos").out.split()  # cached for the owner's token
+    other = Ctl(server, ctl.home, "not-a-token", "http")  # the same config directory and organization
+    r = other("__complete", "repos")
+    assert (r.code, r.out) == (0, ""), r
+
+
 def test_silent_on_failure(server: Server, tmp_path: Path) -> None:
     ctl = Ctl(server, tmp_path, "not-a-token", "http")
     r = ctl("__complete", "repos")
