@@ -87,6 +87,18 @@ def outbound_client(total: float, connect: float) -> httpx.AsyncClient:
     )
 
 
+class Outbound:
+    """The process's async HTTP client for reads of other services that the caller checks itself (the
+    registry read-back: its configured URL, and redirects checked by netcheck.resolve and pinned): one
+    connection pool for the process, closed in the app's lifespan. A part of the runtime (`rt.part(Outbound)`)."""
+
+    def __init__(self, total: float, connect: float) -> None:
+        self.client = outbound_client(total, connect)
+
+    async def close(self) -> None:
+        await self.client.aclose()
+
+
 class UpstreamVerifier:
     def __init__(self, allow_loopback_http: bool) -> None:
         self.allow_loopback_http = allow_loopback_http

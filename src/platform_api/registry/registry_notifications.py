@@ -23,16 +23,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 import msgspec
 
-from platform_api.auth import registry_certs
+from platform_api.auth import registry_certs, upstream
 from platform_api.auth.access import Access
 from platform_api.auth.authz import Principal
-from platform_api.core import errors, netcheck, patterns, uidp, validate
+from platform_api.core import errors, patterns, uidp, validate
 from platform_api.gen.records.registry_v2 import CreateRepoRequest, DeleteTagRequest, Repo
 from platform_api.outbox import outbox
 from platform_api.registry import images, oci, queries, registry_content, registry_tokens, repos, tags
@@ -47,6 +48,7 @@ SECRET = "registry_notify_secret"
 REGISTRY_URL = "registry_url"
 MAX_ENVELOPE = 1 << 20
 MAX_EVENTS = 1000
+LINK_WAIT, LINK_TRIES = 2.0, 10  # how long, in how many looks, a pushed tag is waited for (Registry.read)
 MAX_TEXT = 1024  # of the envelope's free-text fields carried into our events
 _DIGEST = patterns.Pattern(r"sha256:[0-9a-f]{64}")
 _IDS = uuid.UUID("6f0b6c2e-6d1a-4d8e-9a57-2f4b0c6e1d3a")  # namespace of our ids for the registry's events
@@ -111,23 +113,32 @@ def parse(body: bytes) -> list[Notice]:
 
 @dataclass
 class Registry:
-    """Where and how we read the registry back."""
+    """Where and how we read the registry back: through the process's async client (upstream.Outbound)."""
 
     base: str
-    sign: Any  # (name) -> a pull token for that repository
-    redirect: Any  # (url) -> the netcheck.Target of a blob redirect, checked (netcheck.Refused otherwise)
+    sign: Callable[[str], str]  # (name) -> a pull token for that repository
+    client: httpx.AsyncClient
+    allow_loopback: bool  # for the redirects' checks (netcheck.resolve)
 
-    def read(self, name: str, reference: str) -> tuple[oci.Descriptor | None, oci.Content | None]:
-        """What `reference` names in repository `name` now, and its images (None, None: nothing)."""
-        with httpx.Client(timeout=registry_content.TIMEOUT, trust_env=False) as client:
-            layout = registry_content.RegistryLayout(client, self.base, name, self.sign(name), self.redirect)
-            top = layout.head(reference)
-            return (top, None) if top is None else (top, layout.read_image(top))
+    def _layout(self, name: str) -> registry_content.RegistryLayout:
+        return registry_content.RegistryLayout(self.client, self.base, name, self.sign(name), self.allow_loopback)
 
-    def has(self, name: str, digest: str) -> bool:
-        with httpx.Client(timeout=registry_content.TIMEOUT, trust_env=False) as client:
-            layout = registry_content.RegistryLayout(client, self.base, name, self.sign(name), self.redirect)
-            return layout.head(digest) is not None
+    async def read(self, name: str, tag: str, pushed: str) -> tuple[oci.Descriptor | None, oci.Content | None]:
+        """What `tag` names in repository `name` now, and its images (None, None: nothing). Distribution sends
+        a push's notification once the manifest is stored but links the tag after that: while the tag does not
+        name the digest `pushed`, it is asked again for up to LINK_WAIT seconds (a later push may have moved it
+        on: what it names then is recorded, as that push's notification will record it too)."""
+        layout = self._layout(name)
+        top = await layout.head(tag)
+        for _ in range(LINK_TRIES):
+            if top is not None and top.digest == pushed:
+                break
+            await asyncio.sleep(LINK_WAIT / LINK_TRIES)
+            top = await layout.head(tag)
+        return (top, None) if top is None else (top, await layout.read_image(top))
+
+    async def has(self, name: str, digest: str) -> bool:
+        return await self._layout(name).head(digest) is not None
 
 
 async def registry(rt: Runtime) -> Registry:
@@ -147,14 +158,7 @@ async def registry(rt: Runtime) -> Registry:
         grant = [{"type": "repository", "name": name, "actions": ["pull"]}]
         return ca.sign(access.keys, registry_certs.claims(issuer, service, READER, grant))
 
-    loop, allow_loopback = asyncio.get_running_loop(), rt.settings.insecure_allow_loopback
-
-    def redirect(url: str) -> netcheck.Target:
-        """Checked as an issuer's or a sink's URL is (netcheck.resolve, its resolver and time limit), on the
-        event loop, for the thread that reads the registry."""
-        return asyncio.run_coroutine_threadsafe(netcheck.resolve(url, allow_loopback), loop).result()
-
-    return Registry(base.rstrip("/"), sign, redirect)
+    return Registry(base.rstrip("/"), sign, rt.part(upstream.Outbound).client, rt.settings.insecure_allow_loopback)
 
 
 def _context(rt: Runtime, method: str, actor: str) -> Context:
@@ -235,7 +239,7 @@ async def _push(rt: Runtime, reg: Registry, n: Notice, group: str, repo: str | N
     name, tag = n.target.repository, n.target.tag
     if not validate.is_tag_name(tag):
         return "refused"
-    top, content = await asyncio.to_thread(reg.read, name, tag)
+    top, content = await reg.read(name, tag, n.target.digest)
     if repo is None:
         if top is None:
             return "ignored"  # pushed and gone again before we looked
@@ -278,7 +282,7 @@ async def _delete_tag(rt: Runtime, tx: Any, uid: str, actor: str) -> None:
 
 
 async def _delete(rt: Runtime, reg: Registry, n: Notice, repo: str) -> str:
-    if await asyncio.to_thread(reg.has, n.target.repository, n.target.digest):
+    if await reg.has(n.target.repository, n.target.digest):
         return "ignored"  # pushed again since: the registry has it
     async with rt.db.transaction() as tx:
         await repos.fetch(tx, repo, lock=True)
