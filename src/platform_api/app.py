@@ -33,7 +33,7 @@ from platform_api.store import Unavailable
 from platform_api.store import db as store
 from platform_api.store.migrate import migrate
 
-log = logging.getLogger("platform_api")
+log = logging.getLogger(__name__)
 
 # The domains, bottom to top: each may import only those before it (tests/functional/ops/test_import_graph.py
 # holds every package to this order). What each contributes is declared in its package (`DOMAIN`).

@@ -33,7 +33,7 @@ from platform_api.service import runtime, storage
 from platform_api.service.runtime import Runtime
 from platform_api.store import Unavailable
 
-log = logging.getLogger("platform_api.registry_token")
+log = logging.getLogger(__name__)
 TOKEN_PATH = registry_tokens.TOKEN_PATH
 NOTIFY_PATH = registry_notifications.NOTIFY_PATH
 MAX_HEADER = 8192

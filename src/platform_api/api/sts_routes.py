@@ -32,7 +32,7 @@ from platform_api.service import storage
 from platform_api.service.runtime import Runtime
 from platform_api.store import Unavailable
 
-log = logging.getLogger("platform_api.sts")
+log = logging.getLogger(__name__)
 
 
 async def _params(request: Request) -> dict[str, list[str]]:

@@ -32,7 +32,7 @@ from platform_api.auth import matching
 from platform_api.core import netcheck
 from platform_api.core.lru import LRU
 
-log = logging.getLogger("platform_api.upstream")
+log = logging.getLogger(__name__)
 
 # Asymmetric algorithms only: an upstream token signed with a shared secret (or none) is never accepted.
 ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"]

@@ -48,7 +48,7 @@ from platform_api.iam.login_state import Pending
 from platform_api.service.context import Context, rpc
 from platform_api.service.runtime import Runtime
 
-log = logging.getLogger("platform_api.login")
+log = logging.getLogger(__name__)
 
 HEADLESS_SECONDS = 600
 MAX_CONFIRMATION_ATTEMPTS = 5

@@ -54,7 +54,7 @@ from platform_api.service.context import Context, rpc
 from platform_api.service.runtime import Runtime
 from platform_api.store.db import Conn
 
-log = logging.getLogger("platform_api.sts")
+log = logging.getLogger(__name__)
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789._-")
 # This module owns refresh_tokens: an identity's go with it (forget_identity).
 REFRESH_TOKEN_SECONDS = 7 * 24 * 3600

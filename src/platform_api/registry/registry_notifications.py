@@ -42,7 +42,7 @@ from platform_api.service.context import Context
 from platform_api.service.imports import BadInput
 from platform_api.service.runtime import Runtime
 
-log = logging.getLogger("platform_api.registry")
+log = logging.getLogger(__name__)
 NOTIFY_PATH = "/registry/notifications"
 SECRET = "registry_notify_secret"
 REGISTRY_URL = "registry_url"

@@ -20,12 +20,11 @@ from platform_api.gen.records.iam import (
     RequestGroupAccessRequest,
     RequestGroupAccessResponse,
 )
-from platform_api.iam import groups
+from platform_api.iam import groups, joining
 from platform_api.service import v1
 from platform_api.service.context import Context, rpc
 
 SERVICE = "chainguard.platform.iam.Groups."
-V2 = "chainguard.platform.iam.v2.GroupsService."
 ID = {"id": "uid"}
 
 
@@ -42,7 +41,7 @@ def _v2(group: Group) -> v2.Group:
 @rpc(SERVICE + "Create")
 async def create(req: CreateGroupRequest, ctx: Context) -> Group:
     made = await v1.call(
-        ctx, V2 + "CreateGroup", v2.CreateGroupRequest(parent=req.parent, group=_v2(req.group or Group()))
+        ctx, groups.create_group, v2.CreateGroupRequest(parent=req.parent, group=_v2(req.group or Group()))
     )
     return to_v1(made)
 
@@ -50,31 +49,31 @@ async def create(req: CreateGroupRequest, ctx: Context) -> Group:
 @rpc(SERVICE + "Update")
 async def update(req: Group, ctx: Context) -> Group:
     mask = v1.full_mask(groups.UPDATABLE)
-    done = await v1.call(ctx, V2 + "UpdateGroup", v2.UpdateGroupRequest(group=_v2(req), update_mask=mask))
+    done = await v1.call(ctx, groups.update_group, v2.UpdateGroupRequest(group=_v2(req), update_mask=mask))
     return to_v1(done)
 
 
 @rpc(SERVICE + "List")
 async def list_(req: GroupFilter, ctx: Context) -> GroupList:
     ask = v2.ListGroupsRequest(uidp=v1.uidp_of(req.uidp, req.id), name=req.name)
-    return GroupList(items=await v1.every(ctx, V2 + "ListGroups", ask, "groups", to_v1))
+    return GroupList(items=await v1.every(ctx, groups.list_groups, ask, "groups", to_v1))
 
 
 @rpc(SERVICE + "Delete")
 async def delete(req: DeleteGroupRequest, ctx: Context) -> Empty:
-    return await v1.call(ctx, V2 + "DeleteGroup", v2.DeleteGroupRequest(uid=req.id))
+    return await v1.call(ctx, groups.delete_group, v2.DeleteGroupRequest(uid=req.id))
 
 
 # Joining an organization by e-mail domain (iam/joining.py): the same gates, answers and event as v2.
 @rpc(SERVICE + "LookupGroup")
 async def lookup_group(req: LookupGroupRequest, ctx: Context) -> LookupGroupResponse:
-    found = await v1.call(ctx, V2 + "LookupGroup", v2.LookupGroupRequest())
+    found = await v1.call(ctx, joining.lookup_group, v2.LookupGroupRequest())
     return LookupGroupResponse(group=to_v1(found.group) if found.group else None)
 
 
 @rpc(SERVICE + "CheckEligibility")
 async def check_eligibility(req: CheckEligibilityRequest, ctx: Context) -> CheckEligibilityResponse:
-    answer = await v1.call(ctx, V2 + "CheckEligibility", v2.CheckEligibilityRequest())
+    answer = await v1.call(ctx, joining.check_eligibility, v2.CheckEligibilityRequest())
     return CheckEligibilityResponse(eligible=answer.eligible)
 
 
@@ -82,5 +81,5 @@ async def check_eligibility(req: CheckEligibilityRequest, ctx: Context) -> Check
 async def request_group_access(req: RequestGroupAccessRequest, ctx: Context) -> RequestGroupAccessResponse:
     if not req.group_id:
         raise errors.invalid_argument("group_id", "the organization to ask is required")
-    await v1.call(ctx, V2 + "RequestGroupAccess", v2.RequestGroupAccessRequest(group_uid=req.group_id))
+    await v1.call(ctx, joining.request_group_access, v2.RequestGroupAccessRequest(group_uid=req.group_id))
     return RequestGroupAccessResponse()
