@@ -13,6 +13,9 @@ manifest.
 - pull of a manifest or blob of a repo we know: a `registry.pull.v1` event, unless the puller is this
   server reading a push back (its token's subject READER, the notification's actor);
 - delete of a manifest: the tags pointing at it are deleted (DeleteTag's event), its image facts dropped.
+The writes go through the registry's service functions below its RPCs (repos.new/insert, tags.put/remove,
+images), not through RPC implementations: no caller's Context is made up for them, and every event of the
+data plane is emitted here (`_emit`, `_emit_api`), by the notification's actor.
 Events of the registry carry a deterministic id (from the notification's id): a redelivery emits nothing.
 Pushes of blobs, pushes by digest alone (an index's platform manifests, before the index) and mounts record
 nothing: the index pushed by tag brings its entries.
@@ -32,15 +35,14 @@ import msgspec
 
 from platform_api.auth import registry_certs, upstream
 from platform_api.auth.access import Access
-from platform_api.auth.authz import Principal
 from platform_api.core import errors, patterns, uidp, validate
-from platform_api.gen.records.registry_v2 import CreateRepoRequest, DeleteTagRequest, Repo
+from platform_api.gen.records.registry_v2 import DeleteTagRequest, Repo
 from platform_api.outbox import outbox
 from platform_api.registry import images, oci, queries, registry_content, registry_tokens, repos, tags
 from platform_api.service import runtime
-from platform_api.service.context import Context
 from platform_api.service.imports import BadInput
 from platform_api.service.runtime import Runtime
+from platform_api.store.db import Conn
 
 log = logging.getLogger(__name__)
 NOTIFY_PATH = "/registry/notifications"
@@ -161,13 +163,6 @@ async def registry(rt: Runtime) -> Registry:
     return Registry(base.rstrip("/"), sign, rt.part(upstream.Outbound).client, rt.settings.insecure_allow_loopback)
 
 
-def _context(rt: Runtime, method: str, actor: str) -> Context:
-    ctx = Context(method=method, rt=rt, info=rt.methods[method], request_id="registry")
-    if uidp.valid(actor):  # the identity the registry authenticated (our token's subject)
-        ctx.principal = Principal(actor, {})
-    return ctx
-
-
 def _event_id(n: Notice, kind: str) -> str:
     return str(uuid.uuid5(_IDS, f"{n.source.instance_id}/{n.id}/{kind}"))
 
@@ -185,13 +180,25 @@ def _body(n: Notice, repo: str, kind: str) -> dict[str, Any]:
     return body
 
 
-async def _emit(rt: Runtime, tx: Any, n: Notice, kind: str, repo: str, extra: dict[str, Any]) -> None:
-    ctx = _context(rt, CREATE_TAG, n.actor.name)
+def _actor(n: Notice) -> str:
+    """The identity the registry authenticated (our token's subject), '' for anything else."""
+    return n.actor.name if uidp.valid(n.actor.name) else ""
+
+
+# Every event of the data plane is emitted by these two: the registry's own (push, pull) and the API's events
+# of the repos and tags a notification creates, moves or deletes, by the notification's actor.
+
+
+async def _emit(rt: Runtime, tx: Conn, n: Notice, kind: str, repo: str, extra: dict[str, Any]) -> None:
     await outbox.emit_data_plane(
-        tx, ctx, f"registry.{kind}.v1", event_id=_event_id(n, kind), source=n.source.addr or "registry",
-        subject=repo, group=uidp.root(repo), bodytype=f"platform_api.registry.{kind.capitalize()}Event",
-        body=_body(n, repo, kind) | extra,
+        tx, rt.settings, f"registry.{kind}.v1", actor=_actor(n), event_id=_event_id(n, kind),
+        source=n.source.addr or "registry", subject=repo, group=uidp.root(repo),
+        bodytype=f"platform_api.registry.{kind.capitalize()}Event", body=_body(n, repo, kind) | extra,
     )  # fmt: skip
+
+
+async def _emit_api(rt: Runtime, tx: Conn, n: Notice, method: str, body: Any) -> None:
+    await outbox.emit_as(tx, rt.settings, rt.methods[method], {"subject": _actor(n)}, body)
 
 
 async def apply(rt: Runtime, notices: list[Notice]) -> dict[str, int]:
@@ -243,29 +250,33 @@ async def _push(rt: Runtime, reg: Registry, n: Notice, group: str, repo: str | N
     if repo is None:
         if top is None:
             return "ignored"  # pushed and gone again before we looked
-        repo = await _create_repo(rt, group, name.rsplit("/", 1)[1], n.actor.name)
+        repo = await _create_repo(rt, n, group, name.rsplit("/", 1)[1])
     async with rt.db.transaction() as tx:
         await repos.fetch(tx, repo, lock=True)
         previous = await queries.tag_by_name(tx, repo, tag)
         if top is None or content is None:
             if previous is not None:
-                await _delete_tag(rt, tx, previous.uid, n.actor.name)
+                await _delete_tag(rt, tx, n, previous.uid)
         else:
             await images.flatten(tx, repo, content.images)
             for image in content.images.values():
                 await images.put(tx, repo, image)
-            await tags.upsert(tx, _context(rt, CREATE_TAG, n.actor.name), repo, tag, top.digest)
+            written, outcome = await tags.put(tx, repo, tag, top.digest)
+            if outcome != "unchanged":
+                await _emit_api(rt, tx, n, CREATE_TAG, written)
         prior = previous.digest if previous is not None and top is not None and previous.digest != top.digest else ""
         await _emit(rt, tx, n, "push", repo, {"tag_previous_digest": prior} if prior else {})
     return "pushed"
 
 
-async def _create_repo(rt: Runtime, group: str, name: str, actor: str) -> str:
-    """The repo a first push names (its events are CreateRepo's); a concurrent creator's when it won."""
+async def _create_repo(rt: Runtime, n: Notice, group: str, name: str) -> str:
+    """The repo a first push names (its event is CreateRepo's); a concurrent creator's when it won."""
     try:
-        req = CreateRepoRequest(parent=group, repo=Repo(name=name))
-        created = await repos.create_repo(req, _context(rt, CREATE_REPO, actor))
-        return str(created.uid)
+        repo = repos.new(group, Repo(name=name))
+        async with rt.db.transaction() as tx:
+            await repos.insert(tx, repo, group)
+            await _emit_api(rt, tx, n, CREATE_REPO, repo)
+        return str(repo.uid)
     except errors.ApiError as e:
         if e.code != errors.ALREADY_EXISTS:
             raise
@@ -275,10 +286,9 @@ async def _create_repo(rt: Runtime, group: str, name: str, actor: str) -> str:
     return found
 
 
-async def _delete_tag(rt: Runtime, tx: Any, uid: str, actor: str) -> None:
-    if await queries.TAGS.delete(tx, uid):
-        await queries.delete_history(tx, uid)
-        await outbox.emit(tx, _context(rt, DELETE_TAG, actor), DeleteTagRequest(uid=uid))
+async def _delete_tag(rt: Runtime, tx: Conn, n: Notice, uid: str) -> None:
+    if await tags.remove(tx, uid):
+        await _emit_api(rt, tx, n, DELETE_TAG, DeleteTagRequest(uid=uid))
 
 
 async def _delete(rt: Runtime, reg: Registry, n: Notice, repo: str) -> str:
@@ -287,6 +297,6 @@ async def _delete(rt: Runtime, reg: Registry, n: Notice, repo: str) -> str:
     async with rt.db.transaction() as tx:
         await repos.fetch(tx, repo, lock=True)
         for tag in await queries.tags_at(tx, repo, n.target.digest):
-            await _delete_tag(rt, tx, tag.uid, n.actor.name)
+            await _delete_tag(rt, tx, n, tag.uid)
         await images.forget(tx, repo, n.target.digest)
     return "deleted"
