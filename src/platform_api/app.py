@@ -23,7 +23,7 @@ from platform_api.core.ratelimit import AnonymousLimit
 from platform_api.core.settings import Settings
 from platform_api.events.dispatcher import Dispatcher
 from platform_api.iam import account_association_check, login, roles, sts
-from platform_api.registry import registry_content
+from platform_api.registry.dataplane import content
 from platform_api.service import storage, wiring
 from platform_api.service.cascade import Cascades
 from platform_api.service.methods import MethodInfo
@@ -85,7 +85,7 @@ class Service:
         rt.add(sts.Exchange(rt))
         rt.add(login.Login(rt))
         rt.add(account_association_check.Checker(settings))
-        rt.add(upstream.Outbound(registry_content.TIMEOUT_SECONDS, registry_content.CONNECT_SECONDS))
+        rt.add(upstream.Outbound(content.TIMEOUT_SECONDS, content.CONNECT_SECONDS))
         if settings.grpc_enabled:
             self.grpc = await grpc_server.start(rt, schema.services(), settings.grpc_port, settings.grpc_bind_host)
             log.info("gRPC listening on port %s", self.grpc.bound_port)

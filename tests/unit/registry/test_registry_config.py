@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from platform_api.core.settings import CHOICES
-from platform_api.registry import registry_config
+from platform_api.registry.dataplane import config
 
 
 @pytest.mark.parametrize("ours", CHOICES["log_level"])
 def test_the_registry_logs_at_warn_at_most(ours: str) -> None:
-    doc = registry_config.config(
+    doc = config.config(
         addr="127.0.0.1:5000", storage="/s", realm="http://x/registry/token", service="svc", issuer="http://x",
         bundle="/b.pem", log_level=ours, notify="http://x/registry/notifications", secret="s3cret",
     )  # fmt: skip

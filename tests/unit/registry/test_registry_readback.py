@@ -1,4 +1,4 @@
-"""The registry read-back (registry_notifications.Registry) goes through the async client it is given, and
+"""The registry read-back (notifications.Registry) goes through the async client it is given, and
 waits for a pushed tag: Distribution notifies a push once the manifest is stored and links the tag after,
 so the first look at the tag may still find the previous image (or none)."""
 
@@ -10,7 +10,7 @@ import json
 
 import httpx
 
-from platform_api.registry import registry_notifications
+from platform_api.registry.dataplane import notifications
 
 OCI_MANIFEST = "application/vnd.oci.image.manifest.v1+json"
 CONFIG = json.dumps({"architecture": "arm64", "os": "linux"}).encode()
@@ -48,7 +48,7 @@ class _Registry:
 def _read(registry: _Registry) -> tuple[str | None, list[str]]:
     async def go() -> tuple[str | None, list[str]]:
         async with httpx.AsyncClient(transport=httpx.MockTransport(registry)) as client:
-            reg = registry_notifications.Registry("http://registry", lambda name: "token", client, False)
+            reg = notifications.Registry("http://registry", lambda name: "token", client, False)
             top, content = await reg.read("org/app", "latest", DIGEST)
         return (top.digest if top else None), sorted(content.images) if content else []
 
@@ -64,4 +64,4 @@ def test_a_tag_linked_after_the_notification_is_read_once_linked() -> None:
 def test_a_tag_never_linked_reads_as_gone_after_the_wait() -> None:
     registry = _Registry(unlinked=1000)
     assert _read(registry) == (None, [])
-    assert registry.asked == registry_notifications.LINK_TRIES + 1
+    assert registry.asked == notifications.LINK_TRIES + 1

@@ -2,7 +2,7 @@
 state and our events (README "Registry data plane").
 
 The envelope only says what happened; what we record comes from the registry itself: for a push by tag we
-ask the registry where the tag points now and read that image back by digest (registry_content.py), so a
+ask the registry where the tag points now and read that image back by digest (dataplane/content.py), so a
 redelivered notification changes nothing and two quick pushes of one tag leave it where the registry has it,
 whatever order their notifications arrive in. A delete is applied only once the registry no longer has the
 manifest.
@@ -38,7 +38,8 @@ from platform_api.auth.access import Access
 from platform_api.core import errors, patterns, uidp, validate
 from platform_api.gen.records.registry_v2 import DeleteTagRequest, Repo
 from platform_api.outbox import outbox
-from platform_api.registry import images, oci, queries, registry_content, registry_tokens, repos, tags
+from platform_api.registry import images, oci, queries, repos, tags
+from platform_api.registry.dataplane import content, tokens
 from platform_api.service import runtime
 from platform_api.service.imports import BadInput
 from platform_api.service.runtime import Runtime
@@ -122,8 +123,8 @@ class Registry:
     client: httpx.AsyncClient
     allow_loopback: bool  # for the redirects' checks (netcheck.resolve)
 
-    def _layout(self, name: str) -> registry_content.RegistryLayout:
-        return registry_content.RegistryLayout(self.client, self.base, name, self.sign(name), self.allow_loopback)
+    def _layout(self, name: str) -> content.RegistryLayout:
+        return content.RegistryLayout(self.client, self.base, name, self.sign(name), self.allow_loopback)
 
     async def read(self, name: str, tag: str, pushed: str) -> tuple[oci.Descriptor | None, oci.Content | None]:
         """What `tag` names in repository `name` now, and its images (None, None: nothing). Distribution sends
@@ -202,7 +203,7 @@ async def _emit_api(rt: Runtime, tx: Conn, n: Notice, method: str, body: Any) ->
 
 
 async def apply(rt: Runtime, notices: list[Notice]) -> dict[str, int]:
-    """Apply each notice in order; how many of each outcome. Raises registry_content.Unreachable when the
+    """Apply each notice in order; how many of each outcome. Raises content.Unreachable when the
     registry could not be read (the registry delivers the envelope again)."""
     outcomes: dict[str, int] = {}
     reg: Registry | None = None
@@ -221,9 +222,9 @@ async def apply(rt: Runtime, notices: list[Notice]) -> dict[str, int]:
 async def _one(rt: Runtime, reg: Registry | None, n: Notice) -> str:
     # What goes into our reads of the registry (URL paths) and into events is checked first.
     digest = n.target.digest
-    if not registry_tokens.valid_path(n.target.repository) or (digest and not _DIGEST.fullmatch(digest)):
+    if not tokens.valid_path(n.target.repository) or (digest and not _DIGEST.fullmatch(digest)):
         return "refused"
-    group, repo = await registry_tokens.locate(rt.db, n.target.repository)
+    group, repo = await tokens.locate(rt.db, n.target.repository)
     if group is None:
         return "unmapped"
     document = n.target.media_type in oci.MANIFESTS + oci.INDEXES
@@ -246,7 +247,7 @@ async def _push(rt: Runtime, reg: Registry, n: Notice, group: str, repo: str | N
     name, tag = n.target.repository, n.target.tag
     if not validate.is_tag_name(tag):
         return "refused"
-    top, content = await reg.read(name, tag, n.target.digest)
+    top, found = await reg.read(name, tag, n.target.digest)
     if repo is None:
         if top is None:
             return "ignored"  # pushed and gone again before we looked
@@ -254,12 +255,12 @@ async def _push(rt: Runtime, reg: Registry, n: Notice, group: str, repo: str | N
     async with rt.db.transaction() as tx:
         await repos.fetch(tx, repo, lock=True)
         previous = await queries.tag_by_name(tx, repo, tag)
-        if top is None or content is None:
+        if top is None or found is None:
             if previous is not None:
                 await _delete_tag(rt, tx, n, previous.uid)
         else:
-            await images.flatten(tx, repo, content.images)
-            for image in content.images.values():
+            await images.flatten(tx, repo, found.images)
+            for image in found.images.values():
                 await images.put(tx, repo, image)
             written, outcome = await tags.put(tx, repo, tag, top.digest)
             if outcome != "unchanged":
