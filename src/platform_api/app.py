@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from platform_api import advisory, events, iam, libraries, ping, registry, vulnerabilities
+from platform_api import advisory, events, iam, libraries, ping, registry, signin, vulnerabilities
 from platform_api.api import grpc_server, http_errors, metrics, openapi, registry_routes, schema, sts_routes, well_known
 from platform_api.api.rest import RestApp
 from platform_api.auth import discovery, issuer, keys, upstream
@@ -22,13 +22,14 @@ from platform_api.core import errors, logs, parent
 from platform_api.core.ratelimit import AnonymousLimit
 from platform_api.core.settings import Settings
 from platform_api.events.dispatcher import Dispatcher
-from platform_api.iam import account_association_check, login, roles, sts
+from platform_api.iam import account_association_check, roles
 from platform_api.registry.dataplane import content
 from platform_api.service import storage, wiring
 from platform_api.service.cascade import Cascades
 from platform_api.service.methods import MethodInfo
 from platform_api.service.runtime import Runtime
 from platform_api.service.wiring import Domain
+from platform_api.signin import login, sts
 from platform_api.store import Unavailable
 from platform_api.store import db as store
 from platform_api.store.migrate import migrate
@@ -40,6 +41,7 @@ log = logging.getLogger(__name__)
 DOMAINS: tuple[Domain, ...] = (
     ping.DOMAIN,
     iam.DOMAIN,
+    signin.DOMAIN,
     libraries.DOMAIN,
     vulnerabilities.DOMAIN,
     registry.DOMAIN,

@@ -11,8 +11,8 @@ and of the events emitted outside one (joining's access request); `<prefix>.<t>`
 from __future__ import annotations
 
 from platform_api.core import errors
-from platform_api.iam import joining
 from platform_api.service.runtime import Runtime
+from platform_api.signin import joining
 
 # Emitted by outbox.emit_data_plane (registry/dataplane/notifications.py: f"registry.{kind}.v1").
 DATA_PLANE = ("registry.pull.v1", "registry.push.v1")

@@ -1,6 +1,6 @@
-"""/iam/v1/groups (chainguard.platform.iam.Groups) over iam/groups.py and iam/joining.py: `id` for `uid`;
-the v1-only facts (`resourceLimits`, `verified`, `kind`, `status`) are not kept here and answer their zero
-values, and a limit sent is refused rather than dropped."""
+"""/iam/v1/groups (chainguard.platform.iam.Groups) over iam/groups.py (its joining calls are
+signin/v1/joining.py's): `id` for `uid`; the v1-only facts (`resourceLimits`, `verified`, `kind`, `status`) are
+not kept here and answer their zero values, and a limit sent is refused rather than dropped."""
 
 from __future__ import annotations
 
@@ -8,19 +8,13 @@ from platform_api.core import errors
 from platform_api.gen.records import iam_v2 as v2
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.iam import (
-    CheckEligibilityRequest,
-    CheckEligibilityResponse,
     CreateGroupRequest,
     DeleteGroupRequest,
     Group,
     GroupFilter,
     GroupList,
-    LookupGroupRequest,
-    LookupGroupResponse,
-    RequestGroupAccessRequest,
-    RequestGroupAccessResponse,
 )
-from platform_api.iam import groups, joining
+from platform_api.iam import groups
 from platform_api.service import v1
 from platform_api.service.context import Context, rpc
 
@@ -62,24 +56,3 @@ async def list_(req: GroupFilter, ctx: Context) -> GroupList:
 @rpc(SERVICE + "Delete")
 async def delete(req: DeleteGroupRequest, ctx: Context) -> Empty:
     return await v1.call(ctx, groups.delete_group, v2.DeleteGroupRequest(uid=req.id))
-
-
-# Joining an organization by e-mail domain (iam/joining.py): the same gates, answers and event as v2.
-@rpc(SERVICE + "LookupGroup")
-async def lookup_group(req: LookupGroupRequest, ctx: Context) -> LookupGroupResponse:
-    found = await v1.call(ctx, joining.lookup_group, v2.LookupGroupRequest())
-    return LookupGroupResponse(group=to_v1(found.group) if found.group else None)
-
-
-@rpc(SERVICE + "CheckEligibility")
-async def check_eligibility(req: CheckEligibilityRequest, ctx: Context) -> CheckEligibilityResponse:
-    answer = await v1.call(ctx, joining.check_eligibility, v2.CheckEligibilityRequest())
-    return CheckEligibilityResponse(eligible=answer.eligible)
-
-
-@rpc(SERVICE + "RequestGroupAccess")
-async def request_group_access(req: RequestGroupAccessRequest, ctx: Context) -> RequestGroupAccessResponse:
-    if not req.group_id:
-        raise errors.invalid_argument("group_id", "the organization to ask is required")
-    await v1.call(ctx, joining.request_group_access, v2.RequestGroupAccessRequest(group_uid=req.group_id))
-    return RequestGroupAccessResponse()

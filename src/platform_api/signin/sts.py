@@ -43,13 +43,7 @@ from platform_api.gen.records.auth import RegistrationRequest, Session
 from platform_api.gen.records.iam_v2 import Identity, IdentityProvider
 from platform_api.gen.records.iam_v2 import Identity_ClaimMatch as ClaimMatch
 from platform_api.gen.records.oidc import ExchangeRefreshTokenRequest, ExchangeRequest, RawToken, TokenPair
-from platform_api.iam import (
-    external_group_role_mappings,
-    group_invites,
-    identities,
-    identity_providers,
-    queries,
-)
+from platform_api.iam import external_group_role_mappings, group_invites, identities, identity_providers, queries
 from platform_api.service.context import Context, rpc
 from platform_api.service.runtime import Runtime
 from platform_api.store.db import Conn
