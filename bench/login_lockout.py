@@ -37,7 +37,7 @@ from common import RESULTS, git_commit, log, results_dir, scratch_database, serv
 
 from tests.helpers.oidc_provider import Provider
 
-OLD_CAP = 10_000  # the server-wide pending-login cap before the fix (iam/login.py MAX_PENDING)
+OLD_CAP = 10_000  # the server-wide pending-login cap before the fix (signin/login.py MAX_PENDING)
 EXPIRY = 600  # seconds a pending login lived
 HONEST = "127.0.1.1"
 CLIENT_ID = "bench-login"

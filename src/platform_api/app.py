@@ -13,32 +13,35 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from platform_api import advisory, events, iam, libraries, ping, registry, vulnerabilities
+from platform_api import advisory, events, iam, libraries, ping, registry, signin, vulnerabilities
 from platform_api.api import grpc_server, http_errors, metrics, openapi, registry_routes, schema, sts_routes, well_known
 from platform_api.api.rest import RestApp
-from platform_api.auth import discovery, issuer, keys
+from platform_api.auth import discovery, issuer, keys, upstream
 from platform_api.auth.access import Access
 from platform_api.core import errors, logs, parent
 from platform_api.core.ratelimit import AnonymousLimit
 from platform_api.core.settings import Settings
 from platform_api.events.dispatcher import Dispatcher
-from platform_api.iam import account_association_check, login, roles, sts
+from platform_api.iam import account_association_check, roles
+from platform_api.registry.dataplane import content
 from platform_api.service import storage, wiring
 from platform_api.service.cascade import Cascades
 from platform_api.service.methods import MethodInfo
 from platform_api.service.runtime import Runtime
 from platform_api.service.wiring import Domain
+from platform_api.signin import login, sts
 from platform_api.store import Unavailable
 from platform_api.store import db as store
 from platform_api.store.migrate import migrate
 
-log = logging.getLogger("platform_api")
+log = logging.getLogger(__name__)
 
 # The domains, bottom to top: each may import only those before it (tests/functional/ops/test_import_graph.py
 # holds every package to this order). What each contributes is declared in its package (`DOMAIN`).
 DOMAINS: tuple[Domain, ...] = (
     ping.DOMAIN,
     iam.DOMAIN,
+    signin.DOMAIN,
     libraries.DOMAIN,
     vulnerabilities.DOMAIN,
     registry.DOMAIN,
@@ -84,6 +87,7 @@ class Service:
         rt.add(sts.Exchange(rt))
         rt.add(login.Login(rt))
         rt.add(account_association_check.Checker(settings))
+        rt.add(upstream.Outbound(content.TIMEOUT_SECONDS, content.CONNECT_SECONDS))
         if settings.grpc_enabled:
             self.grpc = await grpc_server.start(rt, schema.services(), settings.grpc_port, settings.grpc_bind_host)
             log.info("gRPC listening on port %s", self.grpc.bound_port)
@@ -100,6 +104,7 @@ class Service:
             await self.grpc.stop(grace=5)
         if self.dispatcher is not None:
             await self.dispatcher.stop()
+        await self.rt.part(upstream.Outbound).close()
         await self.rt.part(account_association_check.Checker).close()
         await self.rt.part(login.Login).close()
         await self.rt.part(sts.Exchange).close()

@@ -23,10 +23,11 @@ from platform_api.core import errors, logs, parent
 from platform_api.core.errors import ApiError
 from platform_api.core.settings import InvalidSetting, Settings
 from platform_api.events import dispatcher
-from platform_api.iam import account_association_check, bootstrap, domains, identities, login
-from platform_api.registry import registry_config
+from platform_api.iam import account_association_check, identities
+from platform_api.registry.dataplane import config as registry_config
 from platform_api.service import imports
 from platform_api.service.runtime import Runtime
+from platform_api.signin import bootstrap, domains, login
 from platform_api.store import connect_failure, db
 from platform_api.store.db import Database
 from platform_api.store.errors import CannotConnect, Unavailable
@@ -334,7 +335,7 @@ def keys_command(inv: Invocation) -> None:
 
 
 def registry_config_command(inv: Invocation) -> None:
-    """`registry-config`: registry.registry_config.write with this server's issuer and registry service."""
+    """`registry-config`: registry.dataplane.config.write with this server's issuer and registry service."""
 
     async def run(database: Database, _: list[str]) -> dict[str, str]:
         iss = await issuer.issuer_of(database, inv.settings, inv.explicit_url)

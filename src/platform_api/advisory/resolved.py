@@ -64,7 +64,7 @@ async def _repo(ctx: Context, ref: ImageRef, at: int) -> str:
     field = f"image_refs[{at}].repo"
     if not ref.repo:
         raise errors.invalid_argument(field, "repo is required")
-    roots = ctx.principal.visible_roots(ctx.required) if ctx.principal is not None else []
+    roots = ctx.visible_roots()
 
     def usable(uid: str) -> bool:
         return any(uidp.is_ancestor_or_self(root, uid) for root in roots)

@@ -49,7 +49,7 @@ from platform_api.api import fd_budget
 from platform_api.core import logs, parent
 from platform_api.core.settings import Settings
 
-log = logging.getLogger("platform_api.front")
+log = logging.getLogger(__name__)
 
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 _IP_BIND_ADDRESS_NO_PORT = getattr(socket, "IP_BIND_ADDRESS_NO_PORT", 24)  # Linux; constant since 4.2

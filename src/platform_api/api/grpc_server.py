@@ -29,7 +29,7 @@ from platform_api.service.context import Context, peer_host
 from platform_api.service.methods import MethodInfo
 from platform_api.service.runtime import Runtime
 
-log = logging.getLogger("platform_api.grpc")
+log = logging.getLogger(__name__)
 MAX_MESSAGE = 1 << 20
 # Connection lifetime (the idle timeout and the connection cap come from settings and the fd budget): every
 # connection is closed with a GOAWAY after about 30 minutes (grpc core adds ±10% jitter), its calls in flight

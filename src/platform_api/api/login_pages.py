@@ -1,4 +1,4 @@
-"""What a browser is shown by the login routes (iam/login.py's Outcome): the auto-submitted form that carries a
+"""What a browser is shown by the login routes (signin/login.py's Outcome): the auto-submitted form that carries a
 login's result to a loopback callback, and the message pages of a headless login.
 
 Every page is self-contained under a strict Content-Security-Policy: nothing loads, no inline script runs but

@@ -19,7 +19,7 @@ from platform_api.core import metrics as core_metrics
 from platform_api.outbox import outbox
 from platform_api.service.runtime import Runtime
 
-log = logging.getLogger("platform_api.metrics")
+log = logging.getLogger(__name__)
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"

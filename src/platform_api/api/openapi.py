@@ -53,7 +53,7 @@ _ERRORS = {
         "association check's per association (ErrorInfo reason RATE_LIMITED, metadata retryAfterSeconds); "
         "`Retry-After` says when to retry.",
     ),
-    # RequestGroupAccess (iam/joining.py) within the cool-down.
+    # RequestGroupAccess (signin/joining.py) within the cool-down.
     "AccessRequestedRecently": (
         "429",
         "RESOURCE_EXHAUSTED: the caller asked this organization for access within the cool-down (ErrorInfo "

@@ -1,8 +1,8 @@
 """A Distribution registry's two routes to us:
 - `GET /registry/token`: its token service (Docker's token authentication: `service`, repeated `scope`,
   credentials by HTTP Basic whose password is one of our access tokens, or a bearer). Which actions are
-  granted is registry/registry_tokens.py's; the signature auth/registry_certs.py's.
-- `POST /registry/notifications`: its notification endpoint (registry/registry_notifications.py), with the
+  granted is registry/dataplane/tokens.py's; the signature auth/registry_certs.py's.
+- `POST /registry/notifications`: its notification endpoint (registry/dataplane/notifications.py), with the
   secret `registry-config` put in its config; 503 when the registry cannot be read back, so it retries.
 
 A request without credentials, or with credentials that are not a valid token of ours, answers 401 with a
@@ -28,14 +28,15 @@ from platform_api.auth import registry_certs
 from platform_api.auth.access import Access
 from platform_api.core import bodies, clock, errors
 from platform_api.core.ratelimit import AnonymousLimit
-from platform_api.registry import registry_content, registry_notifications, registry_tokens
+from platform_api.registry.dataplane import content, tokens
+from platform_api.registry.dataplane import notifications as notices
 from platform_api.service import runtime, storage
 from platform_api.service.runtime import Runtime
 from platform_api.store import Unavailable
 
-log = logging.getLogger("platform_api.registry_token")
-TOKEN_PATH = registry_tokens.TOKEN_PATH
-NOTIFY_PATH = registry_notifications.NOTIFY_PATH
+log = logging.getLogger(__name__)
+TOKEN_PATH = tokens.TOKEN_PATH
+NOTIFY_PATH = notices.NOTIFY_PATH
 MAX_HEADER = 8192
 
 
@@ -85,8 +86,8 @@ def routes(rt: Runtime) -> list[Any]:
             service = request.query_params.get("service", "")
             if service != rt.settings.registry_service:
                 raise errors.invalid_argument("service", f"this token service serves {rt.settings.registry_service!r}")
-            scopes = registry_tokens.parse(request.query_params.getlist("scope"))
-            granted = await registry_tokens.grant(rt.db, principal, scopes)
+            scopes = tokens.parse(request.query_params.getlist("scope"))
+            granted = await tokens.grant(rt.db, principal, scopes)
             ca = await registry_certs.of(rt)
             await access.keys.refresh_if_stale()
             claims = registry_certs.claims(rt.settings.issuer, service, principal.subject, granted)
@@ -112,27 +113,27 @@ def routes(rt: Runtime) -> list[Any]:
         """Distribution's notification endpoint: `Authorization: Bearer <secret>` (the config's header)."""
         try:
             if not secrets_:
-                secrets_.append(await runtime.service_secret(rt.db, registry_notifications.SECRET))
+                secrets_.append(await runtime.service_secret(rt.db, notices.SECRET))
             expected = b"Bearer " + secrets_[0].hex().encode()
             given = request.headers.get("authorization", "").encode()
             if len(request.headers.getlist("authorization")) != 1 or not hmac.compare_digest(given, expected):
                 anonymous(request)
                 raise errors.unauthenticated("not the registry's notification secret")
-            body = await bodies.read(request.scope, request.receive, registry_notifications.MAX_ENVELOPE)
-            outcomes = await registry_notifications.apply(rt, registry_notifications.parse(body))
+            body = await bodies.read(request.scope, request.receive, notices.MAX_ENVELOPE)
+            outcomes = await notices.apply(rt, notices.parse(body))
         except errors.ApiError as e:
             return refuse(e)
         except Unavailable as e:  # the registry delivers the envelope again
             return refuse(storage.refused(e))
-        except registry_content.Unreachable as e:  # the registry delivers the envelope again
+        except content.Unreachable as e:  # the registry delivers the envelope again
             log.warning("registry notification not applied: %s", e)
             return refuse(errors.unavailable("the registry could not be read back"))
         except Exception:
-            log.exception("%s failed", registry_notifications.NOTIFY_PATH)
+            log.exception("%s failed", notices.NOTIFY_PATH)
             return refuse(errors.internal())
         return Response(msgspec.json.encode(outcomes), media_type="application/json")
 
     return [
         Route(TOKEN_PATH, token, methods=["GET"]),
-        Route(registry_notifications.NOTIFY_PATH, notifications, methods=["POST"]),
+        Route(notices.NOTIFY_PATH, notifications, methods=["POST"]),
     ]

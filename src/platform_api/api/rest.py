@@ -20,7 +20,7 @@ from platform_api.service.context import Context
 from platform_api.service.methods import MethodInfo
 from platform_api.service.runtime import Runtime
 
-log = logging.getLogger("platform_api.rest")
+log = logging.getLogger(__name__)
 
 _JSON = [(b"content-type", b"application/json")]
 # Request ids: unique per process start, then a counter (uuid4 cost more than the rest of a GET's routing).

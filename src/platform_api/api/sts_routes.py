@@ -1,9 +1,9 @@
 """The token exchange's HTTP routes (`/sts/exchange`, `/sts/exchange_refresh_token`, `/auth/v1/register`):
 Starlette routes served before the API router, because they read query or form parameters and a bearer
 that is not our token. Each turns its parameters into the contract's request record and calls the same
-function as the gRPC methods (iam/sts.py).
+function as the gRPC methods (signin/sts.py).
 
-Human login (iam/login.py): `GET /oauth` (a redirect to the login provider, with the pending login sealed in a
+Human login (signin/login.py): `GET /oauth` (a redirect to the login provider, with the pending login sealed in a
 cookie), `GET /oauth/callback` (the provider's return: the result posted to a loopback callback by a form,
 a redirect to a console page with the result in the fragment, or a page for a headless login). WhoAmI
 (`/auth/v1/ok`) and `/sts/headless_sessions` are contract methods, served by the API router.
@@ -26,13 +26,13 @@ from platform_api.api import caps, http_errors, login_pages, schema
 from platform_api.core import bodies, errors
 from platform_api.gen.records.auth import RegistrationRequest
 from platform_api.gen.records.oidc import ExchangeRefreshTokenRequest, ExchangeRequest, RawToken, TokenPair
-from platform_api.iam import login, login_state
-from platform_api.iam.sts import REGISTER_PATH, exchange, exchange_refresh_token, register
 from platform_api.service import storage
 from platform_api.service.runtime import Runtime
+from platform_api.signin import login, login_state
+from platform_api.signin.sts import REGISTER_PATH, exchange, exchange_refresh_token, register
 from platform_api.store import Unavailable
 
-log = logging.getLogger("platform_api.sts")
+log = logging.getLogger(__name__)
 
 
 async def _params(request: Request) -> dict[str, list[str]]:

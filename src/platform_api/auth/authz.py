@@ -34,7 +34,7 @@ from platform_api.core import errors, metrics, uidp
 from platform_api.service.context import Context
 from platform_api.store.db import Conn, Database
 
-log = logging.getLogger("platform_api.authz")
+log = logging.getLogger(__name__)
 CHANNEL = "platform_api_authz"
 
 

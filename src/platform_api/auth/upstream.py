@@ -32,7 +32,7 @@ from platform_api.auth import matching
 from platform_api.core import netcheck
 from platform_api.core.lru import LRU
 
-log = logging.getLogger("platform_api.upstream")
+log = logging.getLogger(__name__)
 
 # Asymmetric algorithms only: an upstream token signed with a shared secret (or none) is never accepted.
 ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"]
@@ -85,6 +85,18 @@ def outbound_client(total: float, connect: float) -> httpx.AsyncClient:
         trust_env=False,
         limits=httpx.Limits(max_keepalive_connections=0),
     )
+
+
+class Outbound:
+    """The process's async HTTP client for reads of other services that the caller checks itself (the
+    registry read-back: its configured URL, and redirects checked by netcheck.resolve and pinned): one
+    connection pool for the process, closed in the app's lifespan. A part of the runtime (`rt.part(Outbound)`)."""
+
+    def __init__(self, total: float, connect: float) -> None:
+        self.client = outbound_client(total, connect)
+
+    async def close(self) -> None:
+        await self.client.aclose()
 
 
 class UpstreamVerifier:

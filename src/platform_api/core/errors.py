@@ -154,6 +154,16 @@ def answer_too_large(limit: int, what: str, hint: str) -> ApiError:
     return e
 
 
+def too_many_items(message: str, limit: int, matched: int | None = None) -> ApiError:
+    """RESOURCE_EXHAUSTED `TOO_MANY_ITEMS` (HTTP 413): an answer that is never cut short would hold more than
+    `limit` items (`matched`, when counted)."""
+    e = ApiError(RESOURCE_EXHAUSTED, f"Resource exhausted: {message}")
+    e.http_status = 413
+    e.info_reason = "TOO_MANY_ITEMS"
+    e.info_metadata = {"limit": str(limit)} | ({} if matched is None else {"matched": str(matched)})
+    return e
+
+
 def rate_limited(retry_after: int) -> ApiError:
     """Too many requests: 429 RESOURCE_EXHAUSTED, ErrorInfo reason RATE_LIMITED, `Retry-After` in seconds."""
     e = ApiError(RESOURCE_EXHAUSTED, f"Resource exhausted: too many requests, retry after {retry_after} s")

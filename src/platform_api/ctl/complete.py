@@ -2,9 +2,10 @@
 repo is expected (`registry repos get <TAB>`, `--group <TAB>`), as paths (`my-org/team/nginx`).
 
 A person pressing TAB waits for it, so it is bounded: one page of the listing (under the default organization
-when there is one), read at most once per TTL seconds for a server, organization, kind and token (a cache file beside
-the settings, the caller's own; keyed by a hash of the token, so another identity never sees this one's names), the client asked with a short timeout and no retries; and silent: any failure
-(no server, no login, a refusal) prints nothing and exits 0, leaving the shell's other words."""
+when there is one), read at most once per TTL seconds for a server, organization, kind and token (a cache file
+beside the settings, the caller's own, keyed by a hash of the token so that another identity never sees this
+one's names), the client asked with a short timeout and no retries; and silent: any failure (no server, no
+login, a refusal) prints nothing and exits 0, leaving the shell's other words."""
 
 from __future__ import annotations
 

@@ -56,7 +56,7 @@ from platform_api.store import db as store
 from platform_api.store.db import Database
 from platform_api.store.migrate import migrate
 
-log = logging.getLogger("platform_api.events")
+log = logging.getLogger(__name__)
 
 BASE_DELAY = 60.0
 FACTOR = 3.0

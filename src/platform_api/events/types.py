@@ -5,16 +5,16 @@ A filter naming no type we emit would be stored and never match (`registry.repo.
 `<prefix>.api.platform.registry.repo.created.v1`): it is refused when written, with the types there are.
 The types: `<prefix>.api.<t>` for each `t` of the contract's events options (the methods' `events.type`)
 and of the events emitted outside one (joining's access request); `<prefix>.<t>` for the data plane's
-(registry_notifications: a push or pull through the registry). `<prefix>` is Settings.event_type_prefix.
+(registry/dataplane/notifications.py: a push or pull through the registry). `<prefix>` is Settings.event_type_prefix.
 """
 
 from __future__ import annotations
 
 from platform_api.core import errors
-from platform_api.iam import joining
 from platform_api.service.runtime import Runtime
+from platform_api.signin import joining
 
-# Emitted by outbox.emit_data_plane (registry_notifications: f"registry.{kind}.v1").
+# Emitted by outbox.emit_data_plane (registry/dataplane/notifications.py: f"registry.{kind}.v1").
 DATA_PLANE = ("registry.pull.v1", "registry.push.v1")
 FIELD = "types"
 

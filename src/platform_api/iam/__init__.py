@@ -1,6 +1,6 @@
 """IAM: groups, identities, roles, role bindings, identity providers, account associations, invites, external
-group mappings, terms, and the token exchange and registration (`sts`); bootstrap for the command line; joining
-an organization by e-mail domain (`joining`, over the verified domains of `domains`).
+group mappings, terms, and who the caller is (`whoami`). Signing in (the token exchange, browser and headless
+login, joining by e-mail domain, bootstrap) is `platform_api.signin`'s, above this package.
 
 What it contributes (collected by `app`): its RPC implementations; what the authorizer reads of its tables
 (`GRANTS`); and what goes with, or keeps back, the deletion of a group, a role or an identity (`cascades`).
@@ -10,18 +10,14 @@ from platform_api.auth.authz import GrantSource
 from platform_api.iam import (
     account_association_check,
     account_associations,
-    domains,
     external_group_role_mappings,
     group_invites,
     groups,
     identities,
     identity_providers,
-    joining,
-    login,
     queries,
     role_bindings,
     roles,
-    sts,
     terms,
     whoami,
 )
@@ -48,7 +44,6 @@ DOMAIN = Domain(
     "iam",
     rpcs=handlers(
         groups,
-        joining,
         identities,
         roles,
         role_bindings,
@@ -58,8 +53,6 @@ DOMAIN = Domain(
         group_invites,
         external_group_role_mappings,
         terms,
-        sts,
-        login,
         whoami,
         v1_groups,
         v1_identities,
@@ -82,11 +75,8 @@ DOMAIN = Domain(
         Cascade("group", "group invites", remove=group_invites.delete_in_group),
         Cascade("group", "terms acceptances", remove=terms.delete_of_group),
         Cascade("group", "external group role mappings", remove=queries.delete_mappings_scoped_at),
-        Cascade("group", "e-mail domains and access requests", remove=domains.delete_of_group),
         # What names an identity goes with it.
         Cascade("identity", "role bindings", remove=queries.delete_bindings_of),
-        Cascade("identity", "refresh tokens", remove=sts.forget_identity),
-        Cascade("identity", "access requests", remove=domains.delete_requests_of),
         # A role still named anywhere cannot be deleted.
         Cascade("role", "role_bindings", exists=queries.role_is_bound),
         Cascade("role", "group_invites", exists=group_invites.role_is_invited),

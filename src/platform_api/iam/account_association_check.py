@@ -48,7 +48,7 @@ from platform_api.iam import account_associations
 from platform_api.iam import cloud_token_services as services
 from platform_api.service.context import Context, rpc
 
-log = logging.getLogger("platform_api.association_check")
+log = logging.getLogger(__name__)
 TOKEN_SECONDS = 300
 MAX_AZURE_CLIENTS = 10
 NOT_CONFIGURED = "not configured"

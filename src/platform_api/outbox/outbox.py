@@ -22,10 +22,12 @@ import msgspec
 
 from platform_api.auth.authz import Principal
 from platform_api.core import clock, patterns, uidp
+from platform_api.core.settings import Settings
 from platform_api.gen.records import RECORDS
 from platform_api.gen.records.events_v2 import Delivery
 from platform_api.outbox import queries
 from platform_api.service.context import Context
+from platform_api.service.methods import MethodInfo
 from platform_api.store import rows
 from platform_api.store.db import Conn
 
@@ -204,19 +206,26 @@ async def emit(tx: Conn, ctx: Context, body: Any, *, subject: str = "", group: s
     `subject` and `group` override what the method's events option and the event-type rules derive.
     A method without an events option emits nothing.
     """
-    method = ctx.info
+    actor: dict[str, Any] = {"subject": ctx.subject}
+    claims = ctx.principal.claims if isinstance(ctx.principal, Principal) else None
+    if claims is not None and claims.act:
+        actor["act"] = claims.act
+    await emit_as(tx, ctx.rt.settings, ctx.info, actor, body, subject=subject, group=group)
+
+
+async def emit_as(
+    tx: Conn, settings: Settings, method: MethodInfo | None, actor: dict[str, Any], body: Any, *, subject: str = "",
+    group: str = "",
+) -> None:  # fmt: skip
+    """`emit` for a writer that serves no call (the registry's data plane): the event of `method` carrying
+    `body`, by `actor` (the envelope's `{"subject": ...}`)."""
     if method is None or not method.event_type:
         return
-    settings = ctx.rt.settings
     suffix = method.event_type
     subject = subject or subject_of(suffix, method.event_subject, body)
     derived, extensions = group_of(suffix, subject)
     group = group or derived
     data, body_name = payload(body)
-    actor: dict[str, Any] = {"subject": ctx.subject}
-    claims = ctx.principal.claims if isinstance(ctx.principal, Principal) else None
-    if claims is not None and claims.act:
-        actor["act"] = claims.act
     envelope: dict[str, Any] = {"actor": actor}
     if data is not None:
         envelope["body"] = data
@@ -241,9 +250,10 @@ async def _record(
 
 async def emit_data_plane(
     tx: Conn,
-    ctx: Context,
+    settings: Settings,
     kind: str,
     *,
+    actor: str,
     event_id: str,
     source: str,
     subject: str,
@@ -253,11 +263,11 @@ async def emit_data_plane(
 ) -> bool:
     """Record an event of a data plane beside the API (`<prefix>.<kind>`, e.g. `registry.push.v1`: reference
     12.3's registry events), under a caller-chosen id; False, recording nothing, when that id is already
-    recorded (a notification delivered again). Actor: `ctx`'s subject."""
+    recorded (a notification delivered again)."""
     if await queries.event_exists(tx, event_id):
         return False
-    envelope = {"actor": {"subject": ctx.subject}, "body": body}
-    event_type = f"{ctx.rt.settings.event_type_prefix}.{kind}"
+    envelope = {"actor": {"subject": actor}, "body": body}
+    event_type = f"{settings.event_type_prefix}.{kind}"
     await _record(tx, event_id, event_type, source, subject, group, bodytype, {}, envelope)
     return True
 

@@ -49,11 +49,19 @@ async def fetch(conn: Conn, uid: str, lock: bool = False) -> Repo:
 
 @rpc(SERVICE + "CreateRepo")
 async def create_repo(req: CreateRepoRequest, ctx: Context) -> Repo:
-    validate.uid(req.parent, "parent")
-    given = req.repo or Repo()
+    repo = new(req.parent, req.repo or Repo())
+    async with ctx.rt.db.transaction() as tx:
+        await insert(tx, repo, req.parent)
+        await outbox.emit(tx, ctx, repo)
+    return repo
+
+
+def new(parent: str, given: Repo) -> Repo:
+    """The repo `given` describes, as created under group `parent` now (INVALID_ARGUMENT for a bad value)."""
+    validate.uid(parent, "parent")
     now = clock.now()
     repo = Repo(
-        uid=uidp.new_child(req.parent),
+        uid=uidp.new_child(parent),
         name=given.name,
         description=given.description,
         aliases=given.aliases,
@@ -62,8 +70,14 @@ async def create_repo(req: CreateRepoRequest, ctx: Context) -> Repo:
         update_time=now,
     )
     _check(repo)
-    return await queries.REPOS.create_rpc(
-        ctx, repo, req.parent, require=lambda tx: groups.require(tx, req.parent, "parent"), columns={"name": repo.name}
+    return repo
+
+
+async def insert(tx: Conn, repo: Repo, parent: str) -> None:
+    """Store a new repo (`new`'s) inside `tx`: the group must exist, the name be free in it. No event (the
+    caller's: CreateRepo, or the registry's data plane for a first push)."""
+    await queries.REPOS.create(
+        tx, repo, parent, require=lambda tx: groups.require(tx, parent, "parent"), columns={"name": repo.name}
     )
 
 

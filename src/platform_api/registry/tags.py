@@ -65,20 +65,34 @@ async def write(ctx: Context, parent: str, given: Tag, *, digest_optional: bool 
 async def upsert(
     tx: Conn, ctx: Context, parent: str, name: str, digest: str, deprecated: bool = False
 ) -> tuple[Tag, str]:
-    """Create the tag `name` under repo `parent`, or point it at `digest`, inside `tx`; emits the event of
-    `ctx`'s method for a change. Returns the tag and "created", "updated" or "unchanged". The caller has
-    validated the values and locked the repo (`repos.fetch(tx, parent, lock=True)`)."""
+    """`put`, and the event of `ctx`'s method for a change."""
+    tag, outcome = await put(tx, parent, name, digest, deprecated)
+    if outcome != "unchanged":
+        await outbox.emit(tx, ctx, tag)
+    return tag, outcome
+
+
+async def put(tx: Conn, parent: str, name: str, digest: str, deprecated: bool = False) -> tuple[Tag, str]:
+    """Create the tag `name` under repo `parent`, or point it at `digest`, inside `tx`, emitting nothing (the
+    caller's: `upsert`, or the registry's data plane). Returns the tag and "created", "updated" or "unchanged".
+    The caller has validated the values and locked the repo (`repos.fetch(tx, parent, lock=True)`)."""
     tag = await queries.tag_by_name(tx, parent, name)
     if tag is None:
-        tag = await queries.insert_tag(tx, parent, name, digest, deprecated, kind(name))
-        await outbox.emit(tx, ctx, tag)
-        return tag, "created"
+        return await queries.insert_tag(tx, parent, name, digest, deprecated, kind(name)), "created"
     if tag.digest == digest and tag.deprecated == deprecated:
         return tag, "unchanged"
     tag.digest, tag.deprecated, tag.update_time = digest, deprecated, clock.now()
     await queries.update_tag(tx, tag)
-    await outbox.emit(tx, ctx, tag)
     return tag, "updated"
+
+
+async def remove(tx: Conn, uid: str) -> bool:
+    """Delete the tag `uid` and its history inside `tx`, emitting nothing (the registry's data plane); whether
+    there was one."""
+    if not await queries.TAGS.delete(tx, uid):
+        return False
+    await queries.delete_history(tx, uid)
+    return True
 
 
 @rpc(SERVICE + "GetTag")

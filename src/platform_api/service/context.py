@@ -60,6 +60,10 @@ class Context:
         """The caller's identity uid ('' when unauthenticated)."""
         return self.principal.subject if self.principal is not None else ""
 
+    def visible_roots(self) -> list[str]:
+        """The groups at which the caller holds this method's capabilities (none without a caller: fail closed)."""
+        return self.principal.visible_roots(self.required) if self.principal is not None else []
+
 
 def peer_host(peer: str) -> str:
     """The host of a gRPC peer string: 'ipv4:127.0.0.1:5555' -> '127.0.0.1', 'ipv6:[::1]:5555' -> '::1'

@@ -124,6 +124,25 @@ class Resource(Generic[R]):
         sql = self._statement(("descendants",), lambda: f"DELETE FROM {self.table} WHERE uid > $1 AND uid < $2")
         await tx.execute(sql, lo, hi)
 
+    async def create(
+        self,
+        tx: Conn,
+        record: R,
+        parent: str,
+        *,
+        require: Callable[[Conn], Awaitable[None]] | None = None,
+        columns: dict[str, Any] | None = None,
+        conflict: Exception | None = None,
+    ) -> None:
+        """Insert a validated record under `parent` inside `tx`: `require` (the parent exists, locked), the
+        name checked, the row inserted with `columns`. No event: the caller's (create_rpc, a data plane)."""
+        if require is not None:
+            await require(tx)
+        name = getattr(record, "name", None)
+        if self.names is not None and isinstance(name, str):
+            await self.names.check(tx, parent, name, getattr(record, "uid", ""))
+        await self.insert(tx, record, parent, conflict=conflict, **(columns or {}))
+
     # ------------------------------------------------------------------ the RPC shapes
 
     async def create_rpc(
@@ -140,12 +159,7 @@ class Resource(Generic[R]):
         """CreateX of a validated record under `parent`: `require` (the parent exists, locked), the name
         checked, the row inserted with `columns`, the event emitted."""
         async with ctx.rt.db.transaction() as tx:
-            if require is not None:
-                await require(tx)
-            name = getattr(record, "name", None)
-            if self.names is not None and isinstance(name, str):
-                await self.names.check(tx, parent, name, getattr(record, "uid", ""))
-            await self.insert(tx, record, parent, conflict=conflict, **(columns or {}))
+            await self.create(tx, record, parent, require=require, columns=columns, conflict=conflict)
             await self._emitter(emit)(tx, ctx, record)
         return record
 

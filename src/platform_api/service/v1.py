@@ -1,8 +1,9 @@
 """The v1 dialect over the v2 implementations: one core, two dialects.
 
 A v1 RPC is a thin adapter: it renames fields (`id` for `uid`, ...), calls the v2 implementation of the same
-operation as its twin (so the rules, the scoping and the events are the v2 ones: a v1 mutation emits the
-event its v2 twin emits), and shapes the answer the v1 way:
+operation as its twin, the function itself in a typed call (`v1.call(ctx, repos.create_repo, request)`), so the
+rules, the scoping and the events are the v2 ones (a v1 mutation emits the event its v2 twin emits), and shapes
+the answer the v1 way:
 - List answers the full filtered set as `{items: [...]}`, at most MAX_ITEMS items: beyond that the call is
   RESOURCE_EXHAUSTED `TOO_MANY_ITEMS` (HTTP 413), found from the first page's count before the rest is read;
   and at most listing.MAX_ANSWER bytes of stored records, the budget of one v2 page and of every other answer
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
 import msgspec
@@ -24,16 +25,20 @@ import msgspec
 from platform_api.core import errors, validate
 from platform_api.gen.records.common import UIDPFilter
 from platform_api.service import listing
-from platform_api.service.context import Context
+from platform_api.service.context import Context, rpc_name
 
 R = TypeVar("R", bound=msgspec.Struct)
+Req = TypeVar("Req")
+Ans = TypeVar("Ans")
 MAX_ITEMS = 10_000
 
 
-def twin(ctx: Context, full_name: str, event_type: str = "") -> Context:
-    """The context the v2 method `full_name` runs in for a v1 call: its contract options (events, paging
-    binding, the capabilities an unscoped method filters by), the same caller. `event_type`: the event the
-    write emits instead of the v2 method's (a v1 call whose v2 twin is another operation)."""
+def twin(ctx: Context, impl: Callable[..., Awaitable[Any]], event_type: str = "") -> Context:
+    """The context the v2 implementation `impl` (an `@rpc` function) runs in for a v1 call: its method's
+    contract options (events, paging binding, the capabilities an unscoped method filters by), the same caller.
+    `event_type`: the event the write emits instead of the v2 method's (a v1 call whose v2 twin is another
+    operation)."""
+    full_name = rpc_name(impl)
     info = ctx.rt.methods[full_name]
     if event_type:
         info = dataclasses.replace(info, event_type=event_type)
@@ -41,34 +46,34 @@ def twin(ctx: Context, full_name: str, event_type: str = "") -> Context:
     return dataclasses.replace(ctx, method=full_name, info=info, required=required, state={}, raw_answers=False)
 
 
-async def call(ctx: Context, full_name: str, request: Any, event_type: str = "") -> Any:
-    """The v2 implementation `full_name` answering `request` for this v1 call (see `twin`)."""
-    return await ctx.rt.handlers[full_name](request, twin(ctx, full_name, event_type))
+async def call(ctx: Context, impl: Callable[[Req, Context], Awaitable[Ans]], request: Req, event_type: str = "") -> Ans:
+    """The v2 implementation `impl` answering `request` for this v1 call (see `twin`)."""
+    return await impl(request, twin(ctx, impl, event_type))
 
 
 def too_many(what: str, total: int) -> errors.ApiError:
-    e = errors.ApiError(
-        errors.RESOURCE_EXHAUSTED,
-        f"Resource exhausted: {total} {what} match; a v1 list answers at most {MAX_ITEMS}: narrow the filter"
-        " (uidp, name) or use the v2 List, which pages",
+    return errors.too_many_items(
+        f"{total} {what} match; a v1 list answers at most {MAX_ITEMS}: narrow the filter (uidp, name) or use the"
+        " v2 List, which pages",
+        MAX_ITEMS,
+        total,
     )
-    e.http_status = 413
-    e.info_reason = "TOO_MANY_ITEMS"
-    e.info_metadata = {"limit": str(MAX_ITEMS), "matched": str(total)}
-    return e
 
 
 async def every(
-    ctx: Context, full_name: str, request: Any, items: str, shape: Callable[[Any], Any] | None = None
+    ctx: Context,
+    impl: Callable[[R, Context], Awaitable[Any]],
+    request: R,
+    items: str,
+    shape: Callable[[Any], Any] | None = None,
 ) -> list[Any]:
-    """Every item the v2 List `full_name` answers for `request` (its `items` field), page after page, each
+    """Every item the v2 List `impl` answers for `request` (its `items` field), page after page, each
     `shape`d (e.g. to its v1 record) as its page comes. Bounded (module doc): at most MAX_ITEMS items and
     listing.MAX_ANSWER bytes of stored records (listing.FullSet), refused as soon as either is passed; the event
     loop serves other requests between pages (on SQLite, whose reads do not wait, nothing else would run until
     the walk ends)."""
-    tw = twin(ctx, full_name)
+    tw = twin(ctx, impl)
     tw.state[listing.FULL_SET] = listing.FullSet()
-    impl = ctx.rt.handlers[full_name]
     req = msgspec.structs.replace(request, page_size=listing.MAX_PAGE_SIZE, page_token="")
     out: list[Any] = []
     while True:

@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
-log = logging.getLogger("platform_api.store")
+log = logging.getLogger(__name__)
 
 
 class Row(Protocol):

@@ -22,8 +22,8 @@ import pytest
 
 from platform_api.auth import matching
 from platform_api.core import sealed
-from platform_api.iam import login_state
 from platform_api.service import runtime
+from platform_api.signin import login_state
 from tests.helpers import BACKENDS, BUILTIN_ROLE_UIDS, Server, run_db
 from tests.helpers.oidc_provider import (
     Provider,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from platform_api.registry import registry_notifications
+from platform_api.registry.dataplane import notifications
 from platform_api.service import runtime
 from tests.helpers import Server, assert_error, run_db
 
@@ -24,13 +24,13 @@ DEEP_ENVELOPES = {
 
 
 def secret(server: Server) -> str:
-    return run_db(server, lambda db: runtime.service_secret(db, registry_notifications.SECRET)).hex()
+    return run_db(server, lambda db: runtime.service_secret(db, notifications.SECRET)).hex()
 
 
 @pytest.mark.parametrize("body", DEEP_ENVELOPES.values(), ids=DEEP_ENVELOPES.keys())
 def test_a_deeply_nested_notification_envelope_is_invalid_argument(server: Server, body: bytes) -> None:
     headers = {"authorization": "Bearer " + secret(server), "content-type": "application/json"}
-    url = server.base_url + registry_notifications.NOTIFY_PATH
+    url = server.base_url + notifications.NOTIFY_PATH
     r = httpx.post(url, content=body, headers=headers, timeout=30)
     assert_error(r, 400, 3, "events")
     assert "nested too deeply" in r.json()["message"]

@@ -1,8 +1,8 @@
 """Imports run one way (DESIGN section 2), between layers and between domains:
 
     gen < core < store < service < auth < shared machinery (outbox, formats)
-        < the domains in the order app.DOMAINS declares (ping < iam < libraries < vulnerabilities < registry
-          < events < advisory) < api < client < ctl < app/cli
+        < the domains in the order app.DOMAINS declares (ping < iam < signin < libraries < vulnerabilities
+          < registry < events < advisory) < api < client < ctl < app/cli
 
 The Python client and the CLI are further held to what they may use at all (CLIENT_MAY, CTL_MAY): the client
 talks to a server only through the wire, so it imports the generated code, core and api's pure transcoding,

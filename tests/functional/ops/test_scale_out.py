@@ -204,8 +204,10 @@ def test_readyz_warns_when_autovacuum_is_off(cluster: list[Server]) -> None:
     assert body["status"] == "ok"
     assert [w.split(":")[0] for w in body.get("warnings", [])] == off, body
     for s in cluster:
-        lines = [line for line in s.log_path.read_text().splitlines() if " WARNING platform_api PostgreSQL " in line]
-        assert [line.split(" WARNING platform_api ")[1].split(":")[0] for line in lines] == off, lines
+        lines = [
+            line for line in s.log_path.read_text().splitlines() if " WARNING platform_api.app PostgreSQL " in line
+        ]
+        assert [line.split(" WARNING platform_api.app ")[1].split(":")[0] for line in lines] == off, lines
     print(f"{settings}: /readyz {body}")
 
 

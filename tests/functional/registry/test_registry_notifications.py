@@ -16,7 +16,7 @@ import pytest
 
 from platform_api.gen.chainguard.platform.common import uidp_pb2
 from platform_api.gen.chainguard.platform.registry.v2 import repos_pb2, repos_pb2_grpc, tags_pb2, tags_pb2_grpc
-from platform_api.registry import registry_notifications
+from platform_api.registry.dataplane import notifications
 from platform_api.service import runtime
 from tests.helpers import (
     BACKENDS,
@@ -177,7 +177,7 @@ def test_a_push_gives_no_pull_event_and_a_pull_gives_one(
 
 
 def _secret(es: Server) -> str:
-    return run_db(es, lambda db: runtime.service_secret(db, registry_notifications.SECRET)).hex()
+    return run_db(es, lambda db: runtime.service_secret(db, notifications.SECRET)).hex()
 
 
 def _envelope(repository: str, digest: str, event_id: str) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""A registry's blob redirects, followed when a notification makes us read an image back (registry_content.py),
+"""A registry's blob redirects, followed when a notification makes us read an image back (dataplane/content.py),
 pass the outbound checks every URL of a caller's or a third party's does (core/netcheck: https, a public
 address, connected to as checked; http and loopback only under `--insecure-allow-loopback`), at most 3 of them
 (issue 26, info item). The registry is a small stand-in on loopback: Distribution on a filesystem never
@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from platform_api.registry import registry_notifications
+from platform_api.registry.dataplane import notifications
 from platform_api.service import runtime
 from tests.helpers import BACKENDS, Server, mk_org, mk_repo, run_db, start_server, stop_server
 
@@ -114,8 +114,8 @@ def pushed(server: Server, registry: Registry) -> dict[str, Any]:
     """What the server answers a notification of a push of the registry's image to a new repo of its own."""
 
     async def configure(db: Any) -> str:
-        await runtime.set_service_value(db, registry_notifications.REGISTRY_URL, registry.base.encode())
-        return (await runtime.service_secret(db, registry_notifications.SECRET)).hex()
+        await runtime.set_service_value(db, notifications.REGISTRY_URL, registry.base.encode())
+        return (await runtime.service_secret(db, notifications.SECRET)).hex()
 
     secret = run_db(server, configure)
     org = mk_org(server.http)
@@ -129,7 +129,7 @@ def pushed(server: Server, registry: Registry) -> dict[str, Any]:
         "actor": {"name": ""}, "source": {"addr": "registry:5000", "instanceID": "i-1"},
     }]}  # fmt: skip
     registry.asked.clear()
-    r = httpx.post(server.base_url + registry_notifications.NOTIFY_PATH, json=envelope,
+    r = httpx.post(server.base_url + notifications.NOTIFY_PATH, json=envelope,
                    headers={"authorization": "Bearer " + secret}, timeout=30)  # fmt: skip
     return {"status": r.status_code, **r.json()}
 

@@ -135,3 +135,11 @@ def test_lru_forgets_the_least_recently_used() -> None:
     assert c.get("a") == 1
     c.put("c", 3)
     assert len(c) == 2 and c.get("b") is None and c.get("a") == 1 and c.get("c") == 3
+
+
+def test_too_many_items_is_one_413_with_its_limit_and_count() -> None:
+    e = errors.too_many_items("12 things match; ask for fewer", 10, 12)
+    assert (e.code, e.http_status, e.reason) == (errors.RESOURCE_EXHAUSTED, 413, "TOO_MANY_ITEMS")
+    assert e.message == "Resource exhausted: 12 things match; ask for fewer"
+    assert e.info_metadata == {"limit": "10", "matched": "12"}
+    assert errors.too_many_items("10 or more match", 10).info_metadata == {"limit": "10"}

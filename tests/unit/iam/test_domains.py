@@ -1,4 +1,4 @@
-"""The pure rules of iam/domains.py (domain names, the blocked list) and the TXT check with an injected
+"""The pure rules of signin/domains.py (domain names, the blocked list) and the TXT check with an injected
 resolver, in process over a scratch SQLite database."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from platform_api.iam import bootstrap, domains
+from platform_api.signin import bootstrap, domains
 from platform_api.store import db
 from platform_api.store.migrate import migrate
 

@@ -1,4 +1,4 @@
-"""A pending login sealed into its cookie (iam/login_state.py, core/sealed.py): opens only for its own state,
+"""A pending login sealed into its cookie (signin/login_state.py, core/sealed.py): opens only for its own state,
 unaltered, before it expires, under the server's key; and it fits a cookie."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import time
 import msgspec
 
 from platform_api.core import sealed
-from platform_api.iam import login_state
-from platform_api.iam.login_state import LoginStates, Pending
+from platform_api.signin import login_state
+from platform_api.signin.login_state import LoginStates, Pending
 
 
 def states() -> LoginStates:

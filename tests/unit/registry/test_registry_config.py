@@ -7,7 +7,7 @@ import pytest
 
 from platform_api.core.setting_rules import Choice
 from platform_api.core.settings import rule_of
-from platform_api.registry import registry_config
+from platform_api.registry.dataplane import config
 
 LOG_LEVEL = rule_of("log_level")
 assert isinstance(LOG_LEVEL, Choice)
@@ -15,7 +15,7 @@ assert isinstance(LOG_LEVEL, Choice)
 
 @pytest.mark.parametrize("ours", LOG_LEVEL.options)
 def test_the_registry_logs_at_warn_at_most(ours: str) -> None:
-    doc = registry_config.config(
+    doc = config.config(
         addr="127.0.0.1:5000", storage="/s", realm="http://x/registry/token", service="svc", issuer="http://x",
         bundle="/b.pem", log_level=ours, notify="http://x/registry/notifications", secret="s3cret",
     )  # fmt: skip

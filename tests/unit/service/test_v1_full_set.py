@@ -53,7 +53,7 @@ async def _with_repos(url: str, count: int, size: int, check: Any) -> None:
                 uid, ORG, f"r{n}", body,
             )  # fmt: skip
         reading = Reading(database)
-        rt = Runtime(Settings(), reading, handlers={LIST: repos.list_repos}, methods={LIST: schema.methods()[LIST]})  # type: ignore[arg-type]
+        rt = Runtime(Settings(), reading, methods={LIST: schema.methods()[LIST]})  # type: ignore[arg-type]
         rt.page_key = b"k" * 32
         await check(Context(method=LIST, rt=rt), reading)
     finally:
@@ -61,7 +61,7 @@ async def _with_repos(url: str, count: int, size: int, check: Any) -> None:
 
 
 def walk(ctx: Context) -> Any:
-    return v1.every(ctx, LIST, ListReposRequest(uidp=UIDPFilter(children_of=ORG)), "repos")
+    return v1.every(ctx, repos.list_repos, ListReposRequest(uidp=UIDPFilter(children_of=ORG)), "repos")
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])

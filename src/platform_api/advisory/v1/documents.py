@@ -21,7 +21,6 @@ from platform_api.gen.records.advisory import Advisory, DocumentFilter, Event
 from platform_api.service import v1
 from platform_api.service.context import Context, rpc
 
-V2 = "chainguard.platform.advisory.v2.SecurityAdvisoryService.ListDocuments"
 _FALSE_POSITIVE = b'"falsePositiveDetermination"'
 
 
@@ -32,15 +31,11 @@ class DocumentsAnswer(msgspec.Struct, omit_defaults=True, kw_only=True):
 
 
 def too_many() -> errors.ApiError:
-    e = errors.ApiError(
-        errors.RESOURCE_EXHAUSTED,
-        f"Resource exhausted: {documents.MAX_DOCUMENTS} or more documents match; a v1 answer is never cut short:"
-        " ask for fewer cves, or for one package id",
+    return errors.too_many_items(
+        f"{documents.MAX_DOCUMENTS} or more documents match; a v1 answer is never cut short: ask for fewer cves,"
+        " or for one package id",
+        documents.MAX_DOCUMENTS,
     )
-    e.http_status = 413
-    e.info_reason = "TOO_MANY_ITEMS"
-    e.info_metadata = {"limit": str(documents.MAX_DOCUMENTS)}
-    return e
 
 
 def advisory_v1(raw: msgspec.Raw) -> msgspec.Raw:
@@ -63,7 +58,7 @@ def _event(e: v2.DocumentEvent) -> Event:
 
 @rpc("chainguard.platform.advisory.SecurityAdvisory.ListDocuments")
 async def list_documents(req: DocumentFilter, ctx: Context) -> DocumentsAnswer:
-    answer = await v1.call(ctx, V2, v2.ListDocumentsRequest(id=req.id, cves=req.cves))
+    answer = await v1.call(ctx, documents.list_documents, v2.ListDocumentsRequest(id=req.id, cves=req.cves))
     if len(answer.documents) >= documents.MAX_DOCUMENTS:
         raise too_many()
     for d in answer.documents:

@@ -10,6 +10,7 @@ the rest: never a silent truncation). A page token of one works in the other.
 
 from __future__ import annotations
 
+from platform_api.advisory import metadata
 from platform_api.advisory.v1.enums import REFERENCE, severities
 from platform_api.gen.records import advisory_v2 as v2
 from platform_api.gen.records.advisory import (
@@ -20,8 +21,6 @@ from platform_api.gen.records.advisory import (
 )
 from platform_api.service import v1
 from platform_api.service.context import Context, rpc
-
-V2 = "chainguard.platform.advisory.v2.SecurityAdvisoryService.ListVulnerabilityMetadata"
 
 
 def to_v1(m: v2.VulnerabilityMetadata) -> VulnerabilityMetadata:
@@ -34,7 +33,7 @@ def to_v1(m: v2.VulnerabilityMetadata) -> VulnerabilityMetadata:
 async def list_vulnerability_metadata(req: VulnerabilityMetadataFilter, ctx: Context) -> VulnerabilityMetadataList:
     paging = {"page_size": req.page_size, "page_token": req.page_token, "order_by": req.order_by, "skip": req.skip}
     ask = v2.ListVulnerabilityMetadataRequest(id=req.id, ids=req.ids, **paging)
-    page = await v1.call(ctx, V2, ask)
+    page = await v1.call(ctx, metadata.list_vulnerability_metadata, ask)
     return VulnerabilityMetadataList(items=[to_v1(m) for m in page.vulnerability_metadata],
                                      next_page_token=page.next_page_token, total_count=page.total_count,
                                      skipped=page.skipped or 0)  # fmt: skip

@@ -7,6 +7,7 @@ it."""
 
 from __future__ import annotations
 
+from platform_api.advisory import resolved
 from platform_api.advisory.v1.enums import severities
 from platform_api.core import errors
 from platform_api.gen.records import advisory_v2 as v2
@@ -19,7 +20,6 @@ from platform_api.gen.records.advisory import (
 from platform_api.service import v1
 from platform_api.service.context import Context, rpc
 
-V2 = "chainguard.platform.advisory.v2.SecurityAdvisoryService.ListResolvedVulnsReports"
 NAMES = {"start_time": "from", "end_time": "to"}
 
 
@@ -48,7 +48,7 @@ async def list_resolved_vulns_reports(req: ResolvedVulnsReportFilter, ctx: Conte
     refs = [v2.ImageRef(repo=r.repo, tags=r.tags) for r in req.image_refs]
     ask = v2.ListResolvedVulnsReportsRequest(image_refs=refs, start_time=req.from_, end_time=req.to)
     try:
-        answer = await v1.call(ctx, V2, ask)
+        answer = await v1.call(ctx, resolved.list_resolved_vulns_reports, ask)
     except errors.ApiError as e:
         raise renamed(e, NAMES) from None
     return ResolvedVulnsReportList(items=[to_v1(r) for r in answer.resolved_vulns_reports])

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from platform_api.events import subscriptions
 from platform_api.gen.records import events_v2 as v2
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.events import (
@@ -22,7 +23,6 @@ from platform_api.service import v1
 from platform_api.service.context import Context, rpc
 
 SERVICE = "chainguard.platform.events.Subscriptions."
-V2 = "chainguard.platform.events.v2.SubscriptionsService."
 
 
 def to_v1(sub: v2.Subscription) -> Subscription:
@@ -34,15 +34,15 @@ def to_v1(sub: v2.Subscription) -> Subscription:
 async def create(req: CreateSubscriptionRequest, ctx: Context) -> Subscription:
     given = req.subscription or Subscription()
     ask = v2.CreateSubscriptionRequest(parent=req.parent_id, subscription=v2.Subscription(sink=given.sink))
-    return to_v1(await v1.call(ctx, V2 + "CreateSubscription", ask))
+    return to_v1(await v1.call(ctx, subscriptions.create_subscription, ask))
 
 
 @rpc(SERVICE + "List")
 async def list_(req: SubscriptionFilter, ctx: Context) -> SubscriptionList:
     ask = v2.ListSubscriptionsRequest(uidp=v1.uidp_of(req.uidp, req.id))
-    return SubscriptionList(items=await v1.every(ctx, V2 + "ListSubscriptions", ask, "subscriptions", to_v1))
+    return SubscriptionList(items=await v1.every(ctx, subscriptions.list_subscriptions, ask, "subscriptions", to_v1))
 
 
 @rpc(SERVICE + "Delete")
 async def delete(req: DeleteSubscriptionRequest, ctx: Context) -> Empty:
-    return await v1.call(ctx, V2 + "DeleteSubscription", v2.DeleteSubscriptionRequest(uid=req.id))
+    return await v1.call(ctx, subscriptions.delete_subscription, v2.DeleteSubscriptionRequest(uid=req.id))

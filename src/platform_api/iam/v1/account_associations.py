@@ -25,12 +25,11 @@ from platform_api.gen.records.iam import (
     AccountAssociationsStatus,
     DeleteAccountAssociationsRequest,
 )
-from platform_api.iam import account_associations
+from platform_api.iam import account_association_check, account_associations
 from platform_api.service import v1
 from platform_api.service.context import Context, rpc
 
 SERVICE = "chainguard.platform.iam.GroupAccountAssociations."
-V2 = "chainguard.platform.iam.v2.AccountAssociationsService."
 
 
 def to_v1(a: v2.AccountAssociation) -> AccountAssociations:
@@ -64,32 +63,34 @@ def _v2(a: AccountAssociations) -> v2.AccountAssociation:
 @rpc(SERVICE + "Create")
 async def create(req: AccountAssociations, ctx: Context) -> AccountAssociations:
     ask = v2.CreateAccountAssociationRequest(parent=req.group, account_association=_v2(req))
-    return to_v1(await v1.call(ctx, V2 + "CreateAccountAssociation", ask))
+    return to_v1(await v1.call(ctx, account_associations.create_account_association, ask))
 
 
 @rpc(SERVICE + "Update")
 async def update(req: AccountAssociations, ctx: Context) -> AccountAssociations:
     mask = v1.full_mask(account_associations.UPDATABLE)
     ask = v2.UpdateAccountAssociationRequest(account_association=_v2(req), update_mask=mask)
-    return to_v1(await v1.call(ctx, V2 + "UpdateAccountAssociation", ask))
+    return to_v1(await v1.call(ctx, account_associations.update_account_association, ask))
 
 
 @rpc(SERVICE + "List")
 async def list_(req: AccountAssociationsFilter, ctx: Context) -> AccountAssociationsList:
     ask = v2.ListAccountAssociationsRequest(uidp=v1.uidp_of(None, req.group, "group"), name=req.name)
-    found = await v1.every(ctx, V2 + "ListAccountAssociations", ask, "account_associations", to_v1)
+    found = await v1.every(ctx, account_associations.list_account_associations, ask, "account_associations", to_v1)
     return AccountAssociationsList(items=found)
 
 
 @rpc(SERVICE + "Delete")
 async def delete(req: DeleteAccountAssociationsRequest, ctx: Context) -> Empty:
-    return await v1.call(ctx, V2 + "DeleteAccountAssociation", v2.DeleteAccountAssociationRequest(uid=req.group))
+    return await v1.call(
+        ctx, account_associations.delete_account_association, v2.DeleteAccountAssociationRequest(uid=req.group)
+    )
 
 
 @rpc(SERVICE + "Check")
 async def check(req: AccountAssociationsCheckRequest, ctx: Context) -> AccountAssociationsStatus:
     kind = "UNSPECIFIED" if req.account_type == "UNKNOWN" else req.account_type
     ask = v2.CheckAccountAssociationRequest(uid=req.group, provider_type=f"ACCOUNT_PROVIDER_TYPE_{kind}")
-    got = await v1.call(ctx, V2 + "CheckAccountAssociation", ask)
+    got = await v1.call(ctx, account_association_check.check_account_association, ask)
     ready = {"CHECK_STATUS_READY": "Ready", "CHECK_STATUS_NOT_READY": "NotReady"}.get(got.status, "UNKNOWN")
     return AccountAssociationsStatus(ready=ready, reason=got.reason, message=got.message)

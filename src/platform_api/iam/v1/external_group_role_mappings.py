@@ -21,11 +21,11 @@ from platform_api.gen.records.iam import (
     ExternalGroupRoleMappingList,
     GetExternalGroupRoleMappingRequest,
 )
+from platform_api.iam import external_group_role_mappings
 from platform_api.service import v1
 from platform_api.service.context import Context, rpc
 
 SERVICE = "chainguard.platform.iam.ExternalGroupRoleMappings."
-V2 = "chainguard.platform.iam.v2.ExternalGroupRoleMappingsService."
 NAMES = {"id": "uid", "identity_provider_uidp": "identity_provider_uid", "role_uidp": "role_uid",
          "created_at": "create_time"}  # fmt: skip
 
@@ -41,26 +41,28 @@ async def create(req: CreateExternalGroupRoleMappingRequest, ctx: Context) -> Ex
         external_group_id=given.external_group_id, role_uid=given.role_uidp, scope=given.scope
     )
     ask = v2.CreateExternalGroupRoleMappingRequest(parent=req.parent_id, external_group_role_mapping=mapping)
-    return to_v1(await v1.call(ctx, V2 + "CreateExternalGroupRoleMapping", ask))
+    return to_v1(await v1.call(ctx, external_group_role_mappings.create_external_group_role_mapping, ask))
 
 
 @rpc(SERVICE + "Get")
 async def get(req: GetExternalGroupRoleMappingRequest, ctx: Context) -> ExternalGroupRoleMapping:
     ask = v2.GetExternalGroupRoleMappingRequest(uid=req.uid)
-    return to_v1(await v1.call(ctx, V2 + "GetExternalGroupRoleMapping", ask))
+    return to_v1(await v1.call(ctx, external_group_role_mappings.get_external_group_role_mapping, ask))
 
 
 @rpc(SERVICE + "List")
 async def list_(req: ExternalGroupRoleMappingFilter, ctx: Context) -> ExternalGroupRoleMappingList:
     ask = v2.ListExternalGroupRoleMappingsRequest(uidp=req.uidp, identity_provider_uid=req.identity_provider_uidp)
-    found = await v1.every(ctx, V2 + "ListExternalGroupRoleMappings", ask, "external_group_role_mappings", to_v1)
+    found = await v1.every(
+        ctx, external_group_role_mappings.list_external_group_role_mappings, ask, "external_group_role_mappings", to_v1
+    )
     return ExternalGroupRoleMappingList(items=found)
 
 
 @rpc(SERVICE + "Delete")
 async def delete(req: DeleteExternalGroupRoleMappingRequest, ctx: Context) -> Empty:
     ask = v2.DeleteExternalGroupRoleMappingRequest(uid=req.id)
-    return await v1.call(ctx, V2 + "DeleteExternalGroupRoleMapping", ask)
+    return await v1.call(ctx, external_group_role_mappings.delete_external_group_role_mapping, ask)
 
 
 @rpc(SERVICE + "BatchDelete")
@@ -68,6 +70,6 @@ async def batch_delete(
     req: BatchDeleteExternalGroupRoleMappingsRequest, ctx: Context
 ) -> BatchDeleteExternalGroupRoleMappingsResponse:
     ask = v2.BatchDeleteExternalGroupRoleMappingsRequest(parent=req.parent_id, names=req.ids)
-    done = await v1.call(ctx, V2 + "BatchDeleteExternalGroupRoleMappings", ask)
+    done = await v1.call(ctx, external_group_role_mappings.batch_delete_external_group_role_mappings, ask)
     items = [to_v1(m) for m in done.external_group_role_mappings]
     return BatchDeleteExternalGroupRoleMappingsResponse(parent_id=done.parent, items=items)

@@ -25,11 +25,11 @@ from platform_api.gen.records.iam import (
     Role,
     StoredGroupInvite,
 )
+from platform_api.iam import group_invites
 from platform_api.service import v1
 from platform_api.service.context import Context, rpc
 
 SERVICE = "chainguard.platform.iam.GroupInvites."
-V2 = "chainguard.platform.iam.v2.GroupInvitesService."
 NAMES = {"id": "uid", "expiration": "expiration_time", "created_at": "create_time"}
 
 
@@ -48,7 +48,7 @@ def stored(inv: v2.GroupInvite) -> StoredGroupInvite:
 async def create(req: GroupInviteRequest, ctx: Context) -> GroupInvite:
     given = v2.GroupInvite(role_uid=req.role, email=req.email, ttl=req.ttl, single_use=req.single_use)
     ask = v2.CreateGroupInviteRequest(parent=req.group, group_invite=given)
-    made = await v1.call(ctx, V2 + "CreateGroupInvite", ask)
+    made = await v1.call(ctx, group_invites.create_group_invite, ask)
     # The one answer that carries the code, as v2's CreateGroupInvite.
     return v1.convert(made, GroupInvite, NAMES, role=role_of(made.role))
 
@@ -57,9 +57,9 @@ async def create(req: GroupInviteRequest, ctx: Context) -> GroupInvite:
 async def list_(req: GroupInviteFilter, ctx: Context) -> GroupInviteList:
     uidp = UIDPFilter(children_of=req.group) if req.group else None
     ask = v2.ListGroupInvitesRequest(uidp=v1.uidp_of(uidp, req.id), key_id=req.key_id)
-    return GroupInviteList(items=await v1.every(ctx, V2 + "ListGroupInvites", ask, "group_invites", stored))
+    return GroupInviteList(items=await v1.every(ctx, group_invites.list_group_invites, ask, "group_invites", stored))
 
 
 @rpc(SERVICE + "Delete")
 async def delete(req: DeleteGroupInviteRequest, ctx: Context) -> Empty:
-    return await v1.call(ctx, V2 + "DeleteGroupInvite", v2.DeleteGroupInviteRequest(uid=req.id))
+    return await v1.call(ctx, group_invites.delete_group_invite, v2.DeleteGroupInviteRequest(uid=req.id))

@@ -1,6 +1,6 @@
-"""/iam/v1/groups (chainguard.platform.iam.Groups) over iam/groups.py and iam/joining.py: `id` for `uid`;
-the v1-only facts (`resourceLimits`, `verified`, `kind`, `status`) are not kept here and answer their zero
-values, and a limit sent is refused rather than dropped."""
+"""/iam/v1/groups (chainguard.platform.iam.Groups) over iam/groups.py (its joining calls are
+signin/v1/joining.py's): `id` for `uid`; the v1-only facts (`resourceLimits`, `verified`, `kind`, `status`) are
+not kept here and answer their zero values, and a limit sent is refused rather than dropped."""
 
 from __future__ import annotations
 
@@ -8,24 +8,17 @@ from platform_api.core import errors
 from platform_api.gen.records import iam_v2 as v2
 from platform_api.gen.records._base import Empty
 from platform_api.gen.records.iam import (
-    CheckEligibilityRequest,
-    CheckEligibilityResponse,
     CreateGroupRequest,
     DeleteGroupRequest,
     Group,
     GroupFilter,
     GroupList,
-    LookupGroupRequest,
-    LookupGroupResponse,
-    RequestGroupAccessRequest,
-    RequestGroupAccessResponse,
 )
 from platform_api.iam import groups
 from platform_api.service import v1
 from platform_api.service.context import Context, rpc
 
 SERVICE = "chainguard.platform.iam.Groups."
-V2 = "chainguard.platform.iam.v2.GroupsService."
 ID = {"id": "uid"}
 
 
@@ -42,7 +35,7 @@ def _v2(group: Group) -> v2.Group:
 @rpc(SERVICE + "Create")
 async def create(req: CreateGroupRequest, ctx: Context) -> Group:
     made = await v1.call(
-        ctx, V2 + "CreateGroup", v2.CreateGroupRequest(parent=req.parent, group=_v2(req.group or Group()))
+        ctx, groups.create_group, v2.CreateGroupRequest(parent=req.parent, group=_v2(req.group or Group()))
     )
     return to_v1(made)
 
@@ -50,37 +43,16 @@ async def create(req: CreateGroupRequest, ctx: Context) -> Group:
 @rpc(SERVICE + "Update")
 async def update(req: Group, ctx: Context) -> Group:
     mask = v1.full_mask(groups.UPDATABLE)
-    done = await v1.call(ctx, V2 + "UpdateGroup", v2.UpdateGroupRequest(group=_v2(req), update_mask=mask))
+    done = await v1.call(ctx, groups.update_group, v2.UpdateGroupRequest(group=_v2(req), update_mask=mask))
     return to_v1(done)
 
 
 @rpc(SERVICE + "List")
 async def list_(req: GroupFilter, ctx: Context) -> GroupList:
     ask = v2.ListGroupsRequest(uidp=v1.uidp_of(req.uidp, req.id), name=req.name)
-    return GroupList(items=await v1.every(ctx, V2 + "ListGroups", ask, "groups", to_v1))
+    return GroupList(items=await v1.every(ctx, groups.list_groups, ask, "groups", to_v1))
 
 
 @rpc(SERVICE + "Delete")
 async def delete(req: DeleteGroupRequest, ctx: Context) -> Empty:
-    return await v1.call(ctx, V2 + "DeleteGroup", v2.DeleteGroupRequest(uid=req.id))
-
-
-# Joining an organization by e-mail domain (iam/joining.py): the same gates, answers and event as v2.
-@rpc(SERVICE + "LookupGroup")
-async def lookup_group(req: LookupGroupRequest, ctx: Context) -> LookupGroupResponse:
-    found = await v1.call(ctx, V2 + "LookupGroup", v2.LookupGroupRequest())
-    return LookupGroupResponse(group=to_v1(found.group) if found.group else None)
-
-
-@rpc(SERVICE + "CheckEligibility")
-async def check_eligibility(req: CheckEligibilityRequest, ctx: Context) -> CheckEligibilityResponse:
-    answer = await v1.call(ctx, V2 + "CheckEligibility", v2.CheckEligibilityRequest())
-    return CheckEligibilityResponse(eligible=answer.eligible)
-
-
-@rpc(SERVICE + "RequestGroupAccess")
-async def request_group_access(req: RequestGroupAccessRequest, ctx: Context) -> RequestGroupAccessResponse:
-    if not req.group_id:
-        raise errors.invalid_argument("group_id", "the organization to ask is required")
-    await v1.call(ctx, V2 + "RequestGroupAccess", v2.RequestGroupAccessRequest(group_uid=req.group_id))
-    return RequestGroupAccessResponse()
+    return await v1.call(ctx, groups.delete_group, v2.DeleteGroupRequest(uid=req.id))

@@ -31,7 +31,6 @@ from platform_api.service import v1
 from platform_api.service.context import Context, rpc
 
 SERVICE = "chainguard.platform.iam.Identities."
-V2 = "chainguard.platform.iam.v2.IdentitiesService."
 TIMES = {"id": "uid", "created_at": "create_time", "updated_at": "update_time", "last_seen": "last_seen_time"}
 # v1 cannot name `company`: a PUT replaces everything else.
 MASK = v1.full_mask(identities.UPDATABLE - {"company"})
@@ -64,27 +63,29 @@ def _v2(identity: Identity, field: str) -> v2.Identity:
 @rpc(SERVICE + "Create")
 async def create(req: CreateIdentityRequest, ctx: Context) -> Identity:
     ask = v2.CreateIdentityRequest(parent=req.parent_id, identity=_v2(req.identity or Identity(), "identity."))
-    return to_v1(await v1.call(ctx, V2 + "CreateIdentity", ask))
+    return to_v1(await v1.call(ctx, identities.create_identity, ask))
 
 
 @rpc(SERVICE + "Update")
 async def update(req: Identity, ctx: Context) -> Identity:
     ask = v2.UpdateIdentityRequest(identity=_v2(req, ""), update_mask=MASK)
-    return to_v1(await v1.call(ctx, V2 + "UpdateIdentity", ask))
+    return to_v1(await v1.call(ctx, identities.update_identity, ask))
 
 
 @rpc(SERVICE + "List")
 async def list_(req: IdentityFilter, ctx: Context) -> IdentityList:
     ask = v2.ListIdentitiesRequest(uidp=v1.uidp_of(req.uidp, req.id))
-    return IdentityList(items=await v1.every(ctx, V2 + "ListIdentities", ask, "identities", to_v1))
+    return IdentityList(items=await v1.every(ctx, identities.list_identities, ask, "identities", to_v1))
 
 
 @rpc(SERVICE + "Lookup")
 async def lookup(req: LookupRequest, ctx: Context) -> Identity:
-    found = await v1.call(ctx, V2 + "LookupIdentity", v2.LookupIdentityRequest(issuer=req.issuer, subject=req.subject))
+    found = await v1.call(
+        ctx, identities.lookup_identity, v2.LookupIdentityRequest(issuer=req.issuer, subject=req.subject)
+    )
     return Identity(id=found.uid)
 
 
 @rpc(SERVICE + "Delete")
 async def delete(req: DeleteIdentityRequest, ctx: Context) -> Empty:
-    return await v1.call(ctx, V2 + "DeleteIdentity", v2.DeleteIdentityRequest(uid=req.id))
+    return await v1.call(ctx, identities.delete_identity, v2.DeleteIdentityRequest(uid=req.id))

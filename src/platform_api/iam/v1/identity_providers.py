@@ -33,7 +33,6 @@ from platform_api.service import v1
 from platform_api.service.context import Context, rpc
 
 SERVICE = "chainguard.platform.iam.IdentityProviders."
-V2 = "chainguard.platform.iam.v2.IdentityProvidersService."
 ID = {"id": "uid"}
 IDP_ID = {"identity_provider_id": "identity_provider_uid"}
 IDP_UID = {"identity_provider_uid": "identity_provider_id"}
@@ -60,7 +59,7 @@ async def create(req: CreateIdentityProviderRequest, ctx: Context) -> IdentityPr
     ask = v2.CreateIdentityProviderRequest(
         parent=req.parent_id, identity_provider=_v2(req.identity_provider or IdentityProvider())
     )
-    return to_v1(await v1.call(ctx, V2 + "CreateIdentityProvider", ask))
+    return to_v1(await v1.call(ctx, identity_providers.create_identity_provider, ask))
 
 
 @rpc(SERVICE + "Update")
@@ -68,41 +67,45 @@ async def update(req: IdentityProvider, ctx: Context) -> IdentityProvider:
     # The full mask names `oidc`, not `oidc.client_secret`: an empty secret keeps the stored one (v2's rule).
     mask = v1.full_mask(identity_providers.UPDATABLE)
     ask = v2.UpdateIdentityProviderRequest(identity_provider=_v2(req), update_mask=mask)
-    return to_v1(await v1.call(ctx, V2 + "UpdateIdentityProvider", ask))
+    return to_v1(await v1.call(ctx, identity_providers.update_identity_provider, ask))
 
 
 @rpc(SERVICE + "List")
 async def list_(req: IdentityProviderFilter, ctx: Context) -> IdentityProviderList:
     ask = v2.ListIdentityProvidersRequest(uidp=v1.uidp_of(req.uidp, req.id), name=req.name)
     return IdentityProviderList(
-        items=await v1.every(ctx, V2 + "ListIdentityProviders", ask, "identity_providers", to_v1)
+        items=await v1.every(ctx, identity_providers.list_identity_providers, ask, "identity_providers", to_v1)
     )
 
 
 @rpc(SERVICE + "Delete")
 async def delete(req: DeleteIdentityProviderRequest, ctx: Context) -> Empty:
-    return await v1.call(ctx, V2 + "DeleteIdentityProvider", v2.DeleteIdentityProviderRequest(uid=req.id))
+    return await v1.call(ctx, identity_providers.delete_identity_provider, v2.DeleteIdentityProviderRequest(uid=req.id))
 
 
 @rpc(SERVICE + "GenerateScimToken")
 async def generate_scim_token(req: GenerateScimTokenRequest, ctx: Context) -> GenerateScimTokenResponse:
     ask = v1.convert(req, v2.GenerateScimTokenRequest, IDP_UID)
-    return v1.convert(await v1.call(ctx, V2 + "GenerateScimToken", ask), GenerateScimTokenResponse, IDP_ID)
+    return v1.convert(
+        await v1.call(ctx, identity_providers.generate_scim_token, ask), GenerateScimTokenResponse, IDP_ID
+    )
 
 
 @rpc(SERVICE + "RegenerateScimToken")
 async def regenerate_scim_token(req: RegenerateScimTokenRequest, ctx: Context) -> RegenerateScimTokenResponse:
     ask = v1.convert(req, v2.RegenerateScimTokenRequest, IDP_UID)
-    return v1.convert(await v1.call(ctx, V2 + "RegenerateScimToken", ask), RegenerateScimTokenResponse, IDP_ID)
+    return v1.convert(
+        await v1.call(ctx, identity_providers.regenerate_scim_token, ask), RegenerateScimTokenResponse, IDP_ID
+    )
 
 
 @rpc(SERVICE + "RevokeScimToken")
 async def revoke_scim_token(req: RevokeScimTokenRequest, ctx: Context) -> RevokeScimTokenResponse:
     ask = v1.convert(req, v2.RevokeScimTokenRequest, IDP_UID)
-    return v1.convert(await v1.call(ctx, V2 + "RevokeScimToken", ask), RevokeScimTokenResponse, IDP_ID)
+    return v1.convert(await v1.call(ctx, identity_providers.revoke_scim_token, ask), RevokeScimTokenResponse, IDP_ID)
 
 
 @rpc(SERVICE + "SetScimEnabled")
 async def set_scim_enabled(req: SetScimEnabledRequest, ctx: Context) -> SetScimEnabledResponse:
     ask = v1.convert(req, v2.SetScimEnabledRequest, IDP_UID)
-    return v1.convert(await v1.call(ctx, V2 + "SetScimEnabled", ask), SetScimEnabledResponse, IDP_ID)
+    return v1.convert(await v1.call(ctx, identity_providers.set_scim_enabled, ask), SetScimEnabledResponse, IDP_ID)

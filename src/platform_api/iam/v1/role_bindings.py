@@ -28,14 +28,12 @@ from platform_api.gen.records.iam import (
     RoleBindingList,
     RoleBindingList_Binding,
 )
-from platform_api.iam import role_bindings
+from platform_api.iam import role_bindings, roles
 from platform_api.iam.v1 import roles as v1_roles
 from platform_api.service import v1
 from platform_api.service.context import Context, rpc
 
 SERVICE = "chainguard.platform.iam.RoleBindings."
-V2 = "chainguard.platform.iam.v2.RoleBindingsService."
-LIST_ROLES = "chainguard.platform.iam.v2.RolesService.ListRoles"
 CHUNK = 1000  # uidp.ids per ListRoles call (the List input limit)
 
 
@@ -60,7 +58,7 @@ async def _capabilities(ctx: Context, found: list[v2.RoleBinding]) -> dict[str, 
     out: dict[str, list[str]] = {}
     for i in range(0, len(uids), CHUNK):
         ask = v2.ListRolesRequest(uidp=UIDPFilter(ids=uids[i : i + CHUNK]))
-        for role in await v1.every(ctx, LIST_ROLES, ask, "roles"):
+        for role in await v1.every(ctx, roles.list_roles, ask, "roles"):
             out[role.uid] = v1_roles.friendly(list(role.capabilities))
     return out
 
@@ -84,7 +82,9 @@ def _listed(rb: v2.RoleBinding, capabilities: dict[str, list[str]]) -> RoleBindi
 async def create(req: CreateRoleBindingRequest, ctx: Context) -> RoleBinding:
     rb = _v2(req.role_binding or RoleBinding(), req.parent, "role_binding.")
     rb.uid = ""  # assigned by the service, as in v2
-    made = await v1.call(ctx, V2 + "CreateRoleBinding", v2.CreateRoleBindingRequest(parent=req.parent, role_binding=rb))
+    made = await v1.call(
+        ctx, role_bindings.create_role_binding, v2.CreateRoleBindingRequest(parent=req.parent, role_binding=rb)
+    )
     return to_v1(made)
 
 
@@ -96,7 +96,9 @@ async def create_batch(req: CreateRoleBindingBatchRequest, ctx: Context) -> Role
         rb.uid = ""
         asks.append(v2.CreateRoleBindingRequest(parent=req.parent, role_binding=rb))
     made = await v1.call(
-        ctx, V2 + "BatchCreateRoleBindings", v2.BatchCreateRoleBindingsRequest(parent=req.parent, requests=asks)
+        ctx,
+        role_bindings.batch_create_role_bindings,
+        v2.BatchCreateRoleBindingsRequest(parent=req.parent, requests=asks),
     )
     return RoleBindingBatch(role_bindings=[to_v1(rb) for rb in made.role_bindings])
 
@@ -105,17 +107,17 @@ async def create_batch(req: CreateRoleBindingBatchRequest, ctx: Context) -> Role
 async def update(req: RoleBinding, ctx: Context) -> RoleBinding:
     rb = _v2(req, uidp.parent(req.id), "")
     ask = v2.UpdateRoleBindingRequest(role_binding=rb, update_mask=v1.full_mask(role_bindings.UPDATABLE))
-    return to_v1(await v1.call(ctx, V2 + "UpdateRoleBinding", ask))
+    return to_v1(await v1.call(ctx, role_bindings.update_role_binding, ask))
 
 
 @rpc(SERVICE + "List")
 async def list_(req: RoleBindingFilter, ctx: Context) -> RoleBindingList:
     ask = v2.ListRoleBindingsRequest(uidp=v1.uidp_of(req.uidp, req.id))
-    found = await v1.every(ctx, V2 + "ListRoleBindings", ask, "role_bindings")
+    found = await v1.every(ctx, role_bindings.list_role_bindings, ask, "role_bindings")
     capabilities = await _capabilities(ctx, found)
     return RoleBindingList(items=[_listed(rb, capabilities) for rb in found])
 
 
 @rpc(SERVICE + "Delete")
 async def delete(req: DeleteRoleBindingRequest, ctx: Context) -> Empty:
-    return await v1.call(ctx, V2 + "DeleteRoleBinding", v2.DeleteRoleBindingRequest(uid=req.id))
+    return await v1.call(ctx, role_bindings.delete_role_binding, v2.DeleteRoleBindingRequest(uid=req.id))

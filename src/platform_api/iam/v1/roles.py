@@ -19,7 +19,6 @@ from platform_api.service import v1
 from platform_api.service.context import Context, rpc
 
 SERVICE = "chainguard.platform.iam.Roles."
-V2 = "chainguard.platform.iam.v2.RolesService."
 
 
 def friendly(names: list[str]) -> list[str]:
@@ -42,13 +41,13 @@ def _v2(role: Role, field: str) -> v2.Role:
 @rpc(SERVICE + "Create")
 async def create(req: CreateRoleRequest, ctx: Context) -> Role:
     ask = v2.CreateRoleRequest(parent=req.parent_id, role=_v2(req.role or Role(), "role."))
-    return to_v1(await v1.call(ctx, V2 + "CreateRole", ask))
+    return to_v1(await v1.call(ctx, roles.create_role, ask))
 
 
 @rpc(SERVICE + "Update")
 async def update(req: Role, ctx: Context) -> Role:
     ask = v2.UpdateRoleRequest(role=_v2(req, ""), update_mask=v1.full_mask(roles.UPDATABLE))
-    return to_v1(await v1.call(ctx, V2 + "UpdateRole", ask))
+    return to_v1(await v1.call(ctx, roles.update_role, ask))
 
 
 def _uidp(req: RoleFilter) -> UIDPFilter | None:
@@ -64,9 +63,9 @@ def _uidp(req: RoleFilter) -> UIDPFilter | None:
 @rpc(SERVICE + "List")
 async def list_(req: RoleFilter, ctx: Context) -> RoleList:
     ask = v2.ListRolesRequest(uidp=_uidp(req), name=req.name)
-    return RoleList(items=await v1.every(ctx, V2 + "ListRoles", ask, "roles", to_v1))
+    return RoleList(items=await v1.every(ctx, roles.list_roles, ask, "roles", to_v1))
 
 
 @rpc(SERVICE + "Delete")
 async def delete(req: DeleteRoleRequest, ctx: Context) -> Empty:
-    return await v1.call(ctx, V2 + "DeleteRole", v2.DeleteRoleRequest(uid=req.id))
+    return await v1.call(ctx, roles.delete_role, v2.DeleteRoleRequest(uid=req.id))

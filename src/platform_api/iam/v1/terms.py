@@ -12,21 +12,21 @@ from platform_api.gen.records.iam import (
     TermsFilter,
     TermsList,
 )
+from platform_api.iam import terms
 from platform_api.service import v1
 from platform_api.service.context import Context, rpc
 
 SERVICE = "chainguard.platform.iam.Terms."
-V2 = "chainguard.platform.iam.v2.TermsService."
 
 
 @rpc(SERVICE + "AcceptTerms")
 async def accept_terms(req: AcceptTermsRequest, ctx: Context) -> AcceptTermsResponse:
     ask = v2.AcceptTermsRequest(group=req.group, document_ids=req.document_ids)
-    return v1.convert(await v1.call(ctx, V2 + "AcceptTerms", ask), AcceptTermsResponse)
+    return v1.convert(await v1.call(ctx, terms.accept_terms, ask), AcceptTermsResponse)
 
 
 @rpc(SERVICE + "ListAccepted")
 async def list_accepted(req: TermsFilter, ctx: Context) -> TermsList:
-    found = await v1.every(ctx, V2 + "ListTermsAcceptances", v2.ListTermsAcceptancesRequest(group=req.group),
+    found = await v1.every(ctx, terms.list_terms_acceptances, v2.ListTermsAcceptancesRequest(group=req.group),
                            "terms_acceptances")  # fmt: skip
     return TermsList(items=[v1.convert(t, TermsDocumentStatus, {"accepted_at": "create_time"}) for t in found])

@@ -33,11 +33,11 @@ from platform_api.gen.records.libraries import (
     GetArtifactCountResponse,
     GetArtifactCountResponse_Count,
 )
+from platform_api.libraries import artifacts
 from platform_api.service import listing, v1
 from platform_api.service.context import Context, rpc
 
 SERVICE = "chainguard.platform.libraries.Artifacts."
-V2 = "chainguard.platform.libraries.v2.ArtifactsService."
 TIMES = {"id": "uid", "created_at": "create_time", "updated_at": "update_time"}
 # The v1 ecosystems v2 has; UNKNOWN is v2's unspecified one (refused there); the others we hold nothing of.
 TO_V2: dict[str, v2.Ecosystem] = {"UNKNOWN": "ECOSYSTEM_UNSPECIFIED", "JAVA": "ECOSYSTEM_JAVA",
@@ -61,12 +61,12 @@ async def list_(req: ArtifactFilter, ctx: Context) -> ArtifactList:
     held = _held(req.ecosystems)
     if held is None:
         # Only ecosystems we hold nothing of: the v2 twin's own first check, then nothing matches.
-        listing.require_somewhere(v1.twin(ctx, V2 + "ListArtifacts"))
+        listing.require_somewhere(v1.twin(ctx, artifacts.list_artifacts))
         return ArtifactList(skipped=req.skip)
     ask = v2.ListArtifactsRequest(ecosystems=held, query=req.query, cuda_version=req.cuda_version or UNSET,
                                   remediated=req.remediated, page_size=req.page_size, page_token=req.page_token,
                                   skip=req.skip)  # fmt: skip
-    page = await v1.call(ctx, V2 + "ListArtifacts", ask)
+    page = await v1.call(ctx, artifacts.list_artifacts, ask)
     return ArtifactList(items=[_artifact(a) for a in page.artifacts], next_page_token=page.next_page_token,
                         total_artifacts=int(page.total_count), skipped=page.skipped or 0)  # fmt: skip
 
@@ -75,7 +75,7 @@ async def list_(req: ArtifactFilter, ctx: Context) -> ArtifactList:
 async def list_versions(req: ArtifactVersionFilter, ctx: Context) -> ArtifactVersionList:
     ask = v2.ListArtifactVersionsRequest(artifact_id=req.id)
     try:
-        found = await v1.every(ctx, V2 + "ListArtifactVersions", ask, "artifact_versions", _version)
+        found = await v1.every(ctx, artifacts.list_artifact_versions, ask, "artifact_versions", _version)
     except errors.ApiError as e:
         if e.code == errors.NOT_FOUND:  # v1: an id that does not exist is an empty list
             return ArtifactVersionList()
@@ -92,10 +92,10 @@ async def get_artifact_count(req: GetArtifactCountRequest, ctx: Context) -> GetA
     held = _held(req.ecosystems)
     counts: dict[str, int] = {}
     if held is not None:
-        answer = await v1.call(ctx, V2 + "GetArtifactCount", v2.GetArtifactCountRequest(ecosystems=held))
+        answer = await v1.call(ctx, artifacts.get_artifact_count, v2.GetArtifactCountRequest(ecosystems=held))
         counts = {TO_V1[c.ecosystem]: int(c.total_count) for c in answer.counts}
     else:
-        listing.require_somewhere(v1.twin(ctx, V2 + "GetArtifactCount"))
+        listing.require_somewhere(v1.twin(ctx, artifacts.get_artifact_count))
     # Each ecosystem asked for once, in the order asked; those we hold nothing of count 0.
     asked = list(dict.fromkeys(req.ecosystems))
     return GetArtifactCountResponse(

@@ -32,19 +32,18 @@ from platform_api.service import listing, v1
 from platform_api.service.context import Context, rpc
 
 SERVICE = "chainguard.platform.registry.Registry."
-V2 = "chainguard.platform.registry.v2.ImagesService."
 
 
 @rpc(SERVICE + "GetArchs")
 async def get_archs(req: ArchRequest, ctx: Context) -> Archs:
     ask = v2.GetArchitecturesRequest(repo_uid=req.repo_id, digest=req.digest)
-    return Archs(archs=(await v1.call(ctx, V2 + "GetArchitectures", ask)).architectures)
+    return Archs(archs=(await v1.call(ctx, images.get_architectures, ask)).architectures)
 
 
 @rpc(SERVICE + "GetSize")
 async def get_size(req: SizeRequest, ctx: Context) -> Size:
     ask = v2.GetSizeRequest(repo_uid=req.repo_id, digest=req.digest, architecture=req.arch)
-    size = await v1.call(ctx, V2 + "GetSize", ask)
+    size = await v1.call(ctx, images.get_size, ask)
     return Size(size=size.size, arch=size.architecture)
 
 

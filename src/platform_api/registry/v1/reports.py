@@ -61,7 +61,7 @@ def _report(c: vulnreports.Counted) -> VulnCountReport:
 async def list_vuln_count_reports(req: VulnCountReportFilter, ctx: Context) -> VulnCountReportList:
     """Days are inclusive by date: `from`/`to` count by the UTC day they fall on."""
     since, until = (req.from_ or "")[:10], (req.to or "")[:10]
-    roots = ctx.principal.visible_roots(ctx.required) if ctx.principal is not None else []  # fail closed
+    roots = ctx.visible_roots()
     refs = [(r.repo, r.tag) for r in req.references] or [(req.repo, req.tag)]
     if len(refs) > 100:
         raise errors.invalid_argument("references", "at most 100 references")

@@ -31,7 +31,6 @@ from platform_api.service import v1
 from platform_api.service.context import Context, rpc
 
 SERVICE = "chainguard.platform.registry.Registry."
-V2 = "chainguard.platform.registry.v2.ReposService."
 ID = {"id": "uid"}
 
 
@@ -58,12 +57,12 @@ def _v2(repo: Repo, at: str) -> v2.Repo:
 async def create(req: CreateRepoRequest, ctx: Context) -> Repo:
     given = _v2(req.repo or Repo(), "repo.")
     try:
-        made = await v1.call(ctx, V2 + "CreateRepo", v2.CreateRepoRequest(parent=req.parent_id, repo=given))
+        made = await v1.call(ctx, repos.create_repo, v2.CreateRepoRequest(parent=req.parent_id, repo=given))
     except errors.ApiError as e:
         if e.code != errors.ALREADY_EXISTS or req.prevent_existing:
             raise
         ask = v2.ListReposRequest(uidp=UIDPFilter(children_of=req.parent_id), name=given.name)
-        found = await v1.every(ctx, V2 + "ListRepos", ask, "repos")
+        found = await v1.every(ctx, repos.list_repos, ask, "repos")
         if not found:  # the conflict was not a same-named repo in the parent: the v2 answer stands
             raise
         made = found[0]
@@ -73,7 +72,7 @@ async def create(req: CreateRepoRequest, ctx: Context) -> Repo:
 @rpc(SERVICE + "UpdateRepo")
 async def update(req: Repo, ctx: Context) -> Repo:
     mask = v1.full_mask(repos.UPDATABLE)
-    done = await v1.call(ctx, V2 + "UpdateRepo", v2.UpdateRepoRequest(repo=_v2(req, ""), update_mask=mask))
+    done = await v1.call(ctx, repos.update_repo, v2.UpdateRepoRequest(repo=_v2(req, ""), update_mask=mask))
     return to_v1(done)
 
 
@@ -82,9 +81,9 @@ async def list_(req: RepoFilter, ctx: Context) -> RepoList:
     ask = v2.ListReposRequest(uidp=v1.uidp_of(req.uidp, req.id))
     if req.name:
         ask.name = req.name
-    return RepoList(items=await v1.every(ctx, V2 + "ListRepos", ask, "repos", to_v1))
+    return RepoList(items=await v1.every(ctx, repos.list_repos, ask, "repos", to_v1))
 
 
 @rpc(SERVICE + "DeleteRepo")
 async def delete(req: DeleteRepoRequest, ctx: Context) -> Empty:
-    return await v1.call(ctx, V2 + "DeleteRepo", v2.DeleteRepoRequest(uid=req.id))
+    return await v1.call(ctx, repos.delete_repo, v2.DeleteRepoRequest(uid=req.id))

@@ -31,12 +31,11 @@ from platform_api.gen.records.registry import (
     TagFilter,
     TagList,
 )
-from platform_api.registry import tags
+from platform_api.registry import repos, tags
 from platform_api.service import v1
 from platform_api.service.context import Context, rpc
 
 SERVICE = "chainguard.platform.registry.Registry."
-V2 = "chainguard.platform.registry.v2.TagsService."
 NAMES = {"id": "uid", "last_updated": "update_time"}
 
 
@@ -53,20 +52,20 @@ def _v2(tag: Tag, at: str) -> v2.Tag:
 @rpc(SERVICE + "CreateTag")
 async def create(req: CreateTagRequest, ctx: Context) -> Tag:
     given = _v2(req.tag or Tag(), "tag.")
-    return to_v1(await tags.write(v1.twin(ctx, V2 + "CreateTag"), req.repo_id, given, digest_optional=True))
+    return to_v1(await tags.write(v1.twin(ctx, tags.create_tag), req.repo_id, given, digest_optional=True))
 
 
 @rpc(SERVICE + "UpdateTag")
 async def update(req: Tag, ctx: Context) -> Tag:
     validate.uid(req.id, "id")
     given = _v2(req, "")
-    current = await v1.call(ctx, V2 + "GetTag", v2.GetTagRequest(uid=req.id))
+    current = await v1.call(ctx, tags.get_tag, v2.GetTagRequest(uid=req.id))
     if given.name != current.name:
         raise errors.invalid_argument("name", f"a tag is not renamed: this tag is {current.name!r}")
     # The v2 create is the one write of a tag's digest and deprecation (an upsert by name). It runs as its v2
     # twin (the event's subject, source and body are v2's, as for every v1 write) but the event it emits is the
     # v1 method's, tag.updated: v2 has no update of a tag to take it from.
-    twin = v1.twin(ctx, V2 + "CreateTag", event_type=ctx.info.event_type if ctx.info else "")
+    twin = v1.twin(ctx, tags.create_tag, event_type=ctx.info.event_type if ctx.info else "")
     return to_v1(await tags.write(twin, uidp.parent(req.id), given, digest_optional=True))
 
 
@@ -81,18 +80,18 @@ async def list_(req: TagFilter, ctx: Context) -> TagList:
         include_epochs=not req.exclude_epochs,
         digest=req.digest,
     )
-    return TagList(items=await v1.every(ctx, V2 + "ListTags", ask, "tags", to_v1))
+    return TagList(items=await v1.every(ctx, tags.list_tags, ask, "tags", to_v1))
 
 
 @rpc(SERVICE + "DeleteTag")
 async def delete(req: DeleteTagRequest, ctx: Context) -> Empty:
-    return await v1.call(ctx, V2 + "DeleteTag", v2.DeleteTagRequest(uid=req.id))
+    return await v1.call(ctx, tags.delete_tag, v2.DeleteTagRequest(uid=req.id))
 
 
 @rpc(SERVICE + "GetRepoTagsSummary")
 async def summary(req: GetRepoTagsSummaryRequest, ctx: Context) -> RepoTagsSummary:
     # NOT_FOUND for a repo that does not exist (a v2 list of its tags would answer an empty page).
-    await v1.call(ctx, "chainguard.platform.registry.v2.ReposService.GetRepo", v2.GetRepoRequest(uid=req.repo_id))
+    await v1.call(ctx, repos.get_repo, v2.GetRepoRequest(uid=req.repo_id))
     ask = v2.ListTagsRequest(
         uidp=UIDPFilter(children_of=req.repo_id),
         include_referrers=not req.exclude_referrers,
@@ -101,7 +100,7 @@ async def summary(req: GetRepoTagsSummaryRequest, ctx: Context) -> RepoTagsSumma
         page_size=1,
         order_by="updated_at desc",
     )
-    page = await v1.call(ctx, V2 + "ListTags", ask)
+    page = await v1.call(ctx, tags.list_tags, ask)
     latest = to_v1(page.tags[0]) if page.tags else None
     out = RepoTagsSummary(id=req.repo_id, last_updated=latest.last_updated if latest else None, latest_tag=latest)
     if page.tags:  # a count left at its default is omitted as proto3 JSON omits a zero (msgspec: by identity)

@@ -70,7 +70,7 @@ async def get_package_version_metadata(req: PackageVersionMetadataRequest, ctx: 
         raise errors.invalid_argument("package", "package is required")
     if not _PACKAGE.fullmatch(req.package):
         raise errors.invalid_argument("package", f"{req.package[:60]!r} is not a package name")
-    roots = ctx.principal.visible_roots(ctx.required) if ctx.principal is not None else []  # fail closed
+    roots = ctx.visible_roots()
     imported = await eol.imported_package(ctx.rt.db, req.package, roots)
     if imported is None:
         raise errors.not_found(RESOURCE, req.package)

@@ -40,11 +40,6 @@ SERVICE = "chainguard.platform.registry.Vulnerabilities."
 RESOURCE = "chainguard.platform.registry.RawVulnReport"
 
 
-def _roots(ctx: Context) -> list[str]:
-    """The groups whose repos the caller may see here (none without a caller: fail closed)."""
-    return ctx.principal.visible_roots(ctx.required) if ctx.principal is not None else []
-
-
 def _time(value: str | None, field: str) -> str:
     """A request's timestamp as the reports store theirs (milliseconds, none when zero); "" when unset."""
     if not value:
@@ -102,7 +97,7 @@ async def list_vuln_reports(req: VulnReportFilter, ctx: Context) -> VulnReportLi
             return VulnReportList()
     try:
         found = await vulnreports.listed(
-            ctx.rt.db, req.repo_id, req.digest, req.tag, since, _roots(ctx), v1.MAX_ITEMS, listing.MAX_ANSWER
+            ctx.rt.db, req.repo_id, req.digest, req.tag, since, ctx.visible_roots(), v1.MAX_ITEMS, listing.MAX_ANSWER
         )
     except vulnreports.TooManyReports as e:
         raise v1.too_many("vulnerability reports", e.matched) from None
@@ -117,7 +112,7 @@ async def list_vuln_reports(req: VulnReportFilter, ctx: Context) -> VulnReportLi
 async def get_raw_vuln_report(req: GetRawVulnReportRequest, ctx: Context) -> RawVulnReport:
     validate.digest(req.digest)
     at = _time(req.created_at, "created_at")
-    found = None if req.scanner == "TRIVY" else await vulnreports.raw(ctx.rt.db, req.digest, at, _roots(ctx))
+    found = None if req.scanner == "TRIVY" else await vulnreports.raw(ctx.rt.db, req.digest, at, ctx.visible_roots())
     if found is None:
         raise errors.not_found(RESOURCE, f"{req.digest}" + (f" at {at}" if at else ""))
     stored, raw = found

@@ -28,10 +28,9 @@ from platform_api.gen.records import vulnerabilities_v2 as two
 from platform_api.gen.records._base import Empty
 from platform_api.service import v1
 from platform_api.service.context import Context, rpc
-from platform_api.vulnerabilities import authoring
+from platform_api.vulnerabilities import advisories, authoring
 
 SERVICE = "chainguard.platform.vulnerabilities.v1.Advisories."
-V2 = "chainguard.platform.vulnerabilities.v2.AdvisoriesService."
 ORDER = {
     "ORDER_BY_UNSPECIFIED": "",
     "ID_ASC": "uid",
@@ -133,13 +132,15 @@ def request_of(f: one.AdvisoryFilter) -> two.ListAdvisoriesRequest:
 
 @rpc(SERVICE + "List")
 async def list_(req: one.AdvisoryFilter, ctx: Context) -> one.AdvisoriesList:
-    return one.AdvisoriesList(items=await v1.every(ctx, V2 + "ListAdvisories", request_of(req), "advisories", to_v1))
+    return one.AdvisoriesList(
+        items=await v1.every(ctx, advisories.list_advisories, request_of(req), "advisories", to_v1)
+    )
 
 
 @rpc(SERVICE + "ListAdvisoryEvents")
 async def list_events(req: one.AdvisoryEventFilter, ctx: Context) -> one.AdvisoryEventList:
     try:
-        a = await v1.call(ctx, V2 + "GetAdvisory", two.GetAdvisoryRequest(uid=req.parent_id))
+        a = await v1.call(ctx, advisories.get_advisory, two.GetAdvisoryRequest(uid=req.parent_id))
     except errors.ApiError as e:
         if e.code != errors.NOT_FOUND:
             raise

@@ -73,7 +73,7 @@ class AuthServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetHeadlessSession(self, request, context):
-        """A headless login's result, sealed for the key its code carries (src/platform_api/iam/login.py).
+        """A headless login's result, sealed for the key its code carries (src/platform_api/signin/login.py).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -11,7 +11,7 @@ if no organization matched):
 - that identity's `email` (which only registration sets, and only from an upstream claim with
   `email_verified` true; the API cannot write it) is the e-mail the token carries.
 The e-mail's domain must not be blocked (free-mail providers, iam/domains.BUILTIN_BLOCKED plus
-`--blocked-email-domains`) and must be verified by a root organization (iam/domains.py).
+`--blocked-email-domains`) and must be verified by a root organization (signin/domains.py).
 
 Every failure of LookupGroup and RequestGroupAccess is the same NOT_FOUND (same message, same detail), so
 that a caller learns nothing about which gate closed or which organizations exist.
@@ -33,9 +33,10 @@ from platform_api.gen.records.iam_v2 import (
     RequestGroupAccessRequest,
     RequestGroupAccessResponse,
 )
-from platform_api.iam import domains, groups, identities
+from platform_api.iam import groups, identities
 from platform_api.outbox import outbox
 from platform_api.service.context import Context, rpc
+from platform_api.signin import domains
 
 SERVICE = "chainguard.platform.iam.v2.GroupsService."
 # Ce-Type `<prefix>.api.iam.group.access_requested.v1`, subject and group: the organization asked.

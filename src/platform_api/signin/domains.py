@@ -1,5 +1,5 @@
 """E-mail domains verified for root organizations, and the access requests made to them (the tables
-`group_domains` and `group_access_requests`; iam/joining.py serves the RPCs that read them).
+`group_domains` and `group_access_requests`; signin/joining.py serves the RPCs that read them).
 
 An organization's owner proves a domain in one of two ways (README "Joining your company's organization"):
 - the operator's word: `platform-api domains verify --group <root> --domain example.com` (with the

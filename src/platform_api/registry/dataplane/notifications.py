@@ -2,7 +2,7 @@
 state and our events (README "Registry data plane").
 
 The envelope only says what happened; what we record comes from the registry itself: for a push by tag we
-ask the registry where the tag points now and read that image back by digest (registry_content.py), so a
+ask the registry where the tag points now and read that image back by digest (dataplane/content.py), so a
 redelivered notification changes nothing and two quick pushes of one tag leave it where the registry has it,
 whatever order their notifications arrive in. A delete is applied only once the registry no longer has the
 manifest.
@@ -13,6 +13,9 @@ manifest.
 - pull of a manifest or blob of a repo we know: a `registry.pull.v1` event, unless the puller is this
   server reading a push back (its token's subject READER, the notification's actor);
 - delete of a manifest: the tags pointing at it are deleted (DeleteTag's event), its image facts dropped.
+The writes go through the registry's service functions below its RPCs (repos.new/insert, tags.put/remove,
+images), not through RPC implementations: no caller's Context is made up for them, and every event of the
+data plane is emitted here (`_emit`, `_emit_api`), by the notification's actor.
 Events of the registry carry a deterministic id (from the notification's id): a redelivery emits nothing.
 Pushes of blobs, pushes by digest alone (an index's platform manifests, before the index) and mounts record
 nothing: the index pushed by tag brings its entries.
@@ -23,30 +26,32 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 import msgspec
 
-from platform_api.auth import registry_certs
+from platform_api.auth import registry_certs, upstream
 from platform_api.auth.access import Access
-from platform_api.auth.authz import Principal
-from platform_api.core import errors, netcheck, patterns, uidp, validate
-from platform_api.gen.records.registry_v2 import CreateRepoRequest, DeleteTagRequest, Repo
+from platform_api.core import errors, patterns, uidp, validate
+from platform_api.gen.records.registry_v2 import DeleteTagRequest, Repo
 from platform_api.outbox import outbox
-from platform_api.registry import images, oci, queries, registry_content, registry_tokens, repos, tags
+from platform_api.registry import images, oci, queries, repos, tags
+from platform_api.registry.dataplane import content, tokens
 from platform_api.service import runtime
-from platform_api.service.context import Context
 from platform_api.service.imports import BadInput
 from platform_api.service.runtime import Runtime
+from platform_api.store.db import Conn
 
-log = logging.getLogger("platform_api.registry")
+log = logging.getLogger(__name__)
 NOTIFY_PATH = "/registry/notifications"
 SECRET = "registry_notify_secret"
 REGISTRY_URL = "registry_url"
 MAX_ENVELOPE = 1 << 20
 MAX_EVENTS = 1000
+LINK_WAIT, LINK_TRIES = 2.0, 10  # how long, in how many looks, a pushed tag is waited for (Registry.read)
 MAX_TEXT = 1024  # of the envelope's free-text fields carried into our events
 _DIGEST = patterns.Pattern(r"sha256:[0-9a-f]{64}")
 _IDS = uuid.UUID("6f0b6c2e-6d1a-4d8e-9a57-2f4b0c6e1d3a")  # namespace of our ids for the registry's events
@@ -111,23 +116,32 @@ def parse(body: bytes) -> list[Notice]:
 
 @dataclass
 class Registry:
-    """Where and how we read the registry back."""
+    """Where and how we read the registry back: through the process's async client (upstream.Outbound)."""
 
     base: str
-    sign: Any  # (name) -> a pull token for that repository
-    redirect: Any  # (url) -> the netcheck.Target of a blob redirect, checked (netcheck.Refused otherwise)
+    sign: Callable[[str], str]  # (name) -> a pull token for that repository
+    client: httpx.AsyncClient
+    allow_loopback: bool  # for the redirects' checks (netcheck.resolve)
 
-    def read(self, name: str, reference: str) -> tuple[oci.Descriptor | None, oci.Content | None]:
-        """What `reference` names in repository `name` now, and its images (None, None: nothing)."""
-        with httpx.Client(timeout=registry_content.TIMEOUT, trust_env=False) as client:
-            layout = registry_content.RegistryLayout(client, self.base, name, self.sign(name), self.redirect)
-            top = layout.head(reference)
-            return (top, None) if top is None else (top, layout.read_image(top))
+    def _layout(self, name: str) -> content.RegistryLayout:
+        return content.RegistryLayout(self.client, self.base, name, self.sign(name), self.allow_loopback)
 
-    def has(self, name: str, digest: str) -> bool:
-        with httpx.Client(timeout=registry_content.TIMEOUT, trust_env=False) as client:
-            layout = registry_content.RegistryLayout(client, self.base, name, self.sign(name), self.redirect)
-            return layout.head(digest) is not None
+    async def read(self, name: str, tag: str, pushed: str) -> tuple[oci.Descriptor | None, oci.Content | None]:
+        """What `tag` names in repository `name` now, and its images (None, None: nothing). Distribution sends
+        a push's notification once the manifest is stored but links the tag after that: while the tag does not
+        name the digest `pushed`, it is asked again for up to LINK_WAIT seconds (a later push may have moved it
+        on: what it names then is recorded, as that push's notification will record it too)."""
+        layout = self._layout(name)
+        top = await layout.head(tag)
+        for _ in range(LINK_TRIES):
+            if top is not None and top.digest == pushed:
+                break
+            await asyncio.sleep(LINK_WAIT / LINK_TRIES)
+            top = await layout.head(tag)
+        return (top, None) if top is None else (top, await layout.read_image(top))
+
+    async def has(self, name: str, digest: str) -> bool:
+        return await self._layout(name).head(digest) is not None
 
 
 async def registry(rt: Runtime) -> Registry:
@@ -147,21 +161,7 @@ async def registry(rt: Runtime) -> Registry:
         grant = [{"type": "repository", "name": name, "actions": ["pull"]}]
         return ca.sign(access.keys, registry_certs.claims(issuer, service, READER, grant))
 
-    loop, allow_loopback = asyncio.get_running_loop(), rt.settings.insecure_allow_loopback
-
-    def redirect(url: str) -> netcheck.Target:
-        """Checked as an issuer's or a sink's URL is (netcheck.resolve, its resolver and time limit), on the
-        event loop, for the thread that reads the registry."""
-        return asyncio.run_coroutine_threadsafe(netcheck.resolve(url, allow_loopback), loop).result()
-
-    return Registry(base.rstrip("/"), sign, redirect)
-
-
-def _context(rt: Runtime, method: str, actor: str) -> Context:
-    ctx = Context(method=method, rt=rt, info=rt.methods[method], request_id="registry")
-    if uidp.valid(actor):  # the identity the registry authenticated (our token's subject)
-        ctx.principal = Principal(actor, {})
-    return ctx
+    return Registry(base.rstrip("/"), sign, rt.part(upstream.Outbound).client, rt.settings.insecure_allow_loopback)
 
 
 def _event_id(n: Notice, kind: str) -> str:
@@ -181,17 +181,29 @@ def _body(n: Notice, repo: str, kind: str) -> dict[str, Any]:
     return body
 
 
-async def _emit(rt: Runtime, tx: Any, n: Notice, kind: str, repo: str, extra: dict[str, Any]) -> None:
-    ctx = _context(rt, CREATE_TAG, n.actor.name)
+def _actor(n: Notice) -> str:
+    """The identity the registry authenticated (our token's subject), '' for anything else."""
+    return n.actor.name if uidp.valid(n.actor.name) else ""
+
+
+# Every event of the data plane is emitted by these two: the registry's own (push, pull) and the API's events
+# of the repos and tags a notification creates, moves or deletes, by the notification's actor.
+
+
+async def _emit(rt: Runtime, tx: Conn, n: Notice, kind: str, repo: str, extra: dict[str, Any]) -> None:
     await outbox.emit_data_plane(
-        tx, ctx, f"registry.{kind}.v1", event_id=_event_id(n, kind), source=n.source.addr or "registry",
-        subject=repo, group=uidp.root(repo), bodytype=f"platform_api.registry.{kind.capitalize()}Event",
-        body=_body(n, repo, kind) | extra,
+        tx, rt.settings, f"registry.{kind}.v1", actor=_actor(n), event_id=_event_id(n, kind),
+        source=n.source.addr or "registry", subject=repo, group=uidp.root(repo),
+        bodytype=f"platform_api.registry.{kind.capitalize()}Event", body=_body(n, repo, kind) | extra,
     )  # fmt: skip
 
 
+async def _emit_api(rt: Runtime, tx: Conn, n: Notice, method: str, body: Any) -> None:
+    await outbox.emit_as(tx, rt.settings, rt.methods[method], {"subject": _actor(n)}, body)
+
+
 async def apply(rt: Runtime, notices: list[Notice]) -> dict[str, int]:
-    """Apply each notice in order; how many of each outcome. Raises registry_content.Unreachable when the
+    """Apply each notice in order; how many of each outcome. Raises content.Unreachable when the
     registry could not be read (the registry delivers the envelope again)."""
     outcomes: dict[str, int] = {}
     reg: Registry | None = None
@@ -210,9 +222,9 @@ async def apply(rt: Runtime, notices: list[Notice]) -> dict[str, int]:
 async def _one(rt: Runtime, reg: Registry | None, n: Notice) -> str:
     # What goes into our reads of the registry (URL paths) and into events is checked first.
     digest = n.target.digest
-    if not registry_tokens.valid_path(n.target.repository) or (digest and not _DIGEST.fullmatch(digest)):
+    if not tokens.valid_path(n.target.repository) or (digest and not _DIGEST.fullmatch(digest)):
         return "refused"
-    group, repo = await registry_tokens.locate(rt.db, n.target.repository)
+    group, repo = await tokens.locate(rt.db, n.target.repository)
     if group is None:
         return "unmapped"
     document = n.target.media_type in oci.MANIFESTS + oci.INDEXES
@@ -235,33 +247,37 @@ async def _push(rt: Runtime, reg: Registry, n: Notice, group: str, repo: str | N
     name, tag = n.target.repository, n.target.tag
     if not validate.is_tag_name(tag):
         return "refused"
-    top, content = await asyncio.to_thread(reg.read, name, tag)
+    top, found = await reg.read(name, tag, n.target.digest)
     if repo is None:
         if top is None:
             return "ignored"  # pushed and gone again before we looked
-        repo = await _create_repo(rt, group, name.rsplit("/", 1)[1], n.actor.name)
+        repo = await _create_repo(rt, n, group, name.rsplit("/", 1)[1])
     async with rt.db.transaction() as tx:
         await repos.fetch(tx, repo, lock=True)
         previous = await queries.tag_by_name(tx, repo, tag)
-        if top is None or content is None:
+        if top is None or found is None:
             if previous is not None:
-                await _delete_tag(rt, tx, previous.uid, n.actor.name)
+                await _delete_tag(rt, tx, n, previous.uid)
         else:
-            await images.flatten(tx, repo, content.images)
-            for image in content.images.values():
+            await images.flatten(tx, repo, found.images)
+            for image in found.images.values():
                 await images.put(tx, repo, image)
-            await tags.upsert(tx, _context(rt, CREATE_TAG, n.actor.name), repo, tag, top.digest)
+            written, outcome = await tags.put(tx, repo, tag, top.digest)
+            if outcome != "unchanged":
+                await _emit_api(rt, tx, n, CREATE_TAG, written)
         prior = previous.digest if previous is not None and top is not None and previous.digest != top.digest else ""
         await _emit(rt, tx, n, "push", repo, {"tag_previous_digest": prior} if prior else {})
     return "pushed"
 
 
-async def _create_repo(rt: Runtime, group: str, name: str, actor: str) -> str:
-    """The repo a first push names (its events are CreateRepo's); a concurrent creator's when it won."""
+async def _create_repo(rt: Runtime, n: Notice, group: str, name: str) -> str:
+    """The repo a first push names (its event is CreateRepo's); a concurrent creator's when it won."""
     try:
-        req = CreateRepoRequest(parent=group, repo=Repo(name=name))
-        created = await repos.create_repo(req, _context(rt, CREATE_REPO, actor))
-        return str(created.uid)
+        repo = repos.new(group, Repo(name=name))
+        async with rt.db.transaction() as tx:
+            await repos.insert(tx, repo, group)
+            await _emit_api(rt, tx, n, CREATE_REPO, repo)
+        return str(repo.uid)
     except errors.ApiError as e:
         if e.code != errors.ALREADY_EXISTS:
             raise
@@ -271,18 +287,17 @@ async def _create_repo(rt: Runtime, group: str, name: str, actor: str) -> str:
     return found
 
 
-async def _delete_tag(rt: Runtime, tx: Any, uid: str, actor: str) -> None:
-    if await queries.TAGS.delete(tx, uid):
-        await queries.delete_history(tx, uid)
-        await outbox.emit(tx, _context(rt, DELETE_TAG, actor), DeleteTagRequest(uid=uid))
+async def _delete_tag(rt: Runtime, tx: Conn, n: Notice, uid: str) -> None:
+    if await tags.remove(tx, uid):
+        await _emit_api(rt, tx, n, DELETE_TAG, DeleteTagRequest(uid=uid))
 
 
 async def _delete(rt: Runtime, reg: Registry, n: Notice, repo: str) -> str:
-    if await asyncio.to_thread(reg.has, n.target.repository, n.target.digest):
+    if await reg.has(n.target.repository, n.target.digest):
         return "ignored"  # pushed again since: the registry has it
     async with rt.db.transaction() as tx:
         await repos.fetch(tx, repo, lock=True)
         for tag in await queries.tags_at(tx, repo, n.target.digest):
-            await _delete_tag(rt, tx, tag.uid, n.actor.name)
+            await _delete_tag(rt, tx, n, tag.uid)
         await images.forget(tx, repo, n.target.digest)
     return "deleted"

@@ -15,8 +15,8 @@ import yaml  # type: ignore[import-untyped]
 
 from platform_api.auth import registry_certs
 from platform_api.core.settings import Settings
-from platform_api.registry import registry_notifications
-from platform_api.registry.registry_tokens import TOKEN_PATH
+from platform_api.registry.dataplane import notifications
+from platform_api.registry.dataplane.tokens import TOKEN_PATH
 from platform_api.service import runtime
 from platform_api.store.db import Database
 
@@ -92,13 +92,13 @@ async def write(
     """Write `config.yml` and the CA bundle into `out`, and record where the server reads the registry back
     (`registry_url`); what was written, for the command's JSON answer."""
     ca = await registry_certs.load(db)
-    secret = (await runtime.service_secret(db, registry_notifications.SECRET)).hex()
-    await runtime.set_service_value(db, registry_notifications.REGISTRY_URL, registry_url.encode())
+    secret = (await runtime.service_secret(db, notifications.SECRET)).hex()
+    await runtime.set_service_value(db, notifications.REGISTRY_URL, registry_url.encode())
     out.mkdir(parents=True, exist_ok=True)
     bundle = (out / BUNDLE).resolve()
     bundle.write_bytes(ca.bundle_pem())
     realm = public_url.rstrip("/") + TOKEN_PATH
-    notify = public_url.rstrip("/") + registry_notifications.NOTIFY_PATH
+    notify = public_url.rstrip("/") + notifications.NOTIFY_PATH
     doc = config(
         addr=addr, storage=storage, realm=realm, service=service, issuer=issuer, bundle=str(bundle),
         log_level=log_level, notify=notify, secret=secret,

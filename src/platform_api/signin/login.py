@@ -4,14 +4,14 @@
 callbacks and configured console origins, refused before anything else), and the browser is sent to the
 upstream provider (an organization's identity provider named by `idp_id`, or the server-wide one of
 `--login-issuer`) with authorization code + PKCE (S256), `state` and `nonce`. Nothing is stored: the pending
-login (PKCE verifier, nonce, parameters) goes to the browser sealed in a cookie (iam/login_state.py). A browser
+login (PKCE verifier, nonce, parameters) goes to the browser sealed in a cookie (signin/login_state.py). A browser
 that reached /oauth at another address than our public URL is first sent to the public URL's /oauth, where
 the cookie must live for the callback to receive it.
 
 `GET /oauth/callback` is where the provider returns: the pending login is opened from the cookie of its
 `state` and the state spent (once, on every process), the code is redeemed at the provider's token endpoint
 and the ID token verified (signature through its JWKS, iss, aud = our client id, nonce, exp). The identity is
-then found or registered as the token exchange does it (iam/sts.py: a provider's default role bound at first
+then found or registered as the token exchange does it (signin/sts.py: a provider's default role bound at first
 login, its external group mappings granted for this session only), an invite code is redeemed, and the result
 (`token`, `refresh_token` when asked for and when no session grants apply, `expiry`, the client's own `state`)
 goes back to the client without ever sitting in a URL's query: to a loopback callback as an auto-submitted
@@ -43,12 +43,13 @@ from platform_api.auth.access import Access
 from platform_api.core import clock, errors, setting_rules, settings, validate
 from platform_api.gen.records.auth import GetHeadlessSessionRequest, HeadlessSession
 from platform_api.gen.records.iam_v2 import Identity
-from platform_api.iam import group_invites, identity_providers, login_state, sts
-from platform_api.iam.login_state import Pending
+from platform_api.iam import group_invites, identity_providers
 from platform_api.service.context import Context, rpc
 from platform_api.service.runtime import Runtime
+from platform_api.signin import login_state, sts
+from platform_api.signin.login_state import Pending
 
-log = logging.getLogger("platform_api.login")
+log = logging.getLogger(__name__)
 
 HEADLESS_SECONDS = 600
 MAX_CONFIRMATION_ATTEMPTS = 5

@@ -43,18 +43,12 @@ from platform_api.gen.records.auth import RegistrationRequest, Session
 from platform_api.gen.records.iam_v2 import Identity, IdentityProvider
 from platform_api.gen.records.iam_v2 import Identity_ClaimMatch as ClaimMatch
 from platform_api.gen.records.oidc import ExchangeRefreshTokenRequest, ExchangeRequest, RawToken, TokenPair
-from platform_api.iam import (
-    external_group_role_mappings,
-    group_invites,
-    identities,
-    identity_providers,
-    queries,
-)
+from platform_api.iam import external_group_role_mappings, group_invites, identities, identity_providers, queries
 from platform_api.service.context import Context, rpc
 from platform_api.service.runtime import Runtime
 from platform_api.store.db import Conn
 
-log = logging.getLogger("platform_api.sts")
+log = logging.getLogger(__name__)
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789._-")
 # This module owns refresh_tokens: an identity's go with it (forget_identity).
 REFRESH_TOKEN_SECONDS = 7 * 24 * 3600
