@@ -157,7 +157,7 @@ class Settings:
     refresh_token_max_age: float = setting(
         30 * 24 * 3600.0, RATE, "seconds after a person's login when its refresh chain ends"
     )
-    # Joining an organization by e-mail domain (iam/joining.py).
+    # Joining an organization by e-mail domain (signin/joining.py).
     blocked_email_domains: tuple[str, ...] = setting(
         (),
         items(Domain()),

@@ -1,5 +1,5 @@
 """`platformctl iam join`: joining your company's organization by your e-mail's domain (GroupsService
-LookupGroup, then RequestGroupAccess; iam/joining.py). The server finds the organization from the signed-in
+LookupGroup, then RequestGroupAccess; signin/joining.py). The server finds the organization from the signed-in
 user's verified e-mail alone: there is nothing to name, and every way of not qualifying is the same NOT_FOUND
 (it says nothing of which organizations exist), so the message says what qualifies."""
 

@@ -10,7 +10,7 @@ if no organization matched):
   identity an administrator made with a claim match (whose rows nobody vouches for);
 - that identity's `email` (which only registration sets, and only from an upstream claim with
   `email_verified` true; the API cannot write it) is the e-mail the token carries.
-The e-mail's domain must not be blocked (free-mail providers, iam/domains.BUILTIN_BLOCKED plus
+The e-mail's domain must not be blocked (free-mail providers, signin/domains.BUILTIN_BLOCKED plus
 `--blocked-email-domains`) and must be verified by a root organization (signin/domains.py).
 
 Every failure of LookupGroup and RequestGroupAccess is the same NOT_FOUND (same message, same detail), so
