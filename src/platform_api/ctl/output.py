@@ -72,7 +72,7 @@ def emit(value: Any, fmt: str, columns: Sequence[Column], out: TextIO | None = N
         else:
             width = max((len(h) for h, _ in columns), default=0)
             for h, p in columns:
-                out.write(f"{h.ljust(width)}  {_cell(rows, p, enums)}\n")
+                out.write(f"{h.ljust(width)}  {_cell(rows, p, enums)}".rstrip() + "\n")
 
 
 class Progress:
