@@ -31,8 +31,8 @@ def cell(row: dict[str, Any], path: str) -> str:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, list):
-        return ",".join(str(v) for v in value)
+    if isinstance(value, list):  # records in a list as JSON, never as Python's repr
+        return ",".join(json.dumps(v, sort_keys=True) if isinstance(v, dict | list) else str(v) for v in value)
     if isinstance(value, dict):
         return json.dumps(value, sort_keys=True)
     return str(value).replace("\n", " ")

@@ -181,3 +181,6 @@ def test_an_import_that_rejects_units_exits_partly_done(db: dict[str, str], monk
     r = pa(db, "import", "partly", "units.json")
     assert r.returncode == exit_codes.PARTIAL, r
     assert json.loads(r.stdout)["rejected"] == [{"file": "units.json", "place": "$[1]", "problem": "not a unit"}]
+    # As a table: the rejected units as JSON, never as Python's repr of a dict.
+    table = pa(db, "import", "partly", "units.json", "-o", "table").stdout
+    assert '{"file": "units.json", "place": "$[1]", "problem": "not a unit"}' in table, table
