@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
 import shutil
@@ -37,6 +38,27 @@ HTTP_IDLE_MAX = 30.0
 
 def register(sub: Any) -> None:
     serve = sub.add_parser("serve", help="run the HTTP/JSON and gRPC server")
+    _serve_options(serve)
+
+    disp = sub.add_parser("dispatch", help="deliver outbox events to subscriptions (the dispatcher alone)")
+    disp.set_defaults(run=dispatch_command)
+    database_option(disp)
+    issuer_options(disp)
+    disp.add_argument(
+        "--insecure-allow-loopback",
+        action="store_true",
+        default=None,
+        help="DEVELOPMENT ONLY: allow webhook sinks on loopback addresses",
+    )
+
+    mig = sub.add_parser("migrate", help="apply pending database migrations and exit")
+    mig.set_defaults(run=migrate_command)
+    database_option(mig)
+    output_format(mig)
+
+
+def _serve_options(serve: argparse.ArgumentParser) -> None:
+    """serve's: listeners, issuers, the browser login (iam/login.py), then the limits and the events'."""
     serve.set_defaults(run=serve_command)
     database_option(serve)
     issuer_options(serve)
@@ -69,7 +91,17 @@ def register(sub: Any) -> None:
         help="DEVELOPMENT ONLY: allow http:// issuers and webhook sinks on loopback addresses",
     )
     login.arguments(serve)
+    _limit_options(serve)
+    serve.add_argument(
+        "--no-dispatcher",
+        action="store_true",
+        help="do not deliver events from this process (run `platform-api dispatch`); env PLATFORM_API_DISPATCHER",
+    )
+    account_association_check.arguments(serve)
 
+
+def _limit_options(serve: argparse.ArgumentParser) -> None:
+    """serve's rates and bursts, and who may ask to join an organization how often."""
     serve.add_argument(
         "--sts-rate",
         type=float,
@@ -99,28 +131,6 @@ def register(sub: Any) -> None:
         help="seconds before a caller may ask the same organization for access again (default 86400, 0: no"
         " cool-down); env PLATFORM_API_ACCESS_REQUEST_COOLDOWN",
     )
-    serve.add_argument(
-        "--no-dispatcher",
-        action="store_true",
-        help="do not deliver events from this process (run `platform-api dispatch`); env PLATFORM_API_DISPATCHER",
-    )
-    account_association_check.arguments(serve)
-
-    disp = sub.add_parser("dispatch", help="deliver outbox events to subscriptions (the dispatcher alone)")
-    disp.set_defaults(run=dispatch_command)
-    database_option(disp)
-    issuer_options(disp)
-    disp.add_argument(
-        "--insecure-allow-loopback",
-        action="store_true",
-        default=None,
-        help="DEVELOPMENT ONLY: allow webhook sinks on loopback addresses",
-    )
-
-    mig = sub.add_parser("migrate", help="apply pending database migrations and exit")
-    mig.set_defaults(run=migrate_command)
-    database_option(mig)
-    output_format(mig)
 
 
 def serve_command(inv: Invocation) -> None:
