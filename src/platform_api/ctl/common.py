@@ -64,8 +64,8 @@ class Parser(argparse.ArgumentParser):
         raise SystemExit(USAGE)
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:
-        # argparse's own message lists the choices as Python reprs, a tuple to the eye ("('json', 'yaml')"):
-        # here they are as one types them.
+        # Python 3.11's argparse quotes each choice as a Python repr ("choose from 'json', 'yaml'"); here they
+        # are as one types them (as newer Pythons' argparse writes them too).
         if action.choices is not None and value not in action.choices:
             choices = ", ".join(str(c) for c in action.choices)
             raise argparse.ArgumentError(action, f"invalid choice: {value!r} (choose from {choices})")

@@ -10,6 +10,7 @@ import json
 import os
 import socket
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -45,7 +46,8 @@ def pa(db: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
 def ctl(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PLATFORM_API_")}
     env.update({"XDG_CONFIG_HOME": str(home), "HOME": str(home), "PLATFORM_API_TRANSPORT": "http"})
-    return run_entry(ctl_main.main, ["platformctl"], "platformctl", list(args), env=env)
+    return run_entry(ctl_main.main, [str(Path(sys.executable).parent / "platformctl")], "platformctl", list(args),
+                     env=env)  # fmt: skip
 
 
 def test_list_and_delete_verbs_are_aliases(db: dict[str, str]) -> None:
@@ -164,9 +166,11 @@ def test_both_helps_end_with_the_one_table() -> None:
     assert "  9    partly done" in table and "  8    UNAVAILABLE" in table
 
 
-def test_an_import_that_rejects_units_exits_partly_done(db: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_import_that_rejects_units_exits_partly_done(
+    db: dict[str, str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """No importer rejects single units today (a bad input refuses the whole import); one that does exits 9
-    with its summary, not UNAUTHENTICATED's 3."""
+    with its summary, not UNAUTHENTICATED's 3. (cli.main itself: the importer exists in this process only.)"""
 
     async def run(job: Any) -> imports.Summary:
         summary = imports.Summary(created=1)
@@ -178,9 +182,11 @@ def test_an_import_that_rejects_units_exits_partly_done(db: dict[str, str], monk
 
     fake = SimpleNamespace(HELP="a test importer", arguments=arguments, run=run)
     monkeypatch.setitem(app.IMPORTERS, "partly", fake)
-    r = pa(db, "import", "partly", "units.json")
-    assert r.returncode == exit_codes.PARTIAL, r
-    assert json.loads(r.stdout)["rejected"] == [{"file": "units.json", "place": "$[1]", "problem": "not a unit"}]
+    assert cli.main(["import", "partly", "units.json", "--database", db["url"]]) == exit_codes.PARTIAL
+    assert json.loads(capsys.readouterr().out)["rejected"] == [
+        {"file": "units.json", "place": "$[1]", "problem": "not a unit"}
+    ]
     # As a table: the rejected units as JSON, never as Python's repr of a dict.
-    table = pa(db, "import", "partly", "units.json", "-o", "table").stdout
+    assert cli.main(["import", "partly", "units.json", "--database", db["url"], "-o", "table"]) == exit_codes.PARTIAL
+    table = capsys.readouterr().out
     assert '{"file": "units.json", "place": "$[1]", "problem": "not a unit"}' in table, table
