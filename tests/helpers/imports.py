@@ -1,7 +1,7 @@
 """`platform-api import <kind> ... --database <the server's database>` as the tests run it: the completed
-process whatever its exit code, and the two outcomes the importers promise (see `cli.import_command`):
-a JSON summary on stdout (exit 0), or a refusal that applies nothing (exit 1, `{"error": {file, place,
-problem}}` on stdout and one line on stderr)."""
+process whatever its exit code, and the two outcomes the importers promise (see `cli.import_cmd`):
+a JSON summary on stdout (exit 0), or a refusal that applies nothing (exit 7, INVALID in the exit-code table
+both CLIs share: `{"error": {file, place, problem}}` on stdout and one line on stderr)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import json
 import subprocess
 from typing import Any
 
+from platform_api.ctl import exit_codes
 from tests.helpers.run_cli import run_cli
 from tests.helpers.server import Server
 
@@ -26,8 +27,8 @@ def summary_of(r: subprocess.CompletedProcess[str]) -> dict[str, Any]:
 
 
 def refusal_of(r: subprocess.CompletedProcess[str]) -> tuple[dict[str, str], str]:
-    """An import refused in one line (exit 1): its JSON error ({file, place, problem}) and that line."""
-    assert r.returncode == 1, (r.returncode, r.stdout, r.stderr)
+    """An import refused in one line (exit 7): its JSON error ({file, place, problem}) and that line."""
+    assert r.returncode == exit_codes.INVALID, (r.returncode, r.stdout, r.stderr)
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1, r.stderr
     error: dict[str, str] = json.loads(r.stdout)["error"]

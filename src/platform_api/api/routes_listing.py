@@ -6,7 +6,6 @@ without a database or a listener: `create_app` only assembles."""
 
 from __future__ import annotations
 
-import argparse
 import inspect
 import json
 from collections.abc import Callable
@@ -29,10 +28,6 @@ class Line:
     grpc: str  # the contract's full method name ("" outside the contract; comma-separated if several)
     handler: str  # src/platform_api/<file>.py:<qualified name>, or UNIMPLEMENTED
     line: int  # where the handler's definition starts (0 when unimplemented)
-
-
-def arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-o", "--output", choices=["table", "json"], default="table", help="default: table")
 
 
 def where(fn: Callable[..., Any]) -> tuple[str, int]:

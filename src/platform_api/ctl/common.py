@@ -8,30 +8,67 @@ import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from platform_api.client import Client, errors
+from platform_api.ctl import exit_codes
+from platform_api.ctl.exit_codes import (
+    CONFLICT,
+    DENIED,
+    GENERIC,
+    INTERRUPTED,
+    INVALID,
+    NOT_FOUND,
+    OK,
+    UNAUTHENTICATED,
+    UNAVAILABLE,
+    USAGE,
+)
 
-# Exit codes by error class (README "platformctl"): stable, for scripts.
-OK, GENERIC, USAGE, UNAUTHENTICATED, DENIED, NOT_FOUND, CONFLICT, INVALID, UNAVAILABLE = range(9)
-INTERRUPTED = 130
-_BY_CODE = {
-    errors.Unauthenticated.code: UNAUTHENTICATED,
-    errors.PermissionDenied.code: DENIED,
-    errors.NotFound.code: NOT_FOUND,
-    errors.AlreadyExists.code: CONFLICT,
-    errors.Aborted.code: CONFLICT,
-    errors.FailedPrecondition.code: CONFLICT,
-    errors.InvalidArgument.code: INVALID,
-    errors.OutOfRange.code: INVALID,
-    errors.Unavailable.code: UNAVAILABLE,
-    errors.ResourceExhausted.code: UNAVAILABLE,
-    errors.DeadlineExceeded.code: UNAVAILABLE,
-}
+# The exit codes by error class are re-exported for the command modules (the one table both CLIs share is
+# exit_codes.py).
+__all__ = [
+    "CONFLICT",
+    "DENIED",
+    "GENERIC",
+    "INTERRUPTED",
+    "INVALID",
+    "NOT_FOUND",
+    "OK",
+    "UNAUTHENTICATED",
+    "UNAVAILABLE",
+    "USAGE",
+    "CtlError",
+    "Ctx",
+    "Parser",
+    "add_globals",
+    "command",
+    "exit_code",
+    "group",
+]
 
 
 def exit_code(e: errors.ApiError) -> int:
-    return _BY_CODE.get(e.code, GENERIC)
+    return exit_codes.for_status(e.code)
+
+
+class Parser(argparse.ArgumentParser):
+    """The parser of both CLIs (platform-api's too): a refused value is one line saying what the flag takes."""
+
+    def error(self, message: str) -> NoReturn:
+        # A flag's value refused ("argument --ttl: '1h2' is not a duration: give ..."): the line says what it
+        # takes, the usage would bury it. Other errors (a flag missing, unknown) show the usage first.
+        if not message.startswith("argument "):
+            self.print_usage(sys.stderr)
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise SystemExit(USAGE)
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        # Python 3.11's argparse quotes each choice as a Python repr ("choose from 'json', 'yaml'"); here they
+        # are as one types them (as newer Pythons' argparse writes them too).
+        if action.choices is not None and value not in action.choices:
+            choices = ", ".join(str(c) for c in action.choices)
+            raise argparse.ArgumentError(action, f"invalid choice: {value!r} (choose from {choices})")
 
 
 class CtlError(Exception):

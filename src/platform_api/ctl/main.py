@@ -1,6 +1,5 @@
-"""`platformctl`: the entry point. Parses the command line, runs the command, maps errors to exit codes
-(common.py; README "platformctl": 0 ok, 1 other, 2 usage, 3 unauthenticated, 4 permission denied, 5 not found,
-6 already exists / conflict, 7 invalid argument or ambiguous name, 8 unavailable / rate-limited, 130 ^C)."""
+"""`platformctl`: the entry point. Parses the command line, runs the command, maps errors to exit codes (the
+table both CLIs share: exit_codes.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +8,8 @@ import sys
 from importlib import metadata
 
 from platform_api.client import ApiError
-from platform_api.ctl import api_cmd, auth_cmds, complete, config, extra, images, joining, resources, specs
-from platform_api.ctl.common import GENERIC, INTERRUPTED, USAGE, CtlError, Ctx, add_globals, exit_code, group
+from platform_api.ctl import api_cmd, auth_cmds, complete, config, exit_codes, extra, images, joining, resources, specs
+from platform_api.ctl.common import GENERIC, INTERRUPTED, USAGE, CtlError, Ctx, Parser, add_globals, exit_code, group
 
 EXAMPLES = """examples:
   platformctl config set server http://localhost:8080
@@ -22,19 +21,7 @@ EXAMPLES = """examples:
   platformctl iam identities create ci-bot --issuer https://token.actions.githubusercontent.com \\
     --subject repo:acme/app:ref:refs/heads/main
   platformctl iam role-bindings create --identity ci-bot --role viewer
-
-exit codes: 0 ok, 1 other error, 2 usage, 3 unauthenticated, 4 permission denied, 5 not found,
-  6 already exists or conflict, 7 invalid argument or ambiguous name, 8 unavailable or rate-limited"""
-
-
-class Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        # A flag's value refused ("argument --ttl: '1h2' is not a duration: give ..."): the line says what it
-        # takes, the usage would bury it. Other errors (a flag missing, unknown) show the usage first.
-        if not message.startswith("argument "):
-            self.print_usage(sys.stderr)
-        print(f"{self.prog}: error: {message}", file=sys.stderr)
-        raise SystemExit(USAGE)
+"""
 
 
 # The distributions that install platformctl: the whole service, or the client alone (clients/python).
@@ -52,7 +39,8 @@ def version() -> str:
 
 def parser() -> argparse.ArgumentParser:
     root = Parser(prog="platformctl", description="The command-line client of the Platform Management API v2.",
-                  epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+                  epilog=f"{EXAMPLES}\n{exit_codes.epilog()}",
+                  formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     add_globals(root, None)
     root.add_argument("--version", action="version", version=f"platformctl {version()}")
     root.set_defaults(func=None)

@@ -31,8 +31,8 @@ def cell(row: dict[str, Any], path: str) -> str:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, list):
-        return ",".join(str(v) for v in value)
+    if isinstance(value, list):  # records in a list as JSON, never as Python's repr
+        return ",".join(json.dumps(v, sort_keys=True) if isinstance(v, dict | list) else str(v) for v in value)
     if isinstance(value, dict):
         return json.dumps(value, sort_keys=True)
     return str(value).replace("\n", " ")
@@ -72,7 +72,7 @@ def emit(value: Any, fmt: str, columns: Sequence[Column], out: TextIO | None = N
         else:
             width = max((len(h) for h, _ in columns), default=0)
             for h, p in columns:
-                out.write(f"{h.ljust(width)}  {_cell(rows, p, enums)}\n")
+                out.write(f"{h.ljust(width)}  {_cell(rows, p, enums)}".rstrip() + "\n")
 
 
 class Progress:

@@ -17,6 +17,7 @@ import dns.rdatatype
 import dns.rrset
 import pytest
 
+from platform_api.ctl import exit_codes
 from tests.helpers import Server, mk_group, mk_org, run_cli, unique
 
 
@@ -77,10 +78,11 @@ def domains(server: Server, *args: str) -> Any:
     return json.loads(server.cli("domains", *args))
 
 
-def refused(server: Server, *args: str) -> str:
-    """The one-line refusal of a `domains` command that must fail (exit status 1)."""
+def refused(server: Server, *args: str, code: int = exit_codes.GENERIC) -> str:
+    """The one-line refusal of a `domains` command that must fail (exit status 1, a domain's refusal, unless
+    `code`: the exit-code table both CLIs share)."""
     r = run_cli("domains", *args, "--database", server.database_url)
-    assert r.returncode == 1, (r.returncode, r.stdout, r.stderr)
+    assert r.returncode == code, (r.returncode, r.stdout, r.stderr)
     return r.stderr.strip()
 
 
@@ -99,7 +101,7 @@ def test_verify_is_for_one_organization_at_a_time(server: Server) -> None:
     assert [d["group"] for d in domains(server, "ls") if d["domain"] == dom and d["state"] == "VERIFIED"] == [first]
     # Once the first lets go, the second may verify it.
     assert domains(server, "rm", "--group", first, "--domain", dom) == {}
-    assert "no domain" in refused(server, "rm", "--group", first, "--domain", dom)
+    assert "no domain" in refused(server, "rm", "--group", first, "--domain", dom, code=exit_codes.NOT_FOUND)
     assert domains(server, "verify", "--group", second, "--domain", dom)["group"] == second
     assert [d["domain"] for d in domains(server, "ls", "--group", second)] == [dom]
 
@@ -109,7 +111,8 @@ def test_only_organizations_and_real_domains(server: Server) -> None:
     team = mk_group(server.http, org)["uid"]
     assert "not a root group" in refused(server, "verify", "--group", team, "--domain", domain())
     assert "no organization" in refused(server, "verify", "--group", "ab" * 20, "--domain", domain())
-    assert "not a group uid" in refused(server, "verify", "--group", "nope", "--domain", domain())
+    no_such = refused(server, "verify", "--group", "nope", "--domain", domain(), code=exit_codes.NOT_FOUND)
+    assert "--group: no organization named 'nope'" in no_such, no_such
     for free in ("gmail.com", "mail.Outlook.com", "proton.me"):
         assert "blocked (free-mail) domain" in refused(server, "verify", "--group", org, "--domain", free)
         assert "blocked" in refused(server, "challenge", "--group", org, "--domain", free)

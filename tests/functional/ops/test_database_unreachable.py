@@ -1,6 +1,7 @@
 """A database that cannot be opened (issue 29 item 6): every command that opens it, `serve` included, stops with
-exit code 1 and one line on stderr naming the database (its URL without the password) and what to do, not
-the driver's traceback (`serve`: before it starts its workers, not after Granian's crash loop)."""
+exit code 8 (UNAVAILABLE in the table both CLIs share, ctl/exit_codes.py) and one line on stderr naming the
+database (its URL without the password) and what to do, not the driver's traceback (`serve`: before it
+starts its workers, not after Granian's crash loop)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from platform_api.ctl import exit_codes
 from tests.helpers import BACKENDS, PG_ADMIN, free_port
 from tests.helpers.run_cli import run_cli
 
@@ -61,7 +63,7 @@ TARGETS = ["refused", "missing database", "sqlite folder blocked", "sqlite path 
 
 
 def _check(r: subprocess.CompletedProcess[str], command: str, names: str, advice: str) -> None:
-    assert r.returncode == 1, (r.returncode, r.stderr)
+    assert r.returncode == exit_codes.UNAVAILABLE, (r.returncode, r.stderr)
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
     assert lines[0].startswith(f"platform-api {command}: cannot open the database "), lines[0]
@@ -80,7 +82,7 @@ def test_a_command_stops_with_one_line(args: list[str], target: str, closed_port
     _skip_without_postgres(target)
     url, names, advice = _targets(closed_port, tmp_path)[target]
     r = run_cli(*args, "--database", url)
-    command = " ".join(args[:2]) if args[0] in ("import", "domains") else args[0]
+    command = " ".join(args[:2]) if args[0] in ("import", "domains", "keys") else args[0]
     _check(r, command, names, advice)
 
 

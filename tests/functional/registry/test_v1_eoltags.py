@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
+from platform_api.ctl import exit_codes
 from platform_api.gen.chainguard.platform.registry.v1 import registry_pb2, registry_pb2_grpc
 from tests.helpers import run_import
 
@@ -135,7 +136,7 @@ def test_bad_cycles_change_nothing(case: str, server: Any, http: httpx.Client, o
     path = tmp_path / "bad.json"
     path.write_text(text)
     r = run_import(server, "eol", repo, "python", str(path))
-    assert r.returncode == 1 and want in r.stderr and str(path) in r.stderr, r.stderr
+    assert r.returncode == exit_codes.INVALID and want in r.stderr and str(path) in r.stderr, r.stderr
     assert len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert eol_tags(http, **{"uidp.childrenOf": repo, "pageSize": 100}) == before
 

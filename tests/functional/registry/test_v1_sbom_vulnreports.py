@@ -5,9 +5,7 @@ organization and a caller without the capabilities see."""
 from __future__ import annotations
 
 import base64
-import contextlib
 import hashlib
-import io
 import json
 import secrets
 from pathlib import Path
@@ -17,29 +15,15 @@ import grpc
 import httpx
 import pytest
 
-from platform_api import cli
+from platform_api.ctl import exit_codes
 from platform_api.gen.chainguard.platform.registry.v1 import (
     registry_pb2,
     registry_pb2_grpc,
     vulnerabilities_pb2,
     vulnerabilities_pb2_grpc,
 )
-from tests.helpers import run_db
+from tests.helpers import run_db, run_import
 from tests.helpers.registry import GRYPE_REPORT, image
-
-
-class InProcess:
-    """`server.cli` for imports, run in this process (the same importer as `platform-api import`, without a
-    new interpreter per import: these tests import a dozen files)."""
-
-    def __init__(self, server: Any) -> None:
-        self.server = server
-
-    def cli(self, *args: str) -> str:
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            cli.main([*args, "--database", self.server.database_url])
-        return out.getvalue()
 
 
 def report_at(tmp_path: Path, timestamp: str) -> Path:
@@ -57,7 +41,7 @@ def listed(client: httpx.Client, **params: Any) -> list[dict[str, Any]]:
 
 
 def test_vuln_reports(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
-    imports = InProcess(server)
+    imports = server  # its cli runs in this process (tests/helpers/run_cli.py)
     repo, _, digest = image(imports, http, org, tmp_path, ("latest", "1.0"))
     repo2, _, digest2 = image(imports, http, org, tmp_path, ("2.0",))
     later = report_at(tmp_path, "2026-01-05T09:00:00Z")
@@ -144,7 +128,7 @@ SPDX = {"name": "sbom-example", "tool": "hand-written", "generatedAt": "2026-01-
 
 
 def test_sboms(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
-    imports = InProcess(server)
+    imports = server  # its cli runs in this process (tests/helpers/run_cli.py)
     repo, _, digest = image(imports, http, org, tmp_path, ("latest",))
     spdx = SBOMS / "spdx-2.3.json"
     imports.cli("import", "sbom", repo, digest, str(spdx))
@@ -230,12 +214,11 @@ def test_sboms(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> Non
 def test_an_sbom_too_large_to_answer_is_refused(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
     """GetRawSbom answers the kept document whole: one over 16 MiB is refused at import (a sparse file:
     refused from its size, unread)."""
-    imports = InProcess(server)
+    imports = server  # its cli runs in this process (tests/helpers/run_cli.py)
     repo, _, digest = image(imports, http, org, tmp_path, ("latest",))
     path = tmp_path / "big.json"
     with path.open("wb") as f:
         f.truncate((16 << 20) + 1)
-    with pytest.raises(SystemExit) as e:
-        imports.cli("import", "sbom", repo, digest, str(path))
-    assert "over the limit of 16777216 bytes" in str(e.value.code), e.value.code
+    r = run_import(server, "sbom", repo, digest, str(path))
+    assert r.returncode == exit_codes.INVALID and "over the limit of 16777216 bytes" in r.stderr, r.stderr
     assert http.get(f"/registry/v1/repos/{repo}/digest/{digest}/rawsbom").status_code == 404

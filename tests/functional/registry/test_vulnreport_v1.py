@@ -17,6 +17,7 @@ import grpc
 import httpx
 import pytest
 
+from platform_api.ctl import exit_codes
 from platform_api.gen.chainguard.platform.registry.v1 import (
     registry_pb2,
     registry_pb2_grpc,
@@ -172,7 +173,7 @@ def test_bad_reports_change_nothing(case: str, server: Any, http: httpx.Client, 
     path = tmp_path / "bad.json"
     path.write_text(text)
     r = run_import(server, "vulnreport", repo, digest, str(path))
-    assert r.returncode == 1 and want in r.stderr and str(path) in r.stderr, r.stderr
+    assert r.returncode == exit_codes.INVALID and want in r.stderr and str(path) in r.stderr, r.stderr
     assert len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert http.get(f"/registry/v1/repos/{repo}/digests/{digest}/vulnreport").status_code == 404
     assert counts(http, repo=name) == []
@@ -186,7 +187,7 @@ def test_a_report_too_large_to_answer_is_refused(server: Any, http: httpx.Client
     with path.open("wb") as f:
         f.truncate((16 << 20) + 1)
     r = run_import(server, "vulnreport", repo, digest, str(path))
-    assert r.returncode == 1 and "over the limit of 16777216 bytes" in r.stderr, r.stderr
+    assert r.returncode == exit_codes.INVALID and "over the limit of 16777216 bytes" in r.stderr, r.stderr
 
 
 def test_a_stored_non_finite_score_is_read_as_none(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
@@ -237,10 +238,10 @@ def test_a_score_stored_as_a_number_is_read_as_the_contracts_string(
 def test_unknown_image(server: Any, http: httpx.Client, org: str, tmp_path: Path) -> None:
     repo, _, _ = image(server, http, org, tmp_path, ("latest",))
     r = run_import(server, "vulnreport", repo, "sha256:" + "2" * 64, str(REPORT))
-    assert r.returncode == 1 and "not known in repo" in r.stderr, r.stderr
+    assert r.returncode == exit_codes.INVALID and "not known in repo" in r.stderr, r.stderr
     (tmp_path / "trunc.json").write_text(REPORT.read_text()[:300])
     r = run_import(server, "vulnreport", repo, "sha256:" + "2" * 64, str(tmp_path / "trunc.json"))
-    assert r.returncode == 1 and "malformed JSON" in r.stderr, r.stderr
+    assert r.returncode == exit_codes.INVALID and "malformed JSON" in r.stderr, r.stderr
 
 
 def test_authorization(server: Any, http: httpx.Client, anon: httpx.Client, org: str, tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from platform_api import cli
+from platform_api.cli import common as cli_common
 from platform_api.core.settings import InvalidSetting, Settings, env_name, rule_of, setting_fields
 from tests.helpers.run_cli import run_entry
 
@@ -128,6 +129,6 @@ def test_direct_construction_is_checked_too() -> None:
 def test_the_domains_commands_domain_is_not_the_domain_setting() -> None:
     """`domains verify --domain x` names the e-mail domain; it once also replaced the `domain` setting (the base
     of error domains and event types), and the setting's rule would now refuse a one-label domain there."""
-    args = cli._parser().parse_args(["domains", "verify", "--group", "g", "--domain", "localhost"])
+    args = cli.parser().parse_args(["domains", "verify", "--group", "g", "--domain", "localhost"])
     assert args.email_domain == "localhost"
-    assert cli._invocation(args).settings.domain == "platform-api.local"
+    assert cli_common.invocation(args).settings.domain == "platform-api.local"

@@ -18,7 +18,7 @@ START, END = "<!-- settings-table -->\n", "<!-- /settings-table -->"
 
 
 def serve_parser() -> argparse.ArgumentParser:
-    commands = next(a for a in cli._parser()._actions if isinstance(a, argparse._SubParsersAction))
+    commands = next(a for a in cli.parser()._actions if isinstance(a, argparse._SubParsersAction))
     parser: argparse.ArgumentParser = commands.choices["serve"]
     return parser
 
