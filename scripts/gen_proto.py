@@ -29,8 +29,8 @@ DEFAULT_OUT = ROOT / "src" / "platform_api" / "gen"
 # protocol, too: `grpc` itself is grpcio).
 _IMPORT_RE = re.compile(r"^(from|import) (platformapi|chainguard|grpc\.reflection)\b", re.M)
 _PKG = "platform_api.gen."
-# Spec 9.3: the v2beta1 packages are the v2 contract under another version segment (same messages, same
-# numbers, paths /<domain>/v2beta1/...). They are derived here, never edited by hand.
+# The v2beta1 packages (which older clients call) are the v2 contract under another version segment (same
+# messages, same numbers, paths /<domain>/v2beta1/...). They are derived here, never edited by hand.
 
 
 def _includes() -> list[str]:

@@ -69,7 +69,7 @@ RECORDS: dict[str, type[Record]] = {"google.protobuf.Empty": Empty}
 
 def always_emitted(message: str, field_: str) -> bool:
     """Plain fields our JSON emits even at zero: `skipped` of every List response, as the reference's
-    samples show (`"skipped": 0`; reference 1.2). Unset (UNSET) means not given; 0 is emitted."""
+    samples show (`"skipped": 0`, as the API's own answers show it). Unset (UNSET) means not given; 0 is emitted."""
     return field_ == "skipped" and message.startswith("List") and message.endswith("Response")
 
 

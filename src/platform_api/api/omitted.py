@@ -334,7 +334,7 @@ _README_WIDTH = 116
 
 
 def readme_list(entries: list[LeftOut]) -> str:
-    """The list the README's "Wire contract" shows, one line per message."""
+    """The list docs/reference/wire-contract.md shows, one line per message."""
     lines = []
     for e in entries:
         simple = e.message.rsplit(".", 1)[-1]

@@ -25,7 +25,7 @@ from platform_api.gen.platformapi import annotations_pb2 as ours
 from platform_api.gen.records import RECORDS
 from platform_api.service.methods import HttpRule, MethodInfo, collection_path
 
-# Spec 9.3: the earlier version segment, served by the v2 implementations.
+# The earlier version segment (v2beta1, which older clients call), served by the v2 implementations.
 BETA = ".v2beta1"
 
 

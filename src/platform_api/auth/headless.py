@@ -1,4 +1,4 @@
-"""Headless login's cryptography (README "Signing in (people)"): the result of a login finished in a browser on
+"""Headless login's cryptography (docs/sign-in.md): the result of a login finished in a browser on
 another machine reaches the CLI that asked for it, and nobody else; and it is released only to the person who
 finished that login.
 

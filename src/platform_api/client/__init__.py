@@ -1,4 +1,4 @@
-"""The Python client of the Platform Management API v2 (README "Python client"), and the login helpers
+"""The Python client of the Platform Management API v2 (docs/python-client.md), and the login helpers
 (`login`: browser and headless sign-in, which import nothing of the server).
 
 from platform_api.client import Client, Repo

@@ -1,4 +1,4 @@
-"""The client side of a person's login at our server (README "Signing in (people)"), for `platformctl auth
+"""The client side of a person's login at our server (docs/sign-in.md), for `platformctl auth
 login` and any other tool: it imports nothing of the server (stdlib, httpx, cryptography only).
 
 `browser_login` listens on a free loopback port, has the browser open `<server>/oauth?...&redirect=

@@ -3,7 +3,7 @@
 Each field carries its rule (core/setting_rules.py: what it may hold, in words) and its description; both
 are read once at start (`Settings.from_env`), so a value that does not fit stops the start with one line
 naming the variable or flag. Lists are tuples (written comma-separated), networks are networks: the code
-that uses a setting reads it typed. core/settings_table.py renders the fields as the README's table."""
+that uses a setting reads it typed. core/settings_table.py renders the fields as docs/reference/settings.md's table."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ class Settings:
         "the one public port: HTTP/1.1 and gRPC spliced per connection (api/front.py);"
         " 0: off; the two listeners then listen on loopback unless their ports are given",
     )
-    # Connections (README "Operations: connections"); every listener's descriptors come from one budget
+    # Connections (docs/operate.md "Connections"); every listener's descriptors come from one budget
     # (api/fd_budget.py).
     front_sniff_timeout: float = setting(
         10.0,
@@ -134,7 +134,7 @@ class Settings:
     trusted_issuers: tuple[str, ...] = setting(
         (), items(OutboundUrl()), "upstream OIDC issuers trusted for people's logins and invite redemption"
     )
-    # Human login (GET /oauth, README "Signing in (people)").
+    # Human login (GET /oauth, docs/sign-in.md).
     login_issuer: str = setting(
         "",
         OPTIONAL_ISSUER,

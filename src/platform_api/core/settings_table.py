@@ -1,6 +1,7 @@
 """The settings as a Markdown table, from the fields themselves (core/settings.py): variable, flag, type,
-default, what a value must be (the words of the refusal at start) and what it does. The README's table is
-this text (tests/unit/core/test_settings_table.py), so a new setting or a changed default shows there."""
+default, what a value must be (the words of the refusal at start) and what it does. The table in
+docs/reference/settings.md is this text (tests/unit/core/test_settings_table.py), so a new setting or a changed
+default shows there."""
 
 from __future__ import annotations
 

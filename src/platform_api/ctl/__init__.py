@@ -1,1 +1,1 @@
-"""`platformctl`: the command-line client (README "platformctl"), a thin layer over platform_api.client."""
+"""`platformctl`: the command-line client (docs/platformctl.md), a thin layer over platform_api.client."""

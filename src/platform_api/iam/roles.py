@@ -113,7 +113,7 @@ def check(role: Role) -> None:
         raise errors.invalid_argument("capabilities", "UNKNOWN is not a capability")
     internal = sorted(caps.INTERNAL_ONLY.intersection(role.capabilities))
     if internal and "CAP_INTERNAL" not in role.capabilities:
-        # Reference 9.1: such roles are the operator's own and must say so.
+        # Internal capabilities are the operator's own: a role holding them must say so by holding CAP_INTERNAL.
         raise errors.invalid_argument(
             "capabilities", f"{', '.join(internal)} are internal-only: a role holding them must also hold CAP_INTERNAL"
         )

@@ -1,7 +1,7 @@
 """E-mail domains verified for root organizations, and the access requests made to them (the tables
 `group_domains` and `group_access_requests`; signin/joining.py serves the RPCs that read them).
 
-An organization's owner proves a domain in one of two ways (README "Joining your company's organization"):
+An organization's owner proves a domain in one of two ways (docs/joining.md):
 - the operator's word: `platform-api domains verify --group <root> --domain example.com` (with the
   database: trusted, no DNS);
 - DNS: `platform-api domains challenge` records a random token and prints the TXT record

@@ -1,4 +1,4 @@
-"""Human login at our issuer (README "Signing in (people)").
+"""Human login at our issuer (docs/sign-in.md).
 
 `GET /oauth` starts a login: the client's parameters are checked (the `redirect` first: only loopback
 callbacks and configured console origins, refused before anything else), and the browser is sent to the
@@ -420,7 +420,7 @@ async def get_headless_session(request: GetHeadlessSessionRequest, ctx: Context)
 
 
 def arguments(serve: argparse.ArgumentParser) -> None:
-    """The flags of `serve` for people's logins (each also an environment variable: README "Signing in")."""
+    """The flags of `serve` for people's logins (each also an environment variable: docs/sign-in.md)."""
     for flag, text in (
         ("--login-issuer", "server-wide upstream OIDC provider for human logins (GET /oauth without idp_id)"),
         ("--login-client-id", "our client id at that provider"),

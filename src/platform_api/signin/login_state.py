@@ -1,4 +1,4 @@
-"""A pending login between `GET /oauth` and `GET /oauth/callback` (README "Signing in (people)"), kept by the
+"""A pending login between `GET /oauth` and `GET /oauth/callback` (docs/sign-in.md), kept by the
 browser that started it, so that a login nobody finishes costs the server nothing.
 
 `/oauth` seals the pending login (PKCE verifier, nonce, the client's parameters, its expiry) with AES-256-GCM

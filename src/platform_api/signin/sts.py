@@ -4,8 +4,8 @@
 `identity_provider`) with `Authorization: Bearer <upstream token>`:
 - a token of an issuer the operator trusts (`--trusted-issuer`, `--login-issuer`) without `identity`: the
   person's own user identity, `lookupIdentity`'s uid for it, registered on first contact (no roles until
-  bound), whatever other identities accept the token (DESIGN 4: another organization's identities never
-  change what a person's own exchange answers);
+  bound), whatever other identities accept the token (another organization's identities never change
+  what a person's own exchange answers);
 - with `identity`: that identity must accept the token (its claimMatch, after verifying the token
   through the issuer's discovery and JWKS, or its staticKeys);
 - otherwise: the identities whose exact (issuer, subject) or patterns could accept the token are tried; a

@@ -24,7 +24,7 @@ class Conflict(StorageError):
         self.table = table
 
 
-# What became of a request the store refused (the ErrorInfo reason of its 503: README "Behaviour worth knowing").
+# What became of a request the store refused (the ErrorInfo reason of its 503: docs/reference/behaviour.md).
 NOTHING_STORED = "NOTHING_STORED"
 COMMIT_OUTCOME_UNKNOWN = "COMMIT_OUTCOME_UNKNOWN"
 

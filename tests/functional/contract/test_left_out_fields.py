@@ -39,7 +39,7 @@ FACTS = wire_facts.parse()
 FACTS_V1 = wire_facts.parse(wire_facts.WIRE_V1)
 METHODS = schema.methods()
 NOT_KEPT = "this server does not keep "
-# The v2 message each v1 message with left-out fields adapts to (spec 9.6; README: Wire contract, v1).
+# The v2 message each v1 message with left-out fields adapts to (spec 9.6; docs/reference/wire-contract.md, v1).
 V1_TWINS = {
     "chainguard.platform.iam.Group": "chainguard.platform.iam.v2.Group",
     "chainguard.platform.iam.Identity": "chainguard.platform.iam.v2.Identity",

@@ -4,7 +4,7 @@ with ErrorInfo) and over HTTP at its contract route (501 code 12), to any authen
 scope, naming the method it reached; anonymous callers get UNAUTHENTICATED, as on every route but the public
 ones. A method that no service of ours has (the vendor's product-only services, a moved or misspelt method)
 answers the same structured UNIMPLEMENTED over gRPC, whatever its streaming kind; its HTTP path, unknown to
-us, is NOT_FOUND like every unknown route (README: Wire contract)."""
+us, is NOT_FOUND like every unknown route (docs/reference/wire-contract.md)."""
 
 from __future__ import annotations
 
@@ -142,7 +142,7 @@ def test_every_unserved_v1_route_is_unimplemented_over_http(server: Server, org:
                 wrong[f"anonymous {h.verb} {h.path}"] = _http_answer(a)
     assert wrong == {}
     assert routes == sum(len(m.http) for _, m in METHODS)
-    # The walk reaches the product-only calls, which are never served (README: Wire contract).
+    # The walk reaches the product-only calls, which are never served (docs/reference/wire-contract.md).
     walked = {f"{service}.{m.name}" for service, m in METHODS}
     assert walked >= {f"chainguard.platform.{n}" for n in PRODUCT_ONLY}, sorted(walked)
 

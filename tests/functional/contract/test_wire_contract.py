@@ -4,7 +4,7 @@ Clients generated from the vendor's protos send exactly its method paths and fie
 difference in a name, number, type, label, JSON name, oneof, enum value or HTTP rule breaks them. The only
 differences allowed are listed here, each with its reason:
 - contract fields we leave out are `reserved` in our message, by number and by name;
-- our own fields are numbered from 1000 (README: Extensions);
+- our own fields are numbered from 1000 (docs/reference/wire-contract.md "Extensions");
 - the methods, messages and enums below that we do not serve;
 - our own methods and services, listed below.
 The v2beta1 packages must be the v2 ones under another name (spec 9.3).
@@ -61,7 +61,7 @@ OMITTED_TYPES = {
     "chainguard.platform.registry.v2.CustomOverlay.Certificates",
     "chainguard.platform.registry.v2.CustomOverlay.Certificates.AdditionalEntry",
 }
-# Our own methods in the contract's services, and our own services (README: Extensions).
+# Our own methods in the contract's services, and our own services (docs/reference/wire-contract.md "Extensions").
 EXTENSION_METHODS = {
     "chainguard.platform.events.v2.SubscriptionsService.UpdateSubscription",
     "chainguard.platform.events.v2.SubscriptionsService.RedeliverEvent",
@@ -71,7 +71,7 @@ EXTENSION_SERVICES = {
 }
 # v1 methods whose events option differs from the contract's event type, and why.
 V1_EVENT_DEVIATIONS = {
-    # Product-only (README "Wire contract"): never served, so they emit nothing; the events machinery has no
+    # Product-only (docs/reference/wire-contract.md): never served, so they emit nothing; the events machinery has no
     # group rule for the vendor's library entitlements.
     "chainguard.platform.libraries.Entitlements.Create": "",
     "chainguard.platform.libraries.Entitlements.Delete": "",

@@ -25,7 +25,8 @@ def _v1(method: str) -> bool:
 
 def test_every_served_method_has_exactly_one_implementation() -> None:
     served = {m.impl for m in schema.methods().values()}
-    # The v1 contract is declared whole; its calls are implemented as their adapters land (README: Wire contract).
+    # The v1 contract is declared whole; its calls are implemented as their adapters land
+    # (docs/reference/wire-contract.md).
     missing = sorted(served - set(app.HANDLERS) - UNIMPLEMENTED - {m for m in served if _v1(m)})
     assert missing == []
     assert sorted(set(app.HANDLERS) - served) == []  # no implementation of a method nobody serves

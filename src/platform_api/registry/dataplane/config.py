@@ -1,7 +1,7 @@
 """`platform-api registry-config`: a Distribution 2.8 configuration for a registry beside this server (its
 token authentication pointed at our `/registry/token`, the registry CA's certificate as its
 `rootcertbundle`, its notifications sent to our `/registry/notifications` with a shared secret), so that
-the two run side by side with two commands (README "Registry data plane")."""
+the two run side by side with two commands (docs/registry.md)."""
 
 from __future__ import annotations
 

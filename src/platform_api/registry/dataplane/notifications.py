@@ -1,5 +1,5 @@
 """Distribution's notifications in (`POST /registry/notifications`): pushes, pulls and deletes become our
-state and our events (README "Registry data plane").
+state and our events (docs/registry.md).
 
 The envelope only says what happened; what we record comes from the registry itself: for a push by tag we
 ask the registry where the tag points now and read that image back by digest (dataplane/content.py), so a

@@ -1,4 +1,4 @@
-"""The token service of a Distribution registry (`GET /registry/token`, README "Registry data plane").
+"""The token service of a Distribution registry (`GET /registry/token`, docs/registry.md).
 
 Distribution sends a client without a token to our realm; the client asks for
 `scope=repository:<path>:<actions>` with HTTP Basic (password: one of our access tokens) or a bearer, and we

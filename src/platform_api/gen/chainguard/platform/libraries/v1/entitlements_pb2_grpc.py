@@ -56,21 +56,21 @@ class EntitlementsServicer:
     """Missing associated documentation comment in .proto file."""
 
     def Create(self, request, context):
-        """Product-only (library entitlements): answers UNIMPLEMENTED (README: Wire contract). No events option: it emits none.
+        """Product-only (library entitlements): answers UNIMPLEMENTED (docs/reference/wire-contract.md). No events option: it emits none.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def List(self, request, context):
-        """Product-only (library entitlements): answers UNIMPLEMENTED (README: Wire contract).
+        """Product-only (library entitlements): answers UNIMPLEMENTED (docs/reference/wire-contract.md).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def Delete(self, request, context):
-        """Product-only (library entitlements): answers UNIMPLEMENTED (README: Wire contract). No events option: it emits none.
+        """Product-only (library entitlements): answers UNIMPLEMENTED (docs/reference/wire-contract.md). No events option: it emits none.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -50,14 +50,14 @@ class ApkoServicer:
     """Missing associated documentation comment in .proto file."""
 
     def ResolveConfig(self, request, context):
-        """Product-only (image builds): answers UNIMPLEMENTED (README: Wire contract).
+        """Product-only (image builds): answers UNIMPLEMENTED (docs/reference/wire-contract.md).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def BuildImage(self, request, context):
-        """Product-only (image builds): answers UNIMPLEMENTED (README: Wire contract).
+        """Product-only (image builds): answers UNIMPLEMENTED (docs/reference/wire-contract.md).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -231,7 +231,7 @@ class RegistryServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetRepoCountBySource(self, request, context):
-        """Product-only (the vendor's catalog sync sources): answers UNIMPLEMENTED (README: Wire contract).
+        """Product-only (the vendor's catalog sync sources): answers UNIMPLEMENTED (docs/reference/wire-contract.md).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -274,7 +274,7 @@ class RegistryServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListEolTags(self, request, context):
-        """Served: the tags of repos given end-of-life data by `import eol` (README: Security data).
+        """Served: the tags of repos given end-of-life data by `import eol` (docs/security-data.md).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -293,28 +293,28 @@ class RegistryServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetHelm(self, request, context):
-        """Product-only (charts): answers UNIMPLEMENTED (README: Wire contract).
+        """Product-only (charts): answers UNIMPLEMENTED (docs/reference/wire-contract.md).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GetChart(self, request, context):
-        """Product-only (charts): answers UNIMPLEMENTED (README: Wire contract).
+        """Product-only (charts): answers UNIMPLEMENTED (docs/reference/wire-contract.md).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def ListChartsByImageRepo(self, request, context):
-        """Product-only (charts): answers UNIMPLEMENTED (README: Wire contract).
+        """Product-only (charts): answers UNIMPLEMENTED (docs/reference/wire-contract.md).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GetImageConfig(self, request, context):
-        """Product-only (the vendor's registry reads image configs on request): answers UNIMPLEMENTED (README: Wire contract).
+        """Product-only (the vendor's registry reads image configs on request): answers UNIMPLEMENTED (docs/reference/wire-contract.md).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -358,77 +358,77 @@ class RegistryServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetPackageVersionMetadata(self, request, context):
-        """Product-only (the vendor's package version feed): answers UNIMPLEMENTED (README: Wire contract).
+        """Product-only (the vendor's package version feed): answers UNIMPLEMENTED (docs/reference/wire-contract.md).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def ListBuildReports(self, request, context):
-        """Product-only (image builds): answers UNIMPLEMENTED (README: Wire contract).
+        """Product-only (image builds): answers UNIMPLEMENTED (docs/reference/wire-contract.md).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GetBuildStatus(self, request, context):
-        """Product-only (image builds): answers UNIMPLEMENTED (README: Wire contract).
+        """Product-only (image builds): answers UNIMPLEMENTED (docs/reference/wire-contract.md).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GetUpdateStatus(self, request, context):
-        """Product-only (the vendor's update pipeline): answers UNIMPLEMENTED (README: Wire contract).
+        """Product-only (the vendor's update pipeline): answers UNIMPLEMENTED (docs/reference/wire-contract.md).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GetSyncStatus(self, request, context):
-        """Product-only (catalog sync): answers UNIMPLEMENTED (README: Wire contract).
+        """Product-only (catalog sync): answers UNIMPLEMENTED (docs/reference/wire-contract.md).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def ListSyncStatuses(self, request, context):
-        """Product-only (catalog sync): answers UNIMPLEMENTED (README: Wire contract).
+        """Product-only (catalog sync): answers UNIMPLEMENTED (docs/reference/wire-contract.md).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def CreateDeployment(self, request, context):
-        """Product-only (deployments): answers UNIMPLEMENTED (README: Wire contract).
+        """Product-only (deployments): answers UNIMPLEMENTED (docs/reference/wire-contract.md).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def UpdateDeployment(self, request, context):
-        """Product-only (deployments): answers UNIMPLEMENTED (README: Wire contract).
+        """Product-only (deployments): answers UNIMPLEMENTED (docs/reference/wire-contract.md).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GetDeployment(self, request, context):
-        """Product-only (deployments): answers UNIMPLEMENTED (README: Wire contract).
+        """Product-only (deployments): answers UNIMPLEMENTED (docs/reference/wire-contract.md).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GetRegistrySettings(self, request, context):
-        """Product-only (registry settings): answers UNIMPLEMENTED (README: Wire contract).
+        """Product-only (registry settings): answers UNIMPLEMENTED (docs/reference/wire-contract.md).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def UpdateRegistrySettings(self, request, context):
-        """Product-only (registry settings): answers UNIMPLEMENTED (README: Wire contract).
+        """Product-only (registry settings): answers UNIMPLEMENTED (docs/reference/wire-contract.md).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
