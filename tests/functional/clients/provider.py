@@ -1,6 +1,6 @@
-"""The vendor's Terraform provider's client set, as ../shared/reference/terraform-provider-calls.md ("facts")
-describes it, written on the generated stubs only (no platform_api client code), so that a test makes the
-provider's calls as its Go code makes them:
+"""The vendor's Terraform provider's client set, as its published Go source makes its calls (cited below as "facts
+N": the numbered facts we recorded from that source), written on the generated stubs only (no platform_api client
+code), so that a test makes the provider's calls as its Go code makes them:
 
 - dialing (facts 5.2): `console_api` = `http://localhost:<port>` gives the plaintext target `localhost:<port>`;
   two client sets (v1 and v2beta1) on two connections (facts 2); calls wait for ready; on every call

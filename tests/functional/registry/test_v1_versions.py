@@ -1,8 +1,8 @@
 """v1 Registry.GetPackageVersionMetadata (`GET /registry/v1/versions/{package=**}`) over both transports, from the
 end-of-life data `import eol` gave a repo (tests/data/eol/python.json): supported cycles newest first, ended
 ones apart with their YYYY-MM-DD EOL dates, NOT_FOUND for a package without data (or out of the caller's
-reach), and the vendor's Terraform provider's own reading of the answer (../shared/reference/
-terraform-provider-calls.md, section 4 `chainguard_versions`, and section 6 point 4)."""
+reach), and the vendor's Terraform provider's own reading of the answer (its `chainguard_versions` data source, as
+tests/functional/clients/provider.py replays it)."""
 
 from __future__ import annotations
 
