@@ -1,0 +1,111 @@
+// Access: identities with their role bindings, roles, invites, identity providers, external group mappings,
+// account associations. Each control shows only when WhoAmI says the person holds its capability; the API
+// checks again anyway.
+import { api, page } from "../api.js";
+import { can } from "../app.js";
+import { clear, copyButton, empty, failure, form, h, loading, pagedTable, section, table, when } from "../ui.js";
+
+function removeButton(label, run, after) {
+  const b = h("button", { type: "button", class: "danger" }, label);
+  b.addEventListener("click", async () => {
+    b.disabled = true;
+    try {
+      await run();
+      after();
+    } catch (e) {
+      b.replaceWith(failure(e));
+    }
+  });
+  return b;
+}
+
+async function roles(org) {
+  const d = await api("/iam/v2/roles", { query: { "uidp.ancestorsOf": org.uid, pageSize: 100 } }).catch(() => api("/iam/v2/roles", { query: { pageSize: 100 } }));
+  return d.roles || [];
+}
+
+export async function render(view, { org }) {
+  if (!org) return clear(view, h("h1", {}, "Access"), empty("No organization to show."));
+  const g = org.uid;
+  const bindingsBox = h("div");
+  const rolesBox = h("div", {}, loading());
+  const invitesBox = h("div");
+  const idpBox = h("div");
+  const mappingsBox = h("div");
+  const assocBox = h("div");
+  clear(
+    view,
+    h("h1", {}, "Access"),
+    section("People and their roles", bindingsBox),
+    section("Roles", rolesBox),
+    section("Invites", invitesBox),
+    section("Identity providers", idpBox),
+    section("External group mappings", mappingsBox),
+    section("Account associations", assocBox),
+  );
+  if (!can("IAM_ROLE_BINDINGS_LIST")) {
+    clear(view, h("h1", {}, "Access"), empty("You may not see who has access to this organization."));
+    return;
+  }
+  let roleList = [];
+  try {
+    roleList = await roles(org);
+    clear(rolesBox, table("Roles", ["Name", "Description", "Capabilities", "Kind"], roleList.map((r) => [r.name, r.description || "—", h("details", {}, h("summary", {}, `${(r.capabilities || []).length} capabilities`), (r.capabilities || []).join(", ")), r.uid.includes("/") ? "custom" : "built-in"])));
+  } catch (e) {
+    clear(rolesBox, failure(e));
+  }
+  const roleOptions = roleList.map((r) => [r.uid, r.name]);
+
+  const drawBindings = () => {
+    const list = pagedTable(
+      "Role bindings",
+      ["Identity", "Role", "Since", ""],
+      (token) => page("/iam/v2/roleBindings", "roleBindings", { "uidp.childrenOf": g, pageSize: 50, pageToken: token }),
+      (b) => [
+        h("span", { title: b.identityUid || "" }, (b.identity && (b.identity.name || b.identity.subject)) || b.identityUid),
+        (b.role && b.role.name) || b.roleUid,
+        when(b.createTime),
+        can("IAM_ROLE_BINDINGS_DELETE") ? removeButton("Remove", () => api(`/iam/v2/roleBindings/${b.uid}`, { method: "DELETE" }), drawBindings) : "",
+      ],
+      "No role bindings here.",
+    );
+    const add = can("IAM_ROLE_BINDINGS_CREATE")
+      ? form("Add role binding", [["identity", "Identity uid", { required: true, autocomplete: "off" }], ["role", "Role", { options: roleOptions }]], "Add binding", async (v) => {
+          await api(`/iam/v2/roleBindings/${g}`, { method: "POST", body: { identityUid: v.identity, roleUid: v.role } });
+          drawBindings();
+        })
+      : null;
+    clear(bindingsBox, add, list);
+  };
+  drawBindings();
+
+  const drawInvites = () => {
+    if (!can("IAM_GROUP_INVITES_LIST")) return clear(invitesBox, empty("You may not see invites."));
+    const list = pagedTable(
+      "Invites",
+      ["Email", "Role", "Expires", "Single use", ""],
+      (token) => page("/iam/v2/groupInvites", "groupInvites", { "uidp.childrenOf": g, pageSize: 50, pageToken: token }),
+      (i) => [i.email || "anyone", (i.role && i.role.name) || i.roleUid, when(i.expirationTime), i.singleUse ? "yes" : "no", can("IAM_GROUP_INVITES_DELETE") ? removeButton("Revoke", () => api(`/iam/v2/groupInvites/${i.uid}`, { method: "DELETE" }), drawInvites) : ""],
+      "No open invites.",
+    );
+    const shown = h("div", { class: "secret", "aria-live": "polite" });
+    const add = can("IAM_GROUP_INVITES_CREATE")
+      ? form("Create invite", [["email", "Email (optional)", { type: "email", autocomplete: "off" }], ["role", "Role", { options: roleOptions }], ["ttl", "Valid for (hours)", { type: "number", min: 1, value: 72 }]], "Create invite", async (v) => {
+          const inv = await api(`/iam/v2/groupInvites/${g}`, { method: "POST", body: { email: v.email || undefined, roleUid: v.role, ttl: `${Number(v.ttl || 72) * 3600}s`, singleUse: true } });
+          clear(shown, h("p", {}, "Invite code (shown once): "), h("code", { class: "code" }, inv.code), " ", copyButton(inv.code, "Copy code"));
+          drawInvites();
+          invitesBox.prepend(shown);
+        })
+      : null;
+    clear(invitesBox, add, list);
+  };
+  drawInvites();
+
+  const simple = (box, cap, caption, path, key, headers, row, emptyText) => {
+    if (!can(cap)) return clear(box, empty("You may not see these."));
+    clear(box, pagedTable(caption, headers, (token) => page(path, key, { "uidp.childrenOf": g, pageSize: 50, pageToken: token }), row, emptyText));
+  };
+  simple(idpBox, "IAM_IDENTITY_PROVIDERS_LIST", "Identity providers", "/iam/v2/identityProviders", "identityProviders", ["Name", "Issuer", "Client id", "Default role"], (p) => [p.name, (p.oidc && p.oidc.issuer) || "—", (p.oidc && p.oidc.clientId) || "—", p.defaultRole || "—"], "No identity providers.");
+  simple(mappingsBox, "IAM_IDENTITY_PROVIDERS_LIST", "External group mappings", "/iam/v2/externalGroupRoleMappings", "externalGroupRoleMappings", ["External group", "Role", "Identity provider"], (m) => [m.externalGroup || m.group || "—", (m.role && m.role.name) || m.roleUid || "—", m.identityProviderUid || "—"], "No external group mappings.");
+  simple(assocBox, "IAM_ACCOUNT_ASSOCIATIONS_LIST", "Account associations", "/iam/v2/accountAssociations", "accountAssociations", ["Name", "Clouds"], (a) => [a.name || a.uid, Object.keys(a).filter((k) => ["amazon", "google", "azure", "github", "chainguard"].includes(k)).join(", ") || "—"], "No account associations.");
+}

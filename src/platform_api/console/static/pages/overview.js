@@ -1,0 +1,58 @@
+// Overview: the organization, its counts, and what changed lately (repos created or updated, tags moved).
+import { api } from "../api.js";
+import { url } from "../app.js";
+import { clear, empty, failure, h, link, loading, section, when } from "../ui.js";
+
+async function count(path, query) {
+  const d = await api(path, { query: { ...query, pageSize: 1 } });
+  return d.totalCount !== undefined ? d.totalCount : "—";
+}
+
+export async function render(view, { org, orgs }) {
+  if (!org) {
+    clear(view, h("h1", {}, "Overview"), empty("You can see no organization yet. Ask an owner for an invite."));
+    return;
+  }
+  const counts = h("dl", { class: "counts" }, loading());
+  const recent = h("div", {}, loading());
+  clear(
+    view,
+    h("h1", {}, org.name || org.uid),
+    org.description ? h("p", {}, org.description) : null,
+    h("p", { class: "muted" }, `${orgs.length} organization${orgs.length === 1 ? "" : "s"} visible to you · uid `, h("code", {}, org.uid)),
+    section("In numbers", counts),
+    section("Recent changes", recent),
+  );
+  const under = { "uidp.descendantsOf": org.uid };
+  Promise.all([
+    count("/registry/v2/repos", under),
+    count("/iam/v2/groups", under),
+    api("/registry/v1/vuln_reports/counts", { query: { "uidp.descendantsOf": org.uid } }).catch(() => null),
+  ])
+    .then(([repos, groups, vulns]) => {
+      const latest = vulns && (vulns.items || vulns.counts || []).slice(-1)[0];
+      const sev = (name) => (latest ? (latest[name] || []).length || latest[name + "Count"] || 0 : "—");
+      clear(
+        counts,
+        h("div", {}, h("dt", {}, "Images"), h("dd", {}, repos)),
+        h("div", {}, h("dt", {}, "Groups"), h("dd", {}, groups)),
+        h("div", {}, h("dt", {}, "Critical vulnerabilities"), h("dd", {}, sev("critical"))),
+        h("div", {}, h("dt", {}, "High vulnerabilities"), h("dd", {}, sev("high"))),
+      );
+    })
+    .catch((e) => clear(counts, failure(e)));
+  try {
+    const [repos, tags] = await Promise.all([
+      api("/registry/v2/repos", { query: { ...under, orderBy: "updateTime desc", pageSize: 8 } }),
+      api("/registry/v2/tags", { query: { ...under, orderBy: "updateTime desc", pageSize: 8 } }),
+    ]);
+    const items = [
+      ...(repos.repos || []).map((r) => ({ t: r.updateTime || r.createTime, what: "Image", name: r.name, uid: r.uid })),
+      ...(tags.tags || []).map((t) => ({ t: t.updateTime || t.createTime, what: "Tag", name: `${t.name} → ${(t.digest || "").slice(0, 19)}`, uid: t.uid.split("/").slice(0, -1).join("/") })),
+    ].sort((a, b) => (b.t || "").localeCompare(a.t || ""));
+    if (!items.length) clear(recent, empty("Nothing has changed yet: no images in this organization."));
+    else clear(recent, h("ul", { class: "recent" }, items.slice(0, 10).map((x) => h("li", {}, h("span", { class: "badge" }, x.what), " ", link(url("images/" + encodeURIComponent(x.uid)), x.name), " ", when(x.t)))));
+  } catch (e) {
+    clear(recent, failure(e));
+  }
+}
