@@ -37,6 +37,7 @@ def page(home: str, registry: str) -> str:
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta name="color-scheme" content="light dark">'
+        '<link rel="icon" href="data:,">'  # no favicon request
         "<title>Console</title>"
         f'<link rel="stylesheet" href="{STATIC}console.css">'
         f'<link rel="modulepreload" href="{STATIC}api.js">'

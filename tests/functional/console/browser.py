@@ -52,4 +52,5 @@ def open_page(b: Browser, **options: Any) -> Watched:
     w = Watched(page, context)
     page.on("console", lambda m: w.messages.append(f"{m.type}: {m.text}"))
     page.on("pageerror", lambda e: w.errors.append(str(e)))
+    page.on("response", lambda r: r.status >= 400 and w.errors.append(f"{r.status} {r.request.method} {r.url}"))
     return w

@@ -114,3 +114,45 @@ def test_sign_in_leaves_no_token_in_the_url_and_history(world: World) -> None:
     kept = page.evaluate("sessionStorage.getItem('console.session')")
     assert kept and "token" in kept
     assert world.owner.context.cookies() == [] or all("token" not in c["value"] for c in world.owner.context.cookies())
+
+
+PAGES = ["", "images", "security?q=CVE-2024-0001", "access", "events"]
+IMAGE_TABS = ["tags", "overview", "history", "sbom", "vulnerabilities", "advisories"]
+
+
+def serious(w: Watched) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now."""
+    results = Axe().run(w.page)
+    return [f"{v['id']}: {v['help']}" for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+
+
+def settle(w: Watched) -> None:
+    w.page.wait_for_load_state("networkidle")
+    expect(w.page.locator("main [role=status]:has-text('Loading')")).to_have_count(0)
+
+
+@pytest.mark.parametrize("who", ["owner", "viewer"])
+def test_every_page_renders_without_csp_violations_or_serious_axe_findings(world: World, who: str) -> None:
+    w = getattr(world, who)
+    found: dict[str, list[str]] = {}
+    paths = [*PAGES, *(f"images/{world.repo['uid']}?tab={t}" for t in IMAGE_TABS)]
+    for path in paths:
+        world.goto(w, path)
+        settle(w)
+        expect(w.page.locator("main h1")).to_be_visible()
+        bad = [e.inner_text() for e in w.page.locator("main .state.error").all()] + serious(w)
+        if bad:
+            found[path] = bad
+    assert not found, found
+    assert not w.problems(), w.problems()
+
+
+def test_capabilities_decide_the_controls(world: World) -> None:
+    for w, shown in ((world.owner, 1), (world.viewer, 0)):
+        world.goto(w, "access")
+        settle(w)
+        expect(w.page.get_by_role("form", name="Add role binding")).to_have_count(shown)
+        expect(w.page.get_by_role("form", name="Create invite")).to_have_count(shown)
+        world.goto(w, "images")
+        settle(w)
+        expect(w.page.get_by_role("form", name="Create group")).to_have_count(shown)

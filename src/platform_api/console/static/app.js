@@ -35,14 +35,14 @@ export function url(path, extra = {}) {
   return `/console/${path}${s ? "?" + s : ""}`;
 }
 
-// What the person may do in `group` (or one of its descendants' ancestors): the capabilities of their
-// bindings on it and on its ancestors, as WhoAmI lists them.
+// Whether the person may do `cap` (WhoAmI's friendly name, `role_bindings.create`) in `group`: a capability
+// of one of their bindings on it or on an ancestor.
 export function can(cap, group = currentOrg() && currentOrg().uid) {
   if (!who || !group) return false;
   return (who.capabilities || []).some((c) => {
     const g = (c.group && c.group.id) || "";
     const applies = g === group || group.startsWith(g + "/");
-    return applies && (c.capabilities || []).some((x) => x === cap || x === "CAP_" + cap);
+    return applies && (c.capabilities || []).includes(cap);
   });
 }
 

@@ -43,7 +43,7 @@ export async function render(view, { org }) {
     section("External group mappings", mappingsBox),
     section("Account associations", assocBox),
   );
-  if (!can("IAM_ROLE_BINDINGS_LIST")) {
+  if (!can("role_bindings.list")) {
     clear(view, h("h1", {}, "Access"), empty("You may not see who has access to this organization."));
     return;
   }
@@ -65,11 +65,11 @@ export async function render(view, { org }) {
         h("span", { title: b.identityUid || "" }, (b.identity && (b.identity.name || b.identity.subject)) || b.identityUid),
         (b.role && b.role.name) || b.roleUid,
         when(b.createTime),
-        can("IAM_ROLE_BINDINGS_DELETE") ? removeButton("Remove", () => api(`/iam/v2/roleBindings/${b.uid}`, { method: "DELETE" }), drawBindings) : "",
+        can("role_bindings.delete") ? removeButton("Remove", () => api(`/iam/v2/roleBindings/${b.uid}`, { method: "DELETE" }), drawBindings) : "",
       ],
       "No role bindings here.",
     );
-    const add = can("IAM_ROLE_BINDINGS_CREATE")
+    const add = can("role_bindings.create")
       ? form("Add role binding", [["identity", "Identity uid", { required: true, autocomplete: "off" }], ["role", "Role", { options: roleOptions }]], "Add binding", async (v) => {
           await api(`/iam/v2/roleBindings/${g}`, { method: "POST", body: { identityUid: v.identity, roleUid: v.role } });
           drawBindings();
@@ -80,16 +80,16 @@ export async function render(view, { org }) {
   drawBindings();
 
   const drawInvites = () => {
-    if (!can("IAM_GROUP_INVITES_LIST")) return clear(invitesBox, empty("You may not see invites."));
+    if (!can("group_invites.list")) return clear(invitesBox, empty("You may not see invites."));
     const list = pagedTable(
       "Invites",
       ["Email", "Role", "Expires", "Single use", ""],
       (token) => page("/iam/v2/groupInvites", "groupInvites", { "uidp.childrenOf": g, pageSize: 50, pageToken: token }),
-      (i) => [i.email || "anyone", (i.role && i.role.name) || i.roleUid, when(i.expirationTime), i.singleUse ? "yes" : "no", can("IAM_GROUP_INVITES_DELETE") ? removeButton("Revoke", () => api(`/iam/v2/groupInvites/${i.uid}`, { method: "DELETE" }), drawInvites) : ""],
+      (i) => [i.email || "anyone", (i.role && i.role.name) || i.roleUid, when(i.expirationTime), i.singleUse ? "yes" : "no", can("group_invites.delete") ? removeButton("Revoke", () => api(`/iam/v2/groupInvites/${i.uid}`, { method: "DELETE" }), drawInvites) : ""],
       "No open invites.",
     );
     const shown = h("div", { class: "secret", "aria-live": "polite" });
-    const add = can("IAM_GROUP_INVITES_CREATE")
+    const add = can("group_invites.create")
       ? form("Create invite", [["email", "Email (optional)", { type: "email", autocomplete: "off" }], ["role", "Role", { options: roleOptions }], ["ttl", "Valid for (hours)", { type: "number", min: 1, value: 72 }]], "Create invite", async (v) => {
           const inv = await api(`/iam/v2/groupInvites/${g}`, { method: "POST", body: { email: v.email || undefined, roleUid: v.role, ttl: `${Number(v.ttl || 72) * 3600}s`, singleUse: true } });
           clear(shown, h("p", {}, "Invite code (shown once): "), h("code", { class: "code" }, inv.code), " ", copyButton(inv.code, "Copy code"));
@@ -105,7 +105,7 @@ export async function render(view, { org }) {
     if (!can(cap)) return clear(box, empty("You may not see these."));
     clear(box, pagedTable(caption, headers, (token) => page(path, key, { "uidp.childrenOf": g, pageSize: 50, pageToken: token }), row, emptyText));
   };
-  simple(idpBox, "IAM_IDENTITY_PROVIDERS_LIST", "Identity providers", "/iam/v2/identityProviders", "identityProviders", ["Name", "Issuer", "Client id", "Default role"], (p) => [p.name, (p.oidc && p.oidc.issuer) || "—", (p.oidc && p.oidc.clientId) || "—", p.defaultRole || "—"], "No identity providers.");
-  simple(mappingsBox, "IAM_IDENTITY_PROVIDERS_LIST", "External group mappings", "/iam/v2/externalGroupRoleMappings", "externalGroupRoleMappings", ["External group", "Role", "Identity provider"], (m) => [m.externalGroup || m.group || "—", (m.role && m.role.name) || m.roleUid || "—", m.identityProviderUid || "—"], "No external group mappings.");
-  simple(assocBox, "IAM_ACCOUNT_ASSOCIATIONS_LIST", "Account associations", "/iam/v2/accountAssociations", "accountAssociations", ["Name", "Clouds"], (a) => [a.name || a.uid, Object.keys(a).filter((k) => ["amazon", "google", "azure", "github", "chainguard"].includes(k)).join(", ") || "—"], "No account associations.");
+  simple(idpBox, "identity_providers.list", "Identity providers", "/iam/v2/identityProviders", "identityProviders", ["Name", "Issuer", "Client id", "Default role"], (p) => [p.name, (p.oidc && p.oidc.issuer) || "—", (p.oidc && p.oidc.clientId) || "—", p.defaultRole || "—"], "No identity providers.");
+  simple(mappingsBox, "identity_providers.list", "External group mappings", "/iam/v2/externalGroupRoleMappings", "externalGroupRoleMappings", ["External group", "Role", "Identity provider"], (m) => [m.externalGroup || m.group || "—", (m.role && m.role.name) || m.roleUid || "—", m.identityProviderUid || "—"], "No external group mappings.");
+  simple(assocBox, "account_associations.list", "Account associations", "/iam/v2/accountAssociations", "accountAssociations", ["Name", "Clouds"], (a) => [a.name || a.uid, Object.keys(a).filter((k) => ["amazon", "google", "azure", "github", "chainguard"].includes(k)).join(", ") || "—"], "No account associations.");
 }

@@ -24,14 +24,14 @@ export async function render(view, { org }) {
   const subsBox = h("div");
   const delBox = h("div");
   clear(view, h("h1", {}, "Events"), section("Subscriptions", subsBox), section("Deliveries", delBox));
-  if (!can("EVENTS_SUBSCRIPTION_LIST")) {
+  if (!can("subscriptions.list")) {
     clear(subsBox, empty("You may not see this organization's subscriptions."));
     clear(delBox);
     return;
   }
   const drawSubs = () => {
     const shown = h("div", { class: "secret", "aria-live": "polite" });
-    const add = can("EVENTS_SUBSCRIPTION_CREATE")
+    const add = can("subscriptions.create")
       ? form("Create subscription", [["sink", "Sink URL", { type: "url", required: true, autocomplete: "off" }]], "Create subscription", async (v) => {
           const s = await api(`/events/v2/subscriptions/${g}`, { method: "POST", body: { sink: v.sink } });
           drawSubs();
@@ -47,8 +47,8 @@ export async function render(view, { org }) {
         s.disabled ? "disabled" : "enabled",
         when(s.createTime),
         [
-          s.disabled && can("EVENTS_SUBSCRIPTION_UPDATE") ? action("Re-enable", () => api(`/events/v2/subscriptions/${s.uid}`, { method: "PATCH", body: { disabled: false }, query: { updateMask: "disabled" } }), drawSubs) : "",
-          can("EVENTS_SUBSCRIPTION_DELETE") ? action("Delete", () => api(`/events/v2/subscriptions/${s.uid}`, { method: "DELETE" }), drawSubs, "danger") : "",
+          s.disabled && can("subscriptions.update") ? action("Re-enable", () => api(`/events/v2/subscriptions/${s.uid}`, { method: "PATCH", body: { disabled: false }, query: { updateMask: "disabled" } }), drawSubs) : "",
+          can("subscriptions.delete") ? action("Delete", () => api(`/events/v2/subscriptions/${s.uid}`, { method: "DELETE" }), drawSubs, "danger") : "",
         ],
       ],
       "No subscriptions: events are recorded but sent nowhere.",
@@ -72,7 +72,7 @@ export async function render(view, { org }) {
             String(d.attemptCount || 0),
             last ? `${last.statusCode || ""} ${last.error || ""}`.trim() || "—" : "—",
             when(d.updateTime || d.createTime),
-            can("EVENTS_SUBSCRIPTION_UPDATE") || can("EVENTS_SUBSCRIPTION_CREATE") ? action("Redeliver", () => api(`/events/v2/subscriptions/${d.uid.split("/").slice(0, -1).join("/")}:redeliver`, { method: "POST", body: { eventId: d.eventId } }), drawDeliveries) : "",
+            can("subscriptions.update") || can("subscriptions.create") ? action("Redeliver", () => api(`/events/v2/subscriptions/${d.uid.split("/").slice(0, -1).join("/")}:redeliver`, { method: "POST", body: { eventId: d.eventId } }), drawDeliveries) : "",
           ];
         },
         "No deliveries yet.",

@@ -16,14 +16,14 @@ const TABS = [
 ];
 
 async function latestDigest(repo) {
-  const d = await api("/registry/v2/tags", { query: { "uidp.childrenOf": repo.uid, pageSize: 1, orderBy: "updateTime desc" } });
+  const d = await api("/registry/v2/tags", { query: { "uidp.childrenOf": repo.uid, pageSize: 1, orderBy: "updated_at desc" } });
   const t = (d.tags || [])[0];
   return t ? t.digest : "";
 }
 
 async function tags(box, repo, org) {
   const host = document.body.dataset.registry;
-  const d = await api("/registry/v2/tags", { query: { "uidp.childrenOf": repo.uid, pageSize: 100, orderBy: "updateTime desc" } });
+  const d = await api("/registry/v2/tags", { query: { "uidp.childrenOf": repo.uid, pageSize: 100, orderBy: "updated_at desc" } });
   const byDigest = new Map();
   for (const t of d.tags || []) {
     const g = byDigest.get(t.digest) || { digest: t.digest, tags: [], time: t.updateTime || t.createTime };
@@ -58,7 +58,7 @@ async function overview(box, repo) {
 }
 
 async function history(box, repo) {
-  const d = await api("/registry/v2/tags", { query: { "uidp.childrenOf": repo.uid, pageSize: 20, orderBy: "updateTime desc" } });
+  const d = await api("/registry/v2/tags", { query: { "uidp.childrenOf": repo.uid, pageSize: 20, orderBy: "updated_at desc" } });
   const list = d.tags || [];
   if (!list.length) return clear(box, empty("No tags, so no history."));
   const pick = h("select", { id: "hist-tag" }, list.map((t) => h("option", { value: t.uid }, t.name)));

@@ -1,8 +1,8 @@
 // Images: the organization's repos (or one group's), searched by name, paged by the API's page tokens; a
 // group tree narrows the list.
 import { api, page } from "../api.js";
-import { go, params, url } from "../app.js";
-import { clear, copyButton, empty, failure, h, link, pagedTable, section, when } from "../ui.js";
+import { can, go, params, url } from "../app.js";
+import { clear, copyButton, empty, failure, form, h, link, pagedTable, section, when } from "../ui.js";
 
 function pull(repo, org) {
   const host = document.body.dataset.registry;
@@ -14,9 +14,25 @@ async function tree(org, box, selected) {
   try {
     const d = await api("/iam/v2/groups", { query: { "uidp.childrenOf": org.uid, pageSize: 100 } });
     const groups = d.groups || [];
-    const item = (uid, name) =>
-      h("li", {}, link(url("images", { group: uid === org.uid ? "" : uid, q: params().get("q") || "" }), uid === selected ? h("strong", {}, name) : name));
-    clear(box, h("ul", { class: "tree" }, item(org.uid, org.name || org.uid), h("li", {}, h("ul", {}, groups.map((g) => item(g.uid, g.name))))));
+    const item = (g) => {
+      const a = link(url("images", { group: g.uid === org.uid ? "" : g.uid, q: params().get("q") || "" }), g.name || g.uid);
+      if (g.uid === selected) a.setAttribute("aria-current", "true");
+      const remove = g.uid !== org.uid && can("groups.delete", g.uid) ? h("button", { type: "button", class: "danger copy", "aria-label": `Delete group ${g.name}` }, "Delete") : null;
+      if (remove) remove.addEventListener("click", async () => {
+        try {
+          await api(`/iam/v2/groups/${g.uid}`, { method: "DELETE" });
+          tree(org, box, selected);
+        } catch (e) {
+          remove.replaceWith(failure(e));
+        }
+      });
+      return h("li", {}, a, remove ? [" ", remove] : null);
+    };
+    const add = can("groups.create") ? form("Create group", [["name", "New group", { required: true, autocomplete: "off" }]], "Create", async (v) => {
+      await api(`/iam/v2/groups/${org.uid}`, { method: "POST", body: { name: v.name } });
+      tree(org, box, selected);
+    }) : null;
+    clear(box, h("ul", { class: "tree" }, item(org), h("li", {}, h("ul", {}, groups.map(item)))), add);
     if (d.nextPageToken) box.append(h("p", { class: "muted" }, "More groups exist: use search."));
   } catch (e) {
     clear(box, failure(e));

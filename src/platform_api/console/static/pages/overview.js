@@ -43,8 +43,8 @@ export async function render(view, { org, orgs }) {
     .catch((e) => clear(counts, failure(e)));
   try {
     const [repos, tags] = await Promise.all([
-      api("/registry/v2/repos", { query: { ...under, orderBy: "updateTime desc", pageSize: 8 } }),
-      api("/registry/v2/tags", { query: { ...under, orderBy: "updateTime desc", pageSize: 8 } }),
+      api("/registry/v2/repos", { query: { ...under, orderBy: "updated_at desc", pageSize: 8 } }),
+      api("/registry/v2/tags", { query: { ...under, orderBy: "updated_at desc", pageSize: 8 } }),
     ]);
     const items = [
       ...(repos.repos || []).map((r) => ({ t: r.updateTime || r.createTime, what: "Image", name: r.name, uid: r.uid })),
