@@ -19,9 +19,12 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, expect
 
 from platform_api.auth import matching
+from tests.functional.console.browser import Watched, browser, open_page
 from tests.helpers import BACKENDS, BUILTIN_ROLE_UIDS, Server, mk_group, unique
 from tests.helpers.oidc_provider import Provider, login_server
-from tests.functional.console.browser import Watched, browser, open_page
+from tests.helpers.registry import GRYPE_REPORT, image
+
+SBOM = Path(__file__).resolve().parents[2] / "data" / "sbom" / "spdx-2.3.json"
 
 CLIENT, SECRET = "console", "s3cret-" + secrets.token_hex(4)
 HOSTILE = '<img src=x onerror="window.__pwned=1">'
@@ -68,14 +71,18 @@ class World:
     """An organization with a hostile-named image with a hostile readme, and an owner and a viewer of it, each
     signed in to the console in their own browser context."""
 
-    def __init__(self, srv: Server, provider: Provider, chromium: Browser) -> None:
+    def __init__(self, srv: Server, provider: Provider, chromium: Browser, tmp: Path) -> None:
         self.srv, self.provider = srv, provider
         http = srv.http
         self.org = mk_group(http, "", unique("console-org"))
         self.org_uid = self.org["uid"]
-        self.repo = ok(http.post(f"/registry/v2/repos/{self.org_uid}", json={"name": "app" + secrets.token_hex(2),
-                                                                            "description": HOSTILE}))  # fmt: skip
-        ok(http.patch(f"/registry/v2/repos/{self.repo['uid']}/readme", json={"content": README}))
+        self.team = mk_group(http, self.org_uid, unique("team"), description=HOSTILE)
+        # An image imported with `import oci`, tagged twice, with its SBOM and a Grype report.
+        uid, _, self.digest = image(srv, http, self.team["uid"], tmp, ("latest", "1.0"))
+        srv.cli("import", "sbom", uid, self.digest, str(SBOM))
+        srv.cli("import", "vulnreport", uid, self.digest, str(GRYPE_REPORT))
+        self.repo = ok(http.patch(f"/registry/v2/repos/{uid}", json={"description": HOSTILE}))
+        ok(http.patch(f"/registry/v2/repos/{uid}/readme", json={"content": README}))
         self.owner = self.sign_in(chromium, "owner")
         self.viewer = self.sign_in(chromium, "viewer")
 
@@ -100,8 +107,10 @@ class World:
 
 
 @pytest.fixture(scope="module")
-def world(srv: Server, provider: Provider, chromium: Browser) -> Iterator[World]:
-    w = World(srv, provider, chromium)
+def world(
+    srv: Server, provider: Provider, chromium: Browser, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[World]:
+    w = World(srv, provider, chromium, tmp_path_factory.mktemp("images"))
     yield w
     w.owner.context.close()
     w.viewer.context.close()
@@ -156,3 +165,133 @@ def test_capabilities_decide_the_controls(world: World) -> None:
         world.goto(w, "images")
         settle(w)
         expect(w.page.get_by_role("form", name="Create group")).to_have_count(shown)
+
+
+def test_the_imported_image_shows_its_tags_sbom_and_vulnerabilities(world: World) -> None:
+    w = world.owner
+    base = f"images/{world.repo['uid']}"
+    world.goto(w, base)
+    settle(w)
+    row = w.page.locator("main tbody tr")
+    expect(row).to_have_count(1)  # two tags, one digest
+    expect(row).to_contain_text("latest, 1.0")
+    expect(row).to_contain_text(world.digest[:19])
+    expect(row).to_contain_text("amd64")
+    world.goto(w, base + "?tab=sbom")
+    settle(w)
+    expect(w.page.locator("main table")).to_contain_text("Packages")
+    assert w.page.locator("main tbody tr").count() > 0
+    world.goto(w, base + "?tab=vulnerabilities")
+    settle(w)
+    assert w.page.locator("main tbody tr").count() > 0
+    expect(w.page.locator("main a[href*='/console/security?']").first).to_contain_text("-")
+    assert not w.problems(), w.problems()
+
+
+def test_hostile_values_show_as_text(world: World) -> None:
+    w = world.owner
+    world.goto(w, f"images/{world.repo['uid']}?tab=overview")
+    settle(w)
+    main = w.page.locator("main")
+    expect(main).to_contain_text(HOSTILE)  # the description, as characters
+    expect(main.locator("img")).to_have_count(0)
+    expect(main.locator("script")).to_have_count(0)
+    expect(main.get_by_role("heading", name="Hello")).to_be_visible()
+    expect(main.locator("pre code")).to_contain_text("<img src=x onerror=window.__pwned=2>")
+    expect(main.get_by_role("link", name="safe link")).to_have_attribute("href", "https://example.com/")
+    expect(main.locator("a", has_text="bad one")).to_have_count(0)
+    world.goto(w, "images?group=" + world.team["uid"])
+    settle(w)
+    assert w.page.evaluate("window.__pwned") is None
+    assert not w.problems(), w.problems()
+
+
+def test_every_console_response_carries_the_csp(srv: Server) -> None:
+    with httpx.Client(base_url=srv.base_url) as c:
+        for path in ("/console/", "/console/images/x/y", "/console/static/app.js", "/console/static/nope.js"):
+            csp = c.get(path).headers["content-security-policy"]
+            assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "default-src 'self'" in csp
+            assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
+        r = c.get("/console")
+        assert r.status_code == 308 and r.headers["location"] == public(srv) + "/console/"
+
+
+def test_create_and_remove_through_the_console(world: World, srv: Server) -> None:
+    w = world.owner
+    page = w.page
+    # A group.
+    world.goto(w, "images")
+    settle(w)
+    name = unique("made")
+    page.get_by_label("New group").fill(name)
+    page.get_by_role("button", name="Create", exact=True).click()
+    expect(page.get_by_role("link", name=name)).to_be_visible()
+    page.get_by_role("button", name=f"Delete group {name}").click()
+    expect(page.get_by_role("link", name=name)).to_have_count(0)
+    # A role binding (for the viewer identity, as editor) and its removal.
+    world.goto(w, "access")
+    settle(w)
+    ident = ok(srv.http.post(f"/iam/v2/identities/{world.org_uid}", json={"name": unique("robot"),
+               "claimMatch": {"issuer": "https://issuer.example", "subject": secrets.token_hex(4)}}))  # fmt: skip
+    bindings = page.get_by_role("table", name="Role bindings").locator("tbody tr")
+    before = bindings.count()
+    page.get_by_label("Identity uid").fill(ident["uid"])
+    page.get_by_label("Role", exact=True).first.select_option(label="editor")
+    page.get_by_role("button", name="Add binding").click()
+    expect(bindings).to_have_count(before + 1)
+    row = bindings.filter(has_text=ident["name"])
+    row.get_by_role("button", name="Remove").click()
+    expect(bindings).to_have_count(before)
+    # An invite: the code shown once, then revoked.
+    page.get_by_role("button", name="Create invite").click()
+    expect(page.locator(".secret code")).to_be_visible()
+    invites = page.get_by_role("table", name="Invites").locator("tbody tr")
+    expect(invites).to_have_count(1)
+    invites.get_by_role("button", name="Revoke").click()
+    expect(page.get_by_text("No open invites.")).to_be_visible()
+    # A subscription: the secret shown once, then deleted.
+    world.goto(w, "events")
+    settle(w)
+    page.get_by_label("Sink URL").fill("http://127.0.0.1:9/hook")
+    page.get_by_role("button", name="Create subscription").click()
+    subs = page.get_by_role("table", name="Subscriptions").locator("tbody tr")
+    expect(subs).to_have_count(1)
+    subs.get_by_role("button", name="Delete").click()
+    expect(page.get_by_text("No subscriptions")).to_be_visible()
+    assert not w.problems(), w.problems()
+
+
+def test_the_api_refuses_the_viewer_anyway(world: World) -> None:
+    """No control is shown to the viewer; a call made from its console session is refused by the API."""
+    w = world.viewer
+    world.goto(w, "access")
+    settle(w)
+    status = w.page.evaluate(
+        """async (g) => {
+            const s = JSON.parse(sessionStorage.getItem('console.session'));
+            const r = await fetch('/iam/v2/groups/' + g, {method: 'POST', headers: {authorization: 'Bearer ' + s.token},
+                                  body: JSON.stringify({name: 'nope'})});
+            return r.status;
+        }""",
+        world.org_uid,
+    )
+    assert status == 403
+
+
+def test_sign_out_forgets_the_session_and_renewal_uses_the_refresh_token(world: World, chromium: Browser) -> None:
+    w = world.sign_in(chromium, "viewer")
+    page = w.page
+    # Renewal: an expired token is replaced through the refresh token before the next call.
+    old = page.evaluate("JSON.parse(sessionStorage.getItem('console.session'))")
+    assert old["refresh"]
+    page.evaluate("""() => { const s = JSON.parse(sessionStorage.getItem('console.session'));
+                      s.expiry = Date.now(); sessionStorage.setItem('console.session', JSON.stringify(s)); }""")
+    page.reload()
+    settle(w)
+    expect(page.get_by_role("heading", name=world.org["name"])).to_be_visible()
+    new = page.evaluate("JSON.parse(sessionStorage.getItem('console.session'))")
+    assert new["token"] != old["token"] and new["refresh"] != old["refresh"]
+    page.get_by_role("button", name="Sign out").click()
+    expect(page.get_by_role("button", name="Sign in")).to_be_visible()
+    assert page.evaluate("sessionStorage.getItem('console.session')") is None
+    w.context.close()

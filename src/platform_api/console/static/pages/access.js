@@ -19,9 +19,13 @@ function removeButton(label, run, after) {
   return b;
 }
 
+// The built-in roles (at the root) and the organization's own.
 async function roles(org) {
-  const d = await api("/iam/v2/roles", { query: { "uidp.ancestorsOf": org.uid, pageSize: 100 } }).catch(() => api("/iam/v2/roles", { query: { pageSize: 100 } }));
-  return d.roles || [];
+  const [builtin, own] = await Promise.all([
+    api("/iam/v2/roles", { query: { "uidp.inRoot": "true", pageSize: 100 } }),
+    api("/iam/v2/roles", { query: { "uidp.childrenOf": org.uid, pageSize: 100 } }),
+  ]);
+  return [...(builtin.roles || []), ...(own.roles || [])];
 }
 
 export async function render(view, { org }) {
