@@ -17,8 +17,8 @@ from platform_api import advisory, events, iam, libraries, ping, registry, vulne
 from platform_api.api import grpc_server, http_errors, metrics, openapi, registry_routes, schema, sts_routes, well_known
 from platform_api.api.rest import RestApp
 from platform_api.auth import discovery, issuer, keys
-from platform_api.console import routes as console
 from platform_api.auth.access import Access
+from platform_api.console import routes as console
 from platform_api.core import errors, logs, parent
 from platform_api.core.ratelimit import AnonymousLimit
 from platform_api.core.settings import Settings

@@ -13,8 +13,6 @@ import secrets
 from typing import Any
 from urllib.parse import parse_qsl
 
-from starlette.routing import Mount
-
 from platform_api.api import caps, dispatch, http_errors, omitted, schema, transcode
 from platform_api.api.router import Match, Router
 from platform_api.core import bodies, errors
@@ -39,8 +37,8 @@ class RestApp:
         # The fallback app's Starlette routes (`platform-api routes` lists them) and their paths.
         self.fallback_routes = routes
         self.own_paths = {r.path for r in routes}
-        # Mounted apps (the console) own every path under their prefix.
-        self.own_prefixes = tuple(r.path + "/" for r in routes if isinstance(r, Mount))
+        # A route with a `{name:path}` parameter (the console's) owns every path under the part before it.
+        self.own_prefixes = tuple(r.path.split("{", 1)[0] for r in routes if ":path}" in r.path)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         path: str = scope.get("path", "")

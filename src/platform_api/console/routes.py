@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import Route
 
 from platform_api.console import shell
 from platform_api.core.settings import Settings
@@ -47,7 +47,7 @@ def load(root: Path = FILES) -> dict[str, Asset]:
     return out
 
 
-def routes(settings: Settings) -> list[Mount | Route]:
+def routes(settings: Settings) -> list[Route]:
     assets = load()
     home = settings.issuer.rstrip("/") + shell.PREFIX + "/"
     # Pull URLs name the registry data plane's address (its configured URL, else this server's host).
@@ -74,5 +74,6 @@ def routes(settings: Settings) -> list[Mount | Route]:
 
     return [
         Route(shell.PREFIX, bare),
-        Mount(shell.PREFIX, routes=[Route("/static/{name:path}", static), Route("/{page:path}", page)]),
+        Route(shell.STATIC + "{name:path}", static),
+        Route(shell.PREFIX + "/{page:path}", page),
     ]

@@ -43,7 +43,9 @@ def provider() -> Iterator[Provider]:
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
-def srv(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, provider: Provider) -> Iterator[Server]:
+def srv(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, provider: Provider
+) -> Iterator[Server]:
     tmp = tmp_path_factory.mktemp("console")
     (tmp / "secret").write_text(SECRET + "\n")
     with login_server(request.param, tmp, provider, CLIENT, "--login-client-secret-file", str(tmp / "secret"),
@@ -52,7 +54,9 @@ def srv(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 
 
 @pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
+def chromium(srv: Server) -> Iterator[Browser]:
+    """Started after the server and ended before it: Playwright's event loop must not be running while a
+    server starts (start_server runs its own)."""
     with browser() as b:
         yield b
 
