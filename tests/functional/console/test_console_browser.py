@@ -166,6 +166,8 @@ def test_capabilities_decide_the_controls(world: World) -> None:
         settle(w)
         expect(w.page.get_by_role("form", name="Add role binding")).to_have_count(shown)
         expect(w.page.get_by_role("form", name="Create invite")).to_have_count(shown)
+        expect(w.page.get_by_role("form", name="Create role")).to_have_count(shown)
+        expect(w.page.get_by_role("form", name="Create identity provider")).to_have_count(shown)
         world.goto(w, "images")
         settle(w)
         expect(w.page.get_by_role("form", name="Create group")).to_have_count(shown)
@@ -246,6 +248,19 @@ def test_create_and_remove_through_the_console(world: World, srv: Server) -> Non
     row = bindings.filter(has_text=ident["name"])
     row.get_by_role("button", name="Remove").click()
     expect(bindings).to_have_count(before)
+    # A custom role, then its capabilities edited (built-in roles have no Edit).
+    role = unique("auditor")
+    page.get_by_label("Role name").fill(role)
+    page.get_by_label("Capabilities", exact=True).first.select_option(["CAP_REPO_LIST", "CAP_TAG_LIST"])
+    page.get_by_role("button", name="Create role").click()
+    row = page.get_by_role("table", name="Roles").locator("tbody tr").filter(has_text=role)
+    expect(row).to_contain_text("2 capabilities")
+    row.get_by_text("Edit", exact=True).click()
+    row.get_by_label("Capabilities").select_option(["CAP_REPO_LIST"])
+    row.get_by_role("button", name="Save changes").click()
+    expect(page.get_by_role("table", name="Roles").locator("tbody tr").filter(has_text=role)).to_contain_text(
+        "1 capabilities"
+    )
     # An invite: the code shown once, then revoked.
     page.get_by_role("button", name="Create invite").click()
     expect(page.locator(".secret code")).to_be_visible()

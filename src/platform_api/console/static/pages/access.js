@@ -52,12 +52,45 @@ export async function render(view, { org }) {
     return;
   }
   let roleList = [];
-  try {
-    roleList = await roles(org);
-    clear(rolesBox, table("Roles", ["Name", "Description", "Capabilities", "Kind"], roleList.map((r) => [r.name, r.description || "—", h("details", {}, h("summary", {}, `${(r.capabilities || []).length} capabilities`), (r.capabilities || []).join(", ")), r.uid.includes("/") ? "custom" : "built-in"])));
-  } catch (e) {
-    clear(rolesBox, failure(e));
-  }
+  const drawRoles = async () => {
+    try {
+      roleList = await roles(org);
+    } catch (e) {
+      clear(rolesBox, failure(e));
+      return;
+    }
+    // Every capability there is: the owner role holds them all.
+    const all = [...new Set(roleList.flatMap((r) => r.capabilities || []))].sort();
+    const picker = (id, chosen = []) => h("select", { id, name: "capabilities", multiple: true, size: 8 }, all.map((c) => h("option", { value: c, selected: chosen.includes(c) }, c)));
+    const edit = (r) => {
+      if (!r.uid.includes("/") || !can("roles.update")) return "";
+      const f = h("form", { class: "inline", "aria-label": `Edit role ${r.name}` }, h("label", { for: "edit-" + r.name }, "Capabilities"), picker("edit-" + r.name, r.capabilities || []), h("button", { type: "submit" }, "Save changes"));
+      f.addEventListener("submit", async (ev) => {
+        ev.preventDefault();
+        const caps = [...f.querySelector("select").selectedOptions].map((o) => o.value);
+        try {
+          await api(`/iam/v2/roles/${r.uid}`, { method: "PATCH", body: { capabilities: caps }, query: { updateMask: "capabilities" } });
+          drawRoles();
+        } catch (e) {
+          f.append(failure(e));
+        }
+      });
+      return h("details", {}, h("summary", {}, "Edit"), f);
+    };
+    const create = can("roles.create") ? h("form", { class: "inline", "aria-label": "Create role" }, h("label", { for: "role-name" }, "Role name"), h("input", { id: "role-name", name: "name", required: true, autocomplete: "off" }), h("label", { for: "role-desc" }, "Description"), h("input", { id: "role-desc", name: "description", autocomplete: "off" }), h("label", { for: "role-caps" }, "Capabilities"), picker("role-caps"), h("button", { type: "submit" }, "Create role")) : null;
+    if (create) create.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const caps = [...create.querySelector("select").selectedOptions].map((o) => o.value);
+      try {
+        await api(`/iam/v2/roles/${g}`, { method: "POST", body: { name: create.elements.name.value, description: create.elements.description.value, capabilities: caps } });
+        drawRoles();
+      } catch (e) {
+        create.append(failure(e));
+      }
+    });
+    clear(rolesBox, table("Roles", ["Name", "Description", "Capabilities", "Kind", ""], roleList.map((r) => [r.name, r.description || "—", h("details", {}, h("summary", {}, `${(r.capabilities || []).length} capabilities`), (r.capabilities || []).join(", ")), r.uid.includes("/") ? "custom" : "built-in (read-only)", edit(r)])), create);
+  };
+  await drawRoles();
   const roleOptions = roleList.map((r) => [r.uid, r.name]);
 
   const drawBindings = () => {
@@ -105,11 +138,19 @@ export async function render(view, { org }) {
   };
   drawInvites();
 
-  const simple = (box, cap, caption, path, key, headers, row, emptyText) => {
+  const simple = (box, cap, caption, path, key, headers, row, emptyText, extra = null) => {
     if (!can(cap)) return clear(box, empty("You may not see these."));
-    clear(box, pagedTable(caption, headers, (token) => page(path, key, { "uidp.childrenOf": g, pageSize: 50, pageToken: token }), row, emptyText));
+    clear(box, extra, pagedTable(caption, headers, (token) => page(path, key, { "uidp.childrenOf": g, pageSize: 50, pageToken: token }), row, emptyText));
   };
-  simple(idpBox, "identity_providers.list", "Identity providers", "/iam/v2/identityProviders", "identityProviders", ["Name", "Issuer", "Client id", "Default role"], (p) => [p.name, (p.oidc && p.oidc.issuer) || "—", (p.oidc && p.oidc.clientId) || "—", p.defaultRole || "—"], "No identity providers.");
+  const idpForm = can("identity_providers.create")
+    ? form("Create identity provider", [["name", "Name", { required: true, autocomplete: "off" }], ["issuer", "Issuer URL", { type: "url", required: true, autocomplete: "off" }], ["clientId", "Client id", { required: true, autocomplete: "off" }], ["clientSecret", "Client secret", { type: "password", autocomplete: "new-password" }], ["defaultRole", "Default role", { options: [["", "none"], ...roleOptions] }]], "Create provider", async (v) => {
+        // The secret goes to the API once and is never read back or shown.
+        await api(`/iam/v2/identityProviders/${g}`, { method: "POST", body: { name: v.name, defaultRole: v.defaultRole || undefined, oidc: { issuer: v.issuer, clientId: v.clientId, clientSecret: v.clientSecret || undefined } } });
+        drawIdps();
+      })
+    : null;
+  const drawIdps = () => simple(idpBox, "identity_providers.list", "Identity providers", "/iam/v2/identityProviders", "identityProviders", ["Name", "Issuer", "Client id", "Default role"], (p) => [p.name, (p.oidc && p.oidc.issuer) || "—", (p.oidc && p.oidc.clientId) || "—", p.defaultRole || "—"], "No identity providers.", idpForm);
+  drawIdps();
   simple(mappingsBox, "identity_providers.list", "External group mappings", "/iam/v2/externalGroupRoleMappings", "externalGroupRoleMappings", ["External group", "Role", "Identity provider"], (m) => [m.externalGroup || m.group || "—", (m.role && m.role.name) || m.roleUid || "—", m.identityProviderUid || "—"], "No external group mappings.");
   simple(assocBox, "account_associations.list", "Account associations", "/iam/v2/accountAssociations", "accountAssociations", ["Name", "Clouds"], (a) => [a.name || a.uid, Object.keys(a).filter((k) => ["amazon", "google", "azure", "github", "chainguard"].includes(k)).join(", ") || "—"], "No account associations.");
 }

@@ -127,7 +127,7 @@ async function vulnerabilities(box, repo) {
       : empty("No vulnerabilities found in the latest scan (normal for a fresh image)."),
   );
   try {
-    const c = await api("/registry/v1/vuln_reports/counts", { query: { repo: repo.uid } });
+    const c = await api("/registry/v1/vuln_reports/counts", { query: { repo: repo.name } });
     const days = perDay(c.items || []);
     clear(trend, days.length ? chart(days, `Vulnerabilities per day, ${repo.name}`) : empty("No daily counts yet."));
   } catch (e) {
