@@ -19,8 +19,8 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, expect
 
 from platform_api.auth import matching
-from tests.functional.console.browser import Watched, browser, open_page
 from tests.helpers import BACKENDS, BUILTIN_ROLE_UIDS, Server, mk_group, unique
+from tests.helpers.browser import Watched, browser, open_page
 from tests.helpers.oidc_provider import Provider, login_server
 from tests.helpers.registry import GRYPE_REPORT, image
 
@@ -94,7 +94,8 @@ class World:
         name = role + secrets.token_hex(3)
         self.provider.add_user(name, f"{name}@example.com")
         self.provider.user = name
-        w = open_page(chromium)
+        # The viewer sees the dark scheme: the page walk checks both against axe (contrast among others).
+        w = open_page(chromium, color_scheme="dark" if role == "viewer" else "light")
         w.page.goto(public(self.srv) + "/console/")
         w.page.get_by_role("button", name="Sign in").click()
         expect(w.page.get_by_role("heading", name="Overview")).to_be_visible()  # signed in, no organization yet
@@ -314,3 +315,38 @@ def test_sign_out_forgets_the_session_and_renewal_uses_the_refresh_token(world: 
     expect(page.get_by_role("button", name="Sign in")).to_be_visible()
     assert page.evaluate("sessionStorage.getItem('console.session')") is None
     w.context.close()
+
+
+def test_keyboard_and_a_1024_pixel_window(world: World) -> None:
+    w = world.owner
+    page = w.page
+    page.set_viewport_size({"width": 1024, "height": 768})
+    try:
+        world.goto(w, f"images/{world.repo['uid']}")
+        settle(w)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1024
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.textContent") == "Skip to content"
+        # Tabs move with the arrow keys, and the chosen tab is in the URL.
+        page.get_by_role("tab", name="Tags").focus()
+        page.keyboard.press("ArrowRight")
+        expect(page.get_by_role("tab", name="Overview")).to_be_focused()
+        expect(page.get_by_role("tab", name="Overview")).to_have_attribute("aria-selected", "true")
+        assert "tab=overview" in page.url
+        outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+        assert outline != "none"  # focus is visible
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 800})
+
+
+def test_static_files_are_small_compressed_and_revalidated(srv: Server) -> None:
+    with httpx.Client(base_url=srv.base_url) as c:
+        total = 0
+        for name in ("app.js", "api.js", "session.js", "ui.js", "markdown.js", "chart.js", "console.css",
+                     "pages/image.js"):  # fmt: skip
+            r = c.get("/console/static/" + name, headers={"accept-encoding": "gzip"})
+            assert r.status_code == 200 and r.headers["content-encoding"] == "gzip"
+            total += int(r.headers["content-length"])
+            again = c.get("/console/static/" + name, headers={"if-none-match": r.headers["etag"]})
+            assert again.status_code == 304
+        assert total < 150_000  # the heaviest page's JavaScript and CSS, compressed

@@ -148,6 +148,7 @@ async function advisories(box, repo) {
 }
 
 const SHOW = { tags, overview, history, sbom, vulnerabilities, advisories };
+let focusTab = "";
 
 export async function render(view, { arg, org }) {
   const repo = await api(`/registry/v2/repos/${arg}`);
@@ -160,8 +161,8 @@ export async function render(view, { arg, org }) {
       const next = ev.key === "ArrowRight" ? i + 1 : ev.key === "ArrowLeft" ? i - 1 : null;
       if (next === null) return;
       const target = TABS[(next + TABS.length) % TABS.length][0];
+      focusTab = target; // the page is drawn again for the new tab: its button takes the focus there
       go(url("images/" + encodeURIComponent(repo.uid), { tab: target }));
-      setTimeout(() => document.getElementById("tab-" + target)?.focus(), 0);
     });
     return b;
   }));
@@ -175,6 +176,8 @@ export async function render(view, { arg, org }) {
     list,
     panel,
   );
+  if (focusTab === tab) document.getElementById("tab-" + tab).focus();
+  focusTab = "";
   try {
     await SHOW[tab](panel, repo, org);
   } catch (e) {

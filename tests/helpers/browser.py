@@ -8,6 +8,7 @@ import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
@@ -18,6 +19,18 @@ WIDTH, HEIGHT = 1280, 800
 
 def chromium_path() -> str | None:
     return shutil.which("chromium")
+
+
+def stop_reason(selected: list[str], root: Path) -> str | None:
+    """Why a run of the paths `selected` (pytest's arguments) cannot start: the command that installs chromium,
+    when the run includes these tests and it is missing; None otherwise."""
+    if chromium_path() is not None:
+        return None
+    here = root / "functional" / "console"
+    paths = [Path(a.split("::", 1)[0]).resolve() for a in selected if not a.startswith("-")] or [root]
+    if not any(p == here or p in here.parents or here in p.parents for p in paths):
+        return None
+    return f"chromium not found, needed by the console's browser tests (tests/functional/console): run `{INSTALL}`"
 
 
 @contextmanager
