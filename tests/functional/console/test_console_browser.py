@@ -350,3 +350,22 @@ def test_static_files_are_small_compressed_and_revalidated(srv: Server) -> None:
             again = c.get("/console/static/" + name, headers={"if-none-match": r.headers["etag"]})
             assert again.status_code == 304
         assert total < 150_000  # the heaviest page's JavaScript and CSS, compressed
+
+
+def test_the_delivery_log_and_redeliver(world: World, srv: Server) -> None:
+    """An event of the organization goes to its subscription (a closed loopback port: every attempt fails);
+    the Events page lists the delivery with its state and attempts, and Redeliver starts a new round."""
+    sub = ok(srv.http.post(f"/events/v2/subscriptions/{world.org_uid}", json={"sink": "http://127.0.0.1:9/hook"}))
+    try:
+        mk_group(srv.http, world.org_uid, unique("evented"))
+        w = world.owner
+        world.goto(w, "events")
+        settle(w)
+        rows = w.page.get_by_role("table", name="Deliveries").locator("tbody tr")
+        expect(rows.first).to_contain_text("group.created")
+        rows.first.get_by_role("button", name="Redeliver").click()
+        expect(rows.first.get_by_role("alert")).to_have_count(0)
+        expect(rows.first).to_contain_text("pending")
+        assert not [p for p in w.problems() if "redeliver" in p], w.problems()
+    finally:
+        srv.http.delete(f"/events/v2/subscriptions/{sub['uid']}")
