@@ -25,6 +25,7 @@ from tests.helpers.oidc_provider import Provider, login_server
 from tests.helpers.registry import GRYPE_REPORT, image
 
 SBOM = Path(__file__).resolve().parents[2] / "data" / "sbom" / "spdx-2.3.json"
+EOL = Path(__file__).resolve().parents[2] / "data" / "eol" / "python.json"
 
 CLIENT, SECRET = "console", "s3cret-" + secrets.token_hex(4)
 HOSTILE = '<img src=x onerror="window.__pwned=1">'
@@ -369,3 +370,12 @@ def test_the_delivery_log_and_redeliver(world: World, srv: Server) -> None:
         assert not [p for p in w.problems() if "redeliver" in p], w.problems()
     finally:
         srv.http.delete(f"/events/v2/subscriptions/{sub['uid']}")
+
+
+def test_end_of_life_shows_on_the_tags(world: World, srv: Server, tmp_path: Path) -> None:
+    uid, _, _ = image(srv, srv.http, world.org_uid, tmp_path, ("2.7",))
+    srv.cli("import", "eol", uid, "python", str(EOL))
+    w = world.owner
+    world.goto(w, f"images/{uid}")
+    settle(w)
+    expect(w.page.locator("main tbody tr")).to_contain_text("End of life: 2.7")

@@ -23,7 +23,11 @@ async function latestDigest(repo) {
 
 async function tags(box, repo, org) {
   const host = document.body.dataset.registry;
-  const d = await api("/registry/v2/tags", { query: { "uidp.childrenOf": repo.uid, pageSize: 100, orderBy: "updated_at desc" } });
+  const [d, eol] = await Promise.all([
+    api("/registry/v2/tags", { query: { "uidp.childrenOf": repo.uid, pageSize: 100, orderBy: "updated_at desc" } }),
+    api("/registry/v1/eoltags", { query: { "uidp.childrenOf": repo.uid, pageSize: 100 } }).catch(() => ({})),
+  ]);
+  const life = new Map((eol.items || []).map((e) => [e.name, e]));
   const byDigest = new Map();
   for (const t of d.tags || []) {
     const g = byDigest.get(t.digest) || { digest: t.digest, tags: [], time: t.updateTime || t.createTime };
@@ -39,15 +43,22 @@ async function tags(box, repo, org) {
       api(`/registry/v2/repos/${repo.uid}/digests/${g.digest}/architectures`).catch(() => ({})),
     ]).then(([s, a]) => (size.textContent = `${s.size !== undefined ? bytes(s.size) : "—"} / ${(a.architectures || []).join(" + ") || "—"}`));
     const ref = `${host}/${org.name}/${repo.name}:${g.tags[0]}`;
+    const states = g.tags.map((t) => life.get(t)).filter(Boolean);
+    const grace = states.find((e) => e.tagStatus === "TAG_IN_GRACE");
+    const ended = states.filter((e) => e.tagStatus === "TAG_INACTIVE").map((e) => e.name);
+    const lifecycle = grace
+      ? `Grace period ends ${new Date(grace.gracePeriodExpiryDate).toLocaleDateString("en", { year: "numeric", month: "short", day: "numeric" })}`
+      : ended.length ? `End of life: ${ended.join(", ")}` : states.length ? "Maintained" : "—";
     return [
       g.tags.join(", "),
       [h("code", { class: "pull" }, ref), " ", copyButton(ref, "Copy pull URL")],
       [h("code", { title: g.digest }, g.digest.slice(0, 19) + "…"), " ", copyButton(g.digest, "Copy digest")],
       size,
       when(g.time),
+      lifecycle,
     ];
   });
-  clear(box, table("Tags by digest", ["Tags", "Pull URL", "Digest", "Compressed size / architectures", "Last changed"], rows));
+  clear(box, table("Tags by digest", ["Tags", "Pull URL", "Digest", "Compressed size / architectures", "Last changed", "Lifecycle"], rows));
   if (d.nextPageToken) box.append(h("p", { class: "muted" }, "Showing the 100 most recently changed tags."));
 }
 
