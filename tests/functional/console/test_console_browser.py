@@ -87,6 +87,9 @@ class World:
         srv.cli("import", "sbom", uid, self.digest, str(SBOM))
         srv.cli("import", "vulnreport", uid, self.digest, str(GRYPE_REPORT))
         self.repo = ok(http.patch(f"/registry/v2/repos/{uid}", json={"description": HOSTILE}))
+        # A custom role whose description is markup (names are restricted to [a-z0-9 ._-] by the API).
+        ok(http.post(f"/iam/v2/roles/{self.org_uid}", json={"name": unique("hostile"), "description": HOSTILE,
+                                                            "capabilities": ["CAP_REPO_LIST"]}))  # fmt: skip
         ok(http.patch(f"/registry/v2/repos/{uid}/readme", json={"content": README}))
         self.owner = self.sign_in(chromium, "owner")
         self.viewer = self.sign_in(chromium, "viewer")
@@ -208,8 +211,10 @@ def test_hostile_values_show_as_text(world: World) -> None:
     expect(main.locator("pre code")).to_contain_text("<img src=x onerror=window.__pwned=2>")
     expect(main.get_by_role("link", name="safe link")).to_have_attribute("href", "https://example.com/")
     expect(main.locator("a", has_text="bad one")).to_have_count(0)
-    world.goto(w, "images?group=" + world.team["uid"])
+    world.goto(w, "access")
     settle(w)
+    expect(w.page.get_by_role("table", name="Roles")).to_contain_text(HOSTILE)
+    expect(w.page.locator("main img")).to_have_count(0)
     assert w.page.evaluate("window.__pwned") is None
     assert not w.problems(), w.problems()
 
@@ -253,7 +258,9 @@ def test_create_and_remove_through_the_console(world: World, srv: Server) -> Non
     # A custom role, then its capabilities edited (built-in roles have no Edit).
     role = unique("auditor")
     page.get_by_label("Role name").fill(role)
-    page.get_by_label("Capabilities", exact=True).first.select_option(["CAP_REPO_LIST", "CAP_TAG_LIST"])
+    page.get_by_role("form", name="Create role").get_by_label("Capabilities").select_option(
+        ["CAP_REPO_LIST", "CAP_TAG_LIST"]
+    )
     page.get_by_role("button", name="Create role").click()
     row = page.get_by_role("table", name="Roles").locator("tbody tr").filter(has_text=role)
     expect(row).to_contain_text("2 capabilities")
@@ -362,11 +369,11 @@ def test_the_delivery_log_and_redeliver(world: World, srv: Server) -> None:
         w = world.owner
         world.goto(w, "events")
         settle(w)
-        rows = w.page.get_by_role("table", name="Deliveries").locator("tbody tr")
-        expect(rows.first).to_contain_text("group.created")
-        rows.first.get_by_role("button", name="Redeliver").click()
-        expect(rows.first.get_by_role("alert")).to_have_count(0)
-        expect(rows.first).to_contain_text("pending")
+        rows = w.page.get_by_role("table", name="Deliveries").locator("tbody tr").filter(has_text="group.created")
+        expect(rows).to_have_count(1)
+        rows.get_by_role("button", name="Redeliver").click()
+        expect(rows.get_by_role("alert")).to_have_count(0)
+        expect(rows).to_contain_text("pending")
         assert not [p for p in w.problems() if "redeliver" in p], w.problems()
     finally:
         srv.http.delete(f"/events/v2/subscriptions/{sub['uid']}")
