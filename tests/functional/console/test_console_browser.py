@@ -386,3 +386,20 @@ def test_end_of_life_shows_on_the_tags(world: World, srv: Server, tmp_path: Path
     world.goto(w, f"images/{uid}")
     settle(w)
     expect(w.page.locator("main tbody tr")).to_contain_text("End of life: 2.7")
+
+
+def test_a_disabled_subscription_is_enabled_again(world: World, srv: Server) -> None:
+    sub = ok(srv.http.post(f"/events/v2/subscriptions/{world.org_uid}", json={"sink": "http://127.0.0.1:9/off"}))
+    try:
+        ok(srv.http.patch(f"/events/v2/subscriptions/{sub['uid']}", json={"disabled": True}))
+        w = world.owner
+        world.goto(w, "events")
+        settle(w)
+        row = w.page.get_by_role("table", name="Subscriptions").locator("tbody tr").filter(has_text="/off")
+        expect(row).to_contain_text("disabled")
+        row.get_by_role("button", name="Re-enable").click()
+        expect(row).to_contain_text("enabled")
+        expect(row.get_by_role("button", name="Re-enable")).to_have_count(0)
+        assert ok(srv.http.get(f"/events/v2/subscriptions/{sub['uid']}")).get("disabled", False) is False
+    finally:
+        srv.http.delete(f"/events/v2/subscriptions/{sub['uid']}")
