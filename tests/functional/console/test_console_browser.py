@@ -403,3 +403,31 @@ def test_a_disabled_subscription_is_enabled_again(world: World, srv: Server) -> 
         assert ok(srv.http.get(f"/events/v2/subscriptions/{sub['uid']}")).get("disabled", False) is False
     finally:
         srv.http.delete(f"/events/v2/subscriptions/{sub['uid']}")
+
+
+def test_images_are_searched_narrowed_by_group_and_paged(world: World, srv: Server) -> None:
+    group = mk_group(srv.http, world.org_uid, unique("many"))
+    for i in range(51):
+        ok(srv.http.post(f"/registry/v2/repos/{group['uid']}", json={"name": f"many-{i:02d}"}))
+    w = world.owner
+    page = w.page
+    world.goto(w, "images")
+    settle(w)
+    page.get_by_role("navigation", name="Groups").get_by_role("link", name=group["name"]).click()
+    settle(w)
+    rows = page.get_by_role("table", name="Images").locator("tbody tr")
+    expect(rows).to_have_count(50)  # one page of the API's answer
+    expect(page.get_by_text("51 in all · page 1")).to_be_visible()
+    page.get_by_role("button", name="Next page").click()
+    expect(rows).to_have_count(1)
+    expect(rows).to_contain_text("many-50")
+    page.get_by_role("button", name="Previous page").click()
+    expect(rows).to_have_count(50)
+    page.get_by_label("Search images").fill("many-07")
+    page.get_by_role("button", name="Search").click()
+    expect(rows).to_have_count(1)
+    expect(rows).to_contain_text("many-07")
+    assert "q=many-07" in page.url and "group=" in page.url  # a deep link
+    page.get_by_label("Search images").fill("nothing-like-this")
+    page.get_by_role("button", name="Search").click()
+    expect(page.get_by_text("No image matches")).to_be_visible()
