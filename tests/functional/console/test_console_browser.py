@@ -19,7 +19,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, expect
 
 from platform_api.auth import matching
-from tests.helpers import BACKENDS, BUILTIN_ROLE_UIDS, Server, mk_group, unique
+from tests.helpers import BACKENDS, BUILTIN_ROLE_UIDS, Server, distribution, mk_group, unique
 from tests.helpers.browser import Watched, browser, open_page
 from tests.helpers.oidc_provider import Provider, login_server
 from tests.helpers.registry import GRYPE_REPORT, image
@@ -27,6 +27,7 @@ from tests.helpers.registry import GRYPE_REPORT, image
 SBOM = Path(__file__).resolve().parents[2] / "data" / "sbom" / "spdx-2.3.json"
 EOL = Path(__file__).resolve().parents[2] / "data" / "eol" / "python.json"
 
+pytestmark = distribution.needs_distribution
 CLIENT, SECRET = "console", "s3cret-" + secrets.token_hex(4)
 HOSTILE = '<img src=x onerror="window.__pwned=1">'
 README = (
@@ -55,7 +56,14 @@ def srv(
 
 
 @pytest.fixture(scope="module")
-def chromium(srv: Server) -> Iterator[Browser]:
+def registry(srv: Server, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The registry data plane (docker-registry) in front of the server; its host:port."""
+    with distribution.registry_for(srv, tmp_path_factory.mktemp("registry")) as where:
+        yield where
+
+
+@pytest.fixture(scope="module")
+def chromium(srv: Server, registry: str) -> Iterator[Browser]:
     """Started after the server and ended before it: Playwright's event loop must not be running while a
     server starts (start_server runs its own)."""
     with browser() as b:
@@ -431,3 +439,29 @@ def test_images_are_searched_narrowed_by_group_and_paged(world: World, srv: Serv
     page.get_by_label("Search images").fill("nothing-like-this")
     page.get_by_role("button", name="Search").click()
     expect(page.get_by_text("No image matches")).to_be_visible()
+
+
+def test_an_image_pushed_through_the_registry_shows(world: World, registry: str, tmp_path: Path) -> None:
+    source = distribution.layout(tmp_path / "pushed", "arm64")
+    pushed = distribution.push(source, registry, f"{world.org['name']}/pushed", world.srv.token)
+    assert pushed.returncode == 0, pushed.stderr
+    w = world.owner
+    page = w.page
+    world.goto(w, "images?q=pushed")
+    settle(w)
+    # The registry's notification reaches the server a moment after the push: search again until it has.
+    link = page.get_by_role("table", name="Images").get_by_role("link", name="pushed")
+    for _ in range(100):
+        if link.count():
+            break
+        page.get_by_role("button", name="Search").click()
+        settle(w)
+    link.click()
+    settle(w)
+    row = page.locator("main tbody tr")
+    expect(row).to_contain_text("latest")
+    expect(row).to_contain_text("arm64")
+    # The pull URL's host is the `registry_url` setting, else this server's (this server has none set).
+    expect(row.locator("code.pull")).to_have_text(
+        f"localhost:{world.srv.base_url.rsplit(':', 1)[1]}/{world.org['name']}/pushed:latest"
+    )
