@@ -203,6 +203,9 @@ def test_the_imported_image_shows_its_tags_sbom_and_vulnerabilities(world: World
     world.goto(w, base + "?tab=vulnerabilities")
     settle(w)
     assert w.page.locator("main tbody tr").count() > 0
+    chart = w.page.get_by_role("img", name="Vulnerabilities per day")
+    expect(chart).to_be_visible()  # the per-day picture, drawn as SVG by the page's code
+    expect(chart.locator("rect")).not_to_have_count(0)
     expect(w.page.locator("main a[href*='/console/security?']").first).to_contain_text("-")
     assert not w.problems(), w.problems()
 

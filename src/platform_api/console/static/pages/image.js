@@ -15,9 +15,14 @@ const TABS = [
   ["advisories", "Advisories"],
 ];
 
-async function latestDigest(repo) {
+// The most recently changed tag: the SBOM, vulnerability and chart tabs show its image.
+async function latestTag(repo) {
   const d = await api("/registry/v2/tags", { query: { "uidp.childrenOf": repo.uid, pageSize: 1, orderBy: "updated_at desc" } });
-  const t = (d.tags || [])[0];
+  return (d.tags || [])[0] || null;
+}
+
+async function latestDigest(repo) {
+  const t = await latestTag(repo);
   return t ? t.digest : "";
 }
 
@@ -118,7 +123,8 @@ async function sbom(box, repo) {
 const ORDER = ["CRITICAL", "HIGH", "MEDIUM", "LOW", "NEGLIGIBLE", "UNKNOWN"];
 
 async function vulnerabilities(box, repo) {
-  const digest = await latestDigest(repo);
+  const tag = await latestTag(repo);
+  const digest = tag ? tag.digest : "";
   if (!digest) return clear(box, empty("No tags, so no vulnerability report."));
   const trend = h("div", {}, loading());
   const [report] = await Promise.all([api(`/registry/v1/repos/${repo.uid}/digests/${digest}/vulnreport`)]);
@@ -138,9 +144,9 @@ async function vulnerabilities(box, repo) {
       : empty("No vulnerabilities found in the latest scan (normal for a fresh image)."),
   );
   try {
-    const c = await api("/registry/v1/vuln_reports/counts", { query: { repo: repo.name } });
+    const c = await api("/registry/v1/vuln_reports/counts", { query: { repo: repo.name, tag: tag.name } });
     const days = perDay(c.items || []);
-    clear(trend, days.length ? chart(days, `Vulnerabilities per day, ${repo.name}`) : empty("No daily counts yet."));
+    clear(trend, days.length ? chart(days, `Vulnerabilities per day, ${repo.name}:${tag.name}`) : empty("No daily counts yet."));
   } catch (e) {
     clear(trend, failure(e));
   }
