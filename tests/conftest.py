@@ -30,6 +30,7 @@ from tests.helpers import (
     stop_server,
     unique,
 )
+from tests.helpers import browser as console_browser
 from tests.helpers.server import ports_setting
 
 RUN_LOCK = pytest.StashKey[pgruns.RunLock | None]()
@@ -47,7 +48,9 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     config = session.config
     if hasattr(config, "workerinput"):
         return
-    reason = distribution.stop_reason(config.args, Path(__file__).parent)
+    reason = distribution.stop_reason(config.args, Path(__file__).parent) or console_browser.stop_reason(
+        config.args, Path(__file__).parent
+    )
     if reason:
         raise pytest.UsageError(reason)
     config.stash[RUN_LOCK] = pgruns.start_of_run(PG_ADMIN) if "postgres" in BACKENDS else None

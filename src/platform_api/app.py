@@ -18,6 +18,7 @@ from platform_api.api import grpc_server, http_errors, metrics, openapi, registr
 from platform_api.api.rest import RestApp
 from platform_api.auth import discovery, issuer, keys, upstream
 from platform_api.auth.access import Access
+from platform_api.console import routes as console
 from platform_api.core import errors, logs, parent
 from platform_api.core.ratelimit import AnonymousLimit
 from platform_api.core.settings import Settings
@@ -241,6 +242,7 @@ def create_app(settings: Settings | None = None) -> RestApp:
         *sts_routes.routes(service.rt),
         *registry_routes.routes(service.rt),
         metrics.route(service.rt),
+        *console.routes(settings),
     ]
     fallback = Starlette(
         routes=routes,

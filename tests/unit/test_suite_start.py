@@ -1,14 +1,16 @@
 """What the suite itself does at a run's start (README: Development): the port range it takes from
-PLATFORM_API_TEST_PORTS, and the sweep of the PostgreSQL databases that runs stopped midway left behind."""
+PLATFORM_API_TEST_PORTS, the sweep of the PostgreSQL databases that runs stopped midway left behind, and the
+stop with the install command when the console's browser tests are selected and chromium is missing."""
 
 from __future__ import annotations
 
 import asyncio
 import secrets
+from pathlib import Path
 
 import pytest
 
-from tests.helpers import BACKENDS, PG_ADMIN, pg_execute
+from tests.helpers import BACKENDS, PG_ADMIN, browser, pg_execute
 from tests.helpers.pgruns import RUN, RunLock, _live_runs, start_of_run, sweep
 from tests.helpers.server import free_port, port_range
 
@@ -33,6 +35,17 @@ def test_free_ports_come_from_the_setting(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setenv("PYTEST_XDIST_WORKER_COUNT", "4")
     with pytest.raises(ValueError, match="too few ports for 4 processes"):
         free_port()
+
+
+def test_a_run_of_the_console_tests_stops_without_chromium(monkeypatch: pytest.MonkeyPatch) -> None:
+    root = Path(__file__).resolve().parents[1]
+    monkeypatch.setattr(browser, "chromium_path", lambda: None)
+    for selected in ([], ["tests"], ["tests/functional"], ["tests/functional/console/test_console_login.py::t"]):
+        assert "apt-get install -y chromium" in (browser.stop_reason(selected, root) or ""), selected
+    for selected in (["tests/functional/registry"], ["tests/unit", "-x"]):
+        assert browser.stop_reason(selected, root) is None, selected
+    monkeypatch.setattr(browser, "chromium_path", lambda: "/usr/bin/chromium")
+    assert browser.stop_reason([], root) is None
 
 
 def _databases() -> set[str]:

@@ -37,9 +37,17 @@ class RestApp:
         # The fallback app's Starlette routes (`platform-api routes` lists them) and their paths.
         self.fallback_routes = routes
         self.own_paths = {r.path for r in routes}
+        # A route with a `{name:path}` parameter (the console's) owns every path under the part before it.
+        self.own_prefixes = tuple(r.path.split("{", 1)[0] for r in routes if ":path}" in r.path)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or scope["path"] in self.own_paths or scope["path"].startswith("/.well-known/"):
+        path: str = scope.get("path", "")
+        if (
+            scope["type"] != "http"
+            or path in self.own_paths
+            or path.startswith("/.well-known/")
+            or path.startswith(self.own_prefixes)
+        ):
             await self.fallback(scope, receive, send)
             return
         request_id = authorization = ""
@@ -52,7 +60,6 @@ class RestApp:
                 request_id = v.decode("latin-1")[:128]
         if not request_id:
             request_id = f"{_ID_PREFIX}-{next(_ids):x}"
-        path: str = scope["path"]
         area = path.split("/", 2)[1] if path.count("/") >= 1 else ""
         try:
             if authorizations > 1:

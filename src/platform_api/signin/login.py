@@ -1,7 +1,8 @@
 """Human login at our issuer (docs/sign-in.md).
 
 `GET /oauth` starts a login: the client's parameters are checked (the `redirect` first: only loopback
-callbacks and configured console origins, refused before anything else), and the browser is sent to the
+callbacks, configured console origins and this server's own console at `<public URL>/console/`, refused
+before anything else), and the browser is sent to the
 upstream provider (an organization's identity provider named by `idp_id`, or the server-wide one of
 `--login-issuer`) with authorization code + PKCE (S256), `state` and `nonce`. Nothing is stored: the pending
 login (PKCE verifier, nonce, parameters) goes to the browser sealed in a cookie (signin/login_state.py). A browser
@@ -57,6 +58,7 @@ MAX_URL = 2048
 MAX_PARAM = 256
 MAX_SCOPES = 10
 CALLBACK_PATH = "/oauth/callback"
+CONSOLE_PATH = "/console/"
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 # Set on the /oauth URL a browser is sent back to at our public URL, so that it is sent there once only (a
 # proxy that rewrites the Host header would otherwise make every visit look like another address).
@@ -122,6 +124,8 @@ class Login:
         self.callback_url = s.issuer + CALLBACK_PATH
         self.public_netloc = urlsplit(s.issuer).netloc.lower()
         self.origins = set(s.login_console_origins)  # as browsers send them (core/setting_rules.Origin)
+        # Our own web console (console/) receives logins like a configured console origin, under its path only.
+        self.own_console = s.issuer.rstrip("/") + CONSOLE_PATH
         self.server_wide: oidc_rp.Provider | None = None
         if s.login_issuer:
             secret = ""
@@ -140,7 +144,8 @@ class Login:
     # ------------------------------------------------------------------ GET /oauth
 
     def check_redirect(self, redirect: str) -> str:
-        """A loopback callback (http, any port) or a page under a configured console origin; nothing else."""
+        """A loopback callback (http, any port), a page under a configured console origin, or a page of our own
+        console; nothing else."""
         if not redirect:
             raise errors.invalid_argument("redirect", "a callback URL is required (or headless_code)")
         if len(redirect) > MAX_URL or not all("!" <= c <= "~" for c in redirect):
@@ -155,10 +160,17 @@ class Login:
             return redirect
         if parts.scheme in ("http", "https") and f"{parts.scheme}://{parts.netloc.lower()}" in self.origins:
             return redirect
+        if self._own_console(redirect):
+            return redirect
         raise errors.invalid_argument(
-            "redirect", "only loopback callbacks (http://127.0.0.1:<port>/..., localhost, [::1]) and the"
-            " configured console origins may receive a login"
+            "redirect", "only loopback callbacks (http://127.0.0.1:<port>/..., localhost, [::1]), the configured"
+            " console origins and this server's /console/ may receive a login"
         )  # fmt: skip
+
+    def _own_console(self, redirect: str) -> bool:
+        """A page under our public URL's /console/ (no dot segments that would lead a browser out of it)."""
+        rest = redirect[len(self.own_console) :] if redirect.startswith(self.own_console) else None
+        return rest is not None and ".." not in rest and "%2e" not in rest.lower() and "\\" not in rest
 
     async def _provider(self, idp_uid: str) -> oidc_rp.Provider:
         if not idp_uid:
@@ -286,7 +298,7 @@ class Login:
         if pending.state:
             fields = {**fields, "state": pending.state}
         parts = urlsplit(pending.redirect)
-        if f"{parts.scheme}://{parts.netloc.lower()}" in self.origins:
+        if f"{parts.scheme}://{parts.netloc.lower()}" in self.origins or self._own_console(pending.redirect):
             return Outcome(redirect=pending.redirect + "#" + urlencode(fields), clear_cookie=cookie)
         return Outcome(post_to=pending.redirect, fields=fields, clear_cookie=cookie)
 

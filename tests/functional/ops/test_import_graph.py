@@ -2,12 +2,13 @@
 
     gen < core < store < service < auth < shared machinery (outbox, formats)
         < the domains in the order app.DOMAINS declares (ping < iam < signin < libraries < vulnerabilities
-          < registry < events < advisory) < api < client < ctl < app and the cli package (the top: they may
-          import each other)
+          < registry < events < advisory) < api < client, console < ctl < app and the cli package (the top:
+          they may import each other)
 
 The Python client and the CLI are further held to what they may use at all (CLIENT_MAY, CTL_MAY): the client
 talks to a server only through the wire, so it imports the generated code, core and api's pure transcoding,
-never the store, the services or a domain; the CLI imports the client only.
+never the store, the services or a domain; the CLI imports the client only. The web console (console/) serves
+only its own files: its pages get their data from the browser's calls to the API.
 
 A package may import its own modules and anything lower; never a higher one, and never a sibling at its own
 level (the outbox and the formats know nothing of each other). So a domain that needs another's data calls an
@@ -31,7 +32,7 @@ SRC = Path(__file__).resolve().parents[3] / "src" / "platform_api"
 ORDER: list[tuple[str, ...]] = [
     ("gen",), ("core",), ("store",), ("service",), ("auth",), ("outbox", "formats"),
     *[(d.name,) for d in app.DOMAINS],
-    ("api",), ("client",), ("ctl",),
+    ("api",), ("client", "console"), ("ctl",),
 ]  # fmt: skip
 CLIENT_MAY = ("platform_api.gen", "platform_api.core", "platform_api.api.transcode", "platform_api.client")
 CTL_MAY = ("platform_api.client", "platform_api.ctl")

@@ -1,0 +1,156 @@
+// Access: identities with their role bindings, roles, invites, identity providers, external group mappings,
+// account associations. Each control shows only when WhoAmI says the person holds its capability; the API
+// checks again anyway.
+import { api, page } from "../api.js";
+import { can } from "../app.js";
+import { clear, copyButton, empty, failure, form, h, loading, pagedTable, section, table, when } from "../ui.js";
+
+function removeButton(label, run, after) {
+  const b = h("button", { type: "button", class: "danger" }, label);
+  b.addEventListener("click", async () => {
+    b.disabled = true;
+    try {
+      await run();
+      after();
+    } catch (e) {
+      b.replaceWith(failure(e));
+    }
+  });
+  return b;
+}
+
+// The built-in roles (at the root) and the organization's own.
+async function roles(org) {
+  const [builtin, own] = await Promise.all([
+    api("/iam/v2/roles", { query: { "uidp.inRoot": "true", pageSize: 100 } }),
+    api("/iam/v2/roles", { query: { "uidp.childrenOf": org.uid, pageSize: 100 } }),
+  ]);
+  return [...(builtin.roles || []), ...(own.roles || [])];
+}
+
+export async function render(view, { org }) {
+  if (!org) return clear(view, h("h1", {}, "Access"), empty("No organization to show."));
+  const g = org.uid;
+  const bindingsBox = h("div");
+  const rolesBox = h("div", {}, loading());
+  const invitesBox = h("div");
+  const idpBox = h("div");
+  const mappingsBox = h("div");
+  const assocBox = h("div");
+  clear(
+    view,
+    h("h1", {}, "Access"),
+    section("People and their roles", bindingsBox),
+    section("Roles", rolesBox),
+    section("Invites", invitesBox),
+    section("Identity providers", idpBox),
+    section("External group mappings", mappingsBox),
+    section("Account associations", assocBox),
+  );
+  if (!can("role_bindings.list")) {
+    clear(view, h("h1", {}, "Access"), empty("You may not see who has access to this organization."));
+    return;
+  }
+  let roleList = [];
+  const drawRoles = async () => {
+    try {
+      roleList = await roles(org);
+    } catch (e) {
+      clear(rolesBox, failure(e));
+      return;
+    }
+    // Every capability there is: the owner role holds them all.
+    const all = [...new Set(roleList.flatMap((r) => r.capabilities || []))].sort();
+    const picker = (id, chosen = []) => h("select", { id, name: "capabilities", multiple: true, size: 8 }, all.map((c) => h("option", { value: c, selected: chosen.includes(c) }, c)));
+    const edit = (r) => {
+      if (!r.uid.includes("/") || !can("roles.update")) return "";
+      const f = h("form", { class: "inline", "aria-label": `Edit role ${r.name}` }, h("label", { for: "edit-" + r.name }, "Capabilities"), picker("edit-" + r.name, r.capabilities || []), h("button", { type: "submit" }, "Save changes"));
+      f.addEventListener("submit", async (ev) => {
+        ev.preventDefault();
+        const caps = [...f.querySelector("select").selectedOptions].map((o) => o.value);
+        try {
+          await api(`/iam/v2/roles/${r.uid}`, { method: "PATCH", body: { capabilities: caps }, query: { updateMask: "capabilities" } });
+          drawRoles();
+        } catch (e) {
+          f.append(failure(e));
+        }
+      });
+      return h("details", {}, h("summary", {}, "Edit"), f);
+    };
+    const create = can("roles.create") ? h("form", { class: "inline", "aria-label": "Create role" }, h("label", { for: "role-name" }, "Role name"), h("input", { id: "role-name", name: "name", required: true, autocomplete: "off" }), h("label", { for: "role-desc" }, "Description"), h("input", { id: "role-desc", name: "description", autocomplete: "off" }), h("label", { for: "role-caps" }, "Capabilities"), picker("role-caps"), h("button", { type: "submit" }, "Create role")) : null;
+    if (create) create.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const caps = [...create.querySelector("select").selectedOptions].map((o) => o.value);
+      try {
+        await api(`/iam/v2/roles/${g}`, { method: "POST", body: { name: create.elements.name.value, description: create.elements.description.value, capabilities: caps } });
+        drawRoles();
+      } catch (e) {
+        create.append(failure(e));
+      }
+    });
+    clear(rolesBox, table("Roles", ["Name", "Description", "Capabilities", "Kind", ""], roleList.map((r) => [r.name, r.description || "—", h("details", {}, h("summary", {}, `${(r.capabilities || []).length} capabilities`), (r.capabilities || []).join(", ")), r.uid.includes("/") ? "custom" : "built-in (read-only)", edit(r)])), create);
+  };
+  await drawRoles();
+  const roleOptions = roleList.map((r) => [r.uid, r.name]);
+
+  const drawBindings = () => {
+    const list = pagedTable(
+      "Role bindings",
+      ["Identity", "Role", "Since", ""],
+      (token) => page("/iam/v2/roleBindings", "roleBindings", { "uidp.childrenOf": g, pageSize: 50, pageToken: token }),
+      (b) => [
+        h("span", { title: b.identityUid || "" }, (b.identity && (b.identity.name || b.identity.subject)) || b.identityUid),
+        (b.role && b.role.name) || b.roleUid,
+        when(b.createTime),
+        can("role_bindings.delete") ? removeButton("Remove", () => api(`/iam/v2/roleBindings/${b.uid}`, { method: "DELETE" }), drawBindings) : "",
+      ],
+      "No role bindings here.",
+    );
+    const add = can("role_bindings.create")
+      ? form("Add role binding", [["identity", "Identity uid", { required: true, autocomplete: "off" }], ["role", "Role", { options: roleOptions }]], "Add binding", async (v) => {
+          await api(`/iam/v2/roleBindings/${g}`, { method: "POST", body: { identityUid: v.identity, roleUid: v.role } });
+          drawBindings();
+        })
+      : null;
+    clear(bindingsBox, add, list);
+  };
+  drawBindings();
+
+  const drawInvites = () => {
+    if (!can("group_invites.list")) return clear(invitesBox, empty("You may not see invites."));
+    const list = pagedTable(
+      "Invites",
+      ["Email", "Role", "Expires", "Single use", ""],
+      (token) => page("/iam/v2/groupInvites", "groupInvites", { "uidp.childrenOf": g, pageSize: 50, pageToken: token }),
+      (i) => [i.email || "anyone", (i.role && i.role.name) || i.roleUid, when(i.expirationTime), i.singleUse ? "yes" : "no", can("group_invites.delete") ? removeButton("Revoke", () => api(`/iam/v2/groupInvites/${i.uid}`, { method: "DELETE" }), drawInvites) : ""],
+      "No open invites.",
+    );
+    const shown = h("div", { class: "secret", "aria-live": "polite" });
+    const add = can("group_invites.create")
+      ? form("Create invite", [["email", "Email (optional)", { type: "email", autocomplete: "off" }], ["role", "Role", { options: roleOptions }], ["ttl", "Valid for (hours)", { type: "number", min: 1, value: 72 }]], "Create invite", async (v) => {
+          const inv = await api(`/iam/v2/groupInvites/${g}`, { method: "POST", body: { email: v.email || undefined, roleUid: v.role, ttl: `${Number(v.ttl || 72) * 3600}s`, singleUse: true } });
+          clear(shown, h("p", {}, "Invite code (shown once): "), h("code", { class: "code" }, inv.code), " ", copyButton(inv.code, "Copy code"));
+          drawInvites();
+          invitesBox.prepend(shown);
+        })
+      : null;
+    clear(invitesBox, add, list);
+  };
+  drawInvites();
+
+  const simple = (box, cap, caption, path, key, headers, row, emptyText, extra = null) => {
+    if (!can(cap)) return clear(box, empty("You may not see these."));
+    clear(box, extra, pagedTable(caption, headers, (token) => page(path, key, { "uidp.childrenOf": g, pageSize: 50, pageToken: token }), row, emptyText));
+  };
+  const idpForm = can("identity_providers.create")
+    ? form("Create identity provider", [["name", "Name", { required: true, autocomplete: "off" }], ["issuer", "Issuer URL", { type: "url", required: true, autocomplete: "off" }], ["clientId", "Client id", { required: true, autocomplete: "off" }], ["clientSecret", "Client secret", { type: "password", autocomplete: "new-password" }], ["defaultRole", "Default role", { options: [["", "none"], ...roleOptions] }]], "Create provider", async (v) => {
+        // The secret goes to the API once and is never read back or shown.
+        await api(`/iam/v2/identityProviders/${g}`, { method: "POST", body: { name: v.name, defaultRole: v.defaultRole || undefined, oidc: { issuer: v.issuer, clientId: v.clientId, clientSecret: v.clientSecret || undefined } } });
+        drawIdps();
+      })
+    : null;
+  const drawIdps = () => simple(idpBox, "identity_providers.list", "Identity providers", "/iam/v2/identityProviders", "identityProviders", ["Name", "Issuer", "Client id", "Default role"], (p) => [p.name, (p.oidc && p.oidc.issuer) || "—", (p.oidc && p.oidc.clientId) || "—", p.defaultRole || "—"], "No identity providers.", idpForm);
+  drawIdps();
+  simple(mappingsBox, "identity_providers.list", "External group mappings", "/iam/v2/externalGroupRoleMappings", "externalGroupRoleMappings", ["External group", "Role", "Identity provider"], (m) => [m.externalGroup || m.group || "—", (m.role && m.role.name) || m.roleUid || "—", m.identityProviderUid || "—"], "No external group mappings.");
+  simple(assocBox, "account_associations.list", "Account associations", "/iam/v2/accountAssociations", "accountAssociations", ["Name", "Clouds"], (a) => [a.name || a.uid, Object.keys(a).filter((k) => ["amazon", "google", "azure", "github", "chainguard"].includes(k)).join(", ") || "—"], "No account associations.");
+}
