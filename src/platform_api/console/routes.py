@@ -29,10 +29,12 @@ TYPES = {
 }
 
 CALLBACK = login.CONSOLE_PATH + login.CONSOLE_CALLBACK
-# A login's result: an access and a refresh token (each a few hundred bytes), their expiry, the console's state,
-# or an error; the page to return to. Nothing else is kept, and a bigger body is refused unread.
+# A login's result: an access token (about 800 bytes; more with a session's group grants), a refresh token, their
+# expiry, the console's state, or an error; the page to return to. Nothing else is kept. A token the console
+# could not send back in a request header (servers take about 16 KiB of headers) is no use to it: a bigger body
+# is refused, unread past that.
 RESULT_FIELDS = ("token", "refresh_token", "expiry", "state", "error", "error_description")
-MAX_BODY = 8192
+MAX_BODY = 16384
 FORM = "application/x-www-form-urlencoded"
 
 

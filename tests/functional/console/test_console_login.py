@@ -130,7 +130,8 @@ def test_the_callback_escapes_every_value_and_keeps_the_page_in_the_console(srv:
     [
         (b'{"token": "t"}', {"content-type": "application/json"}, 415),
         (b"token=t", {"content-type": "multipart/form-data; boundary=x"}, 415),
-        (b"token=" + b"t" * 9000, {"content-type": "application/x-www-form-urlencoded"}, 400),
+        (b"token=" + b"t" * 17000, {"content-type": "application/x-www-form-urlencoded"}, 400),
+        (b"token=" + b"t" * 16000, {"content-type": "application/x-www-form-urlencoded"}, 200),
         (b"token=a&token=b", {"content-type": "application/x-www-form-urlencoded"}, 400),
         (b"&".join(b"f%d=1" % i for i in range(20)), {"content-type": "application/x-www-form-urlencoded"}, 400),
         (b"token=%ff", {"content-type": "application/x-www-form-urlencoded"}, 200),
@@ -144,6 +145,19 @@ def test_the_callback_takes_a_small_url_encoded_form_only(
     assert r.headers["cache-control"] == "no-store" and r.headers["content-security-policy"] == shell.CSP
     if status != 200:
         assert login_result(r) is None and "token" not in r.text.replace("a login's result", "")
+
+
+def test_a_chunked_body_is_read_no_further_than_the_bound(srv: Server) -> None:
+    """No content-length to refuse it by: the body is refused once it outgrows the bound."""
+
+    def chunks() -> Iterator[bytes]:
+        yield b"token="
+        for _ in range(100):
+            yield b"t" * 1024
+
+    headers = {"content-type": "application/x-www-form-urlencoded"}
+    r = httpx.post(public(srv) + "/console/callback", content=chunks(), headers=headers)
+    assert r.status_code == 400 and login_result(r) is None
 
 
 def test_a_reload_of_the_callback_is_the_plain_console_page(srv: Server) -> None:
