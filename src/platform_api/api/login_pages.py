@@ -1,5 +1,6 @@
 """What a browser is shown by the login routes (signin/login.py's Outcome): the auto-submitted form that carries a
-login's result to a loopback callback, and the message pages of a headless login.
+login's result to a loopback callback (or to our own console's `POST /console/callback`), and the message pages
+of a headless login.
 
 Every page is self-contained under a strict Content-Security-Policy: nothing loads, no inline script runs but
 the one submitting the form (allowed by its hash), the form may post to its callback only, and no other site
@@ -25,7 +26,7 @@ _BASE_CSP = "default-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 
 
 def form_post(action: str, fields: dict[str, str]) -> HTMLResponse:
-    """A page that posts `fields` (form-encoded) to the loopback callback `action` at once."""
+    """A page that posts `fields` (form-encoded) to `action` (a loopback callback, or our console's) at once."""
     parts = urlsplit(action)
     # CSP host sources cannot name an IPv6 literal: the callback [::1] is allowed as any http target.
     target = "http:" if parts.hostname == "::1" else f"{parts.scheme}://{parts.netloc}"

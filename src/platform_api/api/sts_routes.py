@@ -4,8 +4,9 @@ that is not our token. Each turns its parameters into the contract's request rec
 function as the gRPC methods (signin/sts.py).
 
 Human login (signin/login.py): `GET /oauth` (a redirect to the login provider, with the pending login sealed in a
-cookie), `GET /oauth/callback` (the provider's return: the result posted to a loopback callback by a form,
-a redirect to a console page with the result in the fragment, or a page for a headless login). WhoAmI
+cookie), `GET /oauth/callback` (the provider's return: the result posted by a form to a loopback callback or
+our own console, a redirect to a configured console origin's page with the result in the fragment, or a page
+for a headless login). WhoAmI
 (`/auth/v1/ok`) and `/sts/headless_sessions` are contract methods, served by the API router.
 """
 

@@ -1,6 +1,8 @@
 """The console's routes: /console/static/<file> (the files of console/static, read once at start, gzip-encoded
-when the browser takes it, revalidated by ETag) and every other /console/ path (the skeleton: a page's URL is
-its deep link, and its module reads the path). No route here takes a token or reads the database."""
+when the browser takes it, revalidated by ETag), `POST /console/callback` (a browser login's result, posted by
+the login's own page, signin/login.py: the skeleton with the result in an inert element for session.js, which
+checks its state) and every other /console/ path (the skeleton: a page's URL is its deep link, and its module
+reads the path). No route here checks a token or reads the database."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import gzip
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
@@ -16,6 +18,7 @@ from starlette.routing import Route
 
 from platform_api.console import shell
 from platform_api.core.settings import Settings
+from platform_api.signin import login
 
 FILES = Path(__file__).resolve().parent / "static"
 TYPES = {
@@ -24,6 +27,15 @@ TYPES = {
     ".svg": "image/svg+xml",
     ".txt": "text/plain; charset=utf-8",
 }
+
+CALLBACK = login.CONSOLE_PATH + login.CONSOLE_CALLBACK
+# A login's result: an access token (about 800 bytes; more with a session's group grants), a refresh token, their
+# expiry, the console's state, or an error; the page to return to. Nothing else is kept. A token the console
+# could not send back in a request header (servers take about 16 KiB of headers) is no use to it: a bigger body
+# is refused, unread past that.
+RESULT_FIELDS = ("token", "refresh_token", "expiry", "state", "error", "error_description")
+MAX_BODY = 16384
+FORM = "application/x-www-form-urlencoded"
 
 
 @dataclass(frozen=True)
@@ -69,11 +81,55 @@ def routes(settings: Settings) -> list[Route]:
         headers = {**shell.HEADERS, "cache-control": "no-store"}
         return Response(skeleton, media_type="text/html; charset=utf-8", headers=headers)
 
+    async def callback(request: Request) -> Response:
+        kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+        if kind != FORM:
+            return _refused(415, "a login's result is posted as " + FORM)
+        form = await _form(request)
+        if form is None:
+            return _refused(400, f"a login's result: one form of at most {MAX_BODY} bytes, each field once")
+        result = {name: form[name] for name in RESULT_FIELDS if name in form}
+        result["page"] = _console_page(form.get("page", ""))
+        body = shell.page(home, registry, shell.login_result(result)).encode()
+        headers = {**shell.HEADERS, "cache-control": "no-store"}
+        return Response(body, media_type="text/html; charset=utf-8", headers=headers)
+
     async def bare(_: Request) -> Response:
         return RedirectResponse(home, 308)
 
     return [
         Route(shell.PREFIX, bare),
         Route(shell.STATIC + "{name:path}", static),
+        Route(CALLBACK, callback, methods=["POST"]),
         Route(shell.PREFIX + "/{page:path}", page),
     ]
+
+
+def _refused(status: int, text: str) -> Response:
+    return Response(text, status, media_type="text/plain", headers={**shell.HEADERS, "cache-control": "no-store"})
+
+
+async def _form(request: Request) -> dict[str, str] | None:
+    """The posted form's fields, or None for a body over MAX_BODY (read no further), not UTF-8, or naming a
+    field twice."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        return None
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            return None
+    try:
+        pairs = parse_qsl(body.decode(), keep_blank_values=True, max_num_fields=len(RESULT_FIELDS) + 1)
+    except (UnicodeDecodeError, ValueError):
+        return None
+    form = dict(pairs)
+    return form if len(form) == len(pairs) else None
+
+
+def _console_page(page: str) -> str:
+    """`page` when it is a console page of this server (a path under /console/ that no dot segment leads out
+    of), else the console's home."""
+    inside = page.startswith(login.CONSOLE_PATH) and ".." not in page and "%2e" not in page.lower()
+    return page if inside and "\\" not in page and "#" not in page else login.CONSOLE_PATH

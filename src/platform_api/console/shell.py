@@ -29,9 +29,17 @@ NAV = (
 )
 
 
-def page(home: str, registry: str) -> str:
+def login_result(fields: dict[str, str]) -> str:
+    """A login's result as data attributes of an inert <template id="login-result"> (never run, never shown),
+    every value escaped; session.js reads and removes it."""
+    data = "".join(f' data-{name.replace("_", "-")}="{html.escape(value)}"' for name, value in fields.items())
+    return f'<template id="login-result"{data}></template>'
+
+
+def page(home: str, registry: str, result: str = "") -> str:
     """The skeleton: header, navigation and an empty main region; `home` is the console's URL at our public
-    address (where a login returns; a browser at another address is sent there first)."""
+    address (where a login returns; a browser at another address is sent there first); `result` a login's
+    (login_result), on the answer to a login's POST only."""
     links = "".join(f'<li><a href="{PREFIX}/{path}" data-nav="{path}">{label}</a></li>' for path, label in NAV)
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
@@ -44,7 +52,7 @@ def page(home: str, registry: str) -> str:
         f'<link rel="modulepreload" href="{STATIC}ui.js">'
         f'<script type="module" src="{STATIC}app.js"></script>'
         f'</head><body data-home="{html.escape(home)}" data-registry="{html.escape(registry)}">'
-        '<a class="skip" href="#main">Skip to content</a>'
+        f'{result}<a class="skip" href="#main">Skip to content</a>'
         '<header class="top"><a class="brand" href="/console/">Platform console</a>'
         f'<nav aria-label="Main"><ul>{links}</ul></nav>'
         '<div class="org" id="org"></div><div class="who" id="who"></div></header>'

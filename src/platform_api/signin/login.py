@@ -15,10 +15,11 @@ and the ID token verified (signature through its JWKS, iss, aud = our client id,
 then found or registered as the token exchange does it (signin/sts.py: a provider's default role bound at first
 login, its external group mappings granted for this session only), an invite code is redeemed, and the result
 (`token`, `refresh_token` when asked for and when no session grants apply, `expiry`, the client's own `state`)
-goes back to the client without ever sitting in a URL's query: to a loopback callback as an auto-submitted
-form POST, to a console origin in the URL's fragment. A failure after the pending login is found goes the
-same way as `error` and `error_description`; one before answers a google.rpc.Status (400, or 401 for an
-unknown, spent or expired state, or a browser without its cookie).
+goes back to the client without ever sitting in a URL's query: to a loopback callback, and to our own console
+(`POST /console/callback`, with the console page to return to), as an auto-submitted form POST; to a
+configured console origin (`--login-console-origin`) in the page URL's fragment. A failure after the pending
+login is found goes the same way as `error` and `error_description`; one before answers a google.rpc.Status
+(400, or 401 for an unknown, spent or expired state, or a browser without its cookie).
 
 With `headless_code` (a P-256 public key, auth/headless.py) no client callback is needed: the browser ends on a
 page showing a confirmation code, the result is sealed for that key and that code and kept (headless_sessions,
@@ -59,6 +60,7 @@ MAX_PARAM = 256
 MAX_SCOPES = 10
 CALLBACK_PATH = "/oauth/callback"
 CONSOLE_PATH = "/console/"
+CONSOLE_CALLBACK = "callback"  # under CONSOLE_PATH: where our console receives a login's result (a form POST)
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 # Set on the /oauth URL a browser is sent back to at our public URL, so that it is sent there once only (a
 # proxy that rewrites the Host header would otherwise make every visit look like another address).
@@ -77,8 +79,9 @@ CODE_USED = (
 @dataclass
 class Outcome:
     """What the browser gets: a redirect (the provider; a console origin with the result in the fragment), a
-    form its page posts to a loopback callback, or a page (headless) with the error that made it, if any. The
-    pending login's cookie is set (`cookie`: name, value) or cleared (`clear_cookie`: name) with it."""
+    form its page posts to a loopback callback or to our own console, or a page (headless) with the error that
+    made it, if any. The pending login's cookie is set (`cookie`: name, value) or cleared (`clear_cookie`: name)
+    with it."""
 
     redirect: str = ""
     post_to: str = ""
@@ -126,6 +129,7 @@ class Login:
         self.origins = set(s.login_console_origins)  # as browsers send them (core/setting_rules.Origin)
         # Our own web console (console/) receives logins like a configured console origin, under its path only.
         self.own_console = s.issuer.rstrip("/") + CONSOLE_PATH
+        self.console_callback = self.own_console + CONSOLE_CALLBACK
         self.server_wide: oidc_rp.Provider | None = None
         if s.login_issuer:
             secret = ""
@@ -294,11 +298,17 @@ class Login:
 
     def _deliver(self, pending: Pending, fields: dict[str, str], cookie: str) -> Outcome:
         """The result (or error) with the client's own `state`: posted to a loopback callback (its server cannot
-        see a fragment), in the fragment of a console page's URL; never in a query."""
+        see a fragment) and to our own console's callback, in the fragment of a configured console origin's page
+        URL; never in a query."""
         if pending.state:
             fields = {**fields, "state": pending.state}
         parts = urlsplit(pending.redirect)
-        if f"{parts.scheme}://{parts.netloc.lower()}" in self.origins or self._own_console(pending.redirect):
+        if self._own_console(pending.redirect):
+            # Our console is at our own origin: the result is posted to it like a loopback callback's, with the
+            # page the login returns to (console/routes.py answers it; no URL ever holds the tokens).
+            page = parts.path + ("?" + parts.query if parts.query else "")
+            return Outcome(post_to=self.console_callback, fields={**fields, "page": page}, clear_cookie=cookie)
+        if f"{parts.scheme}://{parts.netloc.lower()}" in self.origins:
             return Outcome(redirect=pending.redirect + "#" + urlencode(fields), clear_cookie=cookie)
         return Outcome(post_to=pending.redirect, fields=fields, clear_cookie=cookie)
 

@@ -1,9 +1,10 @@
 // The signed-in person's session: the login's token and refresh token, held in this tab's sessionStorage and
-// in memory, never in a URL (the login hands them over in the fragment, which is read and cleared at once)
-// and never in a cookie. Renewed through the refresh token before the token expires; sign-out forgets both.
+// in memory, never in a URL and never in a cookie. The login hands them over by posting a form to
+// /console/callback, whose answer carries them in an inert <template id="login-result"> that is read and removed
+// at once (and accepted only with the state this tab sent). Renewed through the refresh token before the token
+// expires; sign-out forgets both.
 const KEY = "console.session";
 const STATE = "console.login-state";
-const RETURN = "console.return";
 const EARLY_MS = 60_000; // renew this long before expiry
 
 let current = read();
@@ -32,24 +33,31 @@ export function signedIn() {
   return current !== null;
 }
 
-// The login's result in the fragment (`#token=…&refresh_token=…&expiry=…&state=…`, or `#error=…`): taken,
-// checked against the state this tab sent, and removed from the address bar and history before anything else
-// runs. Returns an error message, "" when signed in by it, or null when the URL carried no login.
+// The login's result (`data-token`, `data-refresh-token`, `data-expiry`, `data-state`, or `data-error`, and
+// `data-page`, the page it returns to) in the answer to the login's POST: taken out of the page, the address
+// set to the page asked for (a reload is a plain GET with no result), and checked against the state this tab
+// sent: another site's forged POST signs nobody in. Returns an error message, "" when signed in by it, or null
+// when the page carried no login.
 export function takeLogin() {
-  const hash = location.hash.slice(1);
-  if (!hash.includes("token=") && !hash.includes("error=")) return null;
-  const p = new URLSearchParams(hash);
-  history.replaceState(null, "", location.pathname + location.search);
+  const el = document.getElementById("login-result");
+  if (!el) return null;
+  const p = { ...el.dataset };
+  el.remove();
+  history.replaceState(null, "", consolePage(p.page || "") ? p.page : "/console/");
   const expected = sessionStorage.getItem(STATE);
   sessionStorage.removeItem(STATE);
-  if (!expected || p.get("state") !== expected) return "This sign-in was not started from this tab: sign in again.";
-  if (p.get("error")) return p.get("error_description") || p.get("error");
-  const expiry = Date.parse(p.get("expiry") || "");
-  keep({ token: p.get("token"), refresh: p.get("refresh_token") || "", expiry: isNaN(expiry) ? 0 : expiry });
-  const back = sessionStorage.getItem(RETURN);
-  sessionStorage.removeItem(RETURN);
-  if (back && back.startsWith("/console/")) history.replaceState(null, "", back);
+  if (!expected || p.state !== expected) return "This sign-in was not started from this tab: sign in again.";
+  if (p.error) return p.errorDescription || p.error;
+  if (!p.token) return "The sign-in returned no token: sign in again.";
+  const expiry = Date.parse(p.expiry || "");
+  keep({ token: p.token, refresh: p.refreshToken || "", expiry: isNaN(expiry) ? 0 : expiry });
   return "";
+}
+
+// A page of the console that no dot segment leads out of (the server refuses other login redirects).
+function consolePage(path) {
+  const low = path.toLowerCase();
+  return path.startsWith("/console/") && !path.includes("..") && !low.includes("%2e") && !path.includes("\\");
 }
 
 function random() {
@@ -62,8 +70,10 @@ function random() {
 export function signIn(idp = "") {
   const state = random();
   sessionStorage.setItem(STATE, state);
-  sessionStorage.setItem(RETURN, location.pathname + location.search);
-  const params = { redirect: home(), exit: "redirect", create_refresh_token: "true", state };
+  // The login returns to this page (at our public address, where the session lives).
+  const here = location.pathname + location.search;
+  const redirect = consolePage(here) ? new URL(here, home()).toString() : home();
+  const params = { redirect, exit: "redirect", create_refresh_token: "true", state };
   if (idp) params.idp_id = idp;
   const url = new URL("/oauth", home());
   url.search = new URLSearchParams(params).toString();
