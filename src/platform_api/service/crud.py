@@ -49,7 +49,12 @@ class UniqueName:
 
 @dataclass(frozen=True)
 class Resource(Generic[R]):
-    """One resource's table: `record` rows under `resource` (the API's type name)."""
+    """One resource's table: `record` rows under `resource` (the API's type name).
+
+    Declared by the module that owns the table (tests/unit/store/test_table_owners.py): the RPC module when
+    only it works on the table (iam's groups, roles, identities, ...), the domain's `queries.py` when several
+    of its modules do (role bindings and group mappings in iam, repos and tags in registry, subscriptions and
+    deliveries in the outbox)."""
 
     table: str
     record: type[R]
