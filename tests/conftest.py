@@ -11,7 +11,8 @@ directories in `ONE_BACKEND_DIRS`, which test the API's surface (authentication,
 hardening) rather than storage, run on PostgreSQL only, measured to lose no line or branch of `store/` or of
 any SQL-owning module (docs: Development). A test or file among them that reaches SQL that differs by dialect
 says so with `@pytest.mark.both_backends` (or `pytestmark = pytest.mark.both_backends`); a new directory runs
-on both until it is listed. PLATFORM_API_TEST_MATRIX=full runs every test on every backend.
+on both until it is listed. PLATFORM_API_TEST_MATRIX=full runs every test on every backend; =rest runs only
+what the matrix leaves out.
 
 At its start a run checks what it needs (README: Development): its port range, docker-registry and skopeo when
 it includes the registry tests; and drops the PostgreSQL databases that runs stopped midway left behind.
@@ -55,7 +56,10 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The backend matrix: drop the runs a one-backend test would make on its other backend (reported as
     deselected, as `-k` would)."""
-    keep, drop = backends.split_items(items, Path(__file__).parent)
+    try:
+        keep, drop = backends.split_items(items, Path(__file__).parent)
+    except ValueError as e:
+        raise pytest.UsageError(str(e)) from None
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep

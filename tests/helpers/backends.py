@@ -6,7 +6,9 @@ One backend (PostgreSQL, or the only one selected by PLATFORM_API_TEST_BACKENDS)
 `ONE_BACKEND_DIRS`. These test the API's surface over a server; the SQL they reach runs the same on both
 dialects, and the tests that run on both (unit tests, ops/, the domain directories, ctl/) reach every line and
 branch of `store/` and of the SQL-owning modules that the full matrix reaches (measured with coverage.py over
-the whole suite, both ways: docs, Development). PLATFORM_API_TEST_MATRIX=full runs every test on every backend.
+the whole suite, both ways: docs, Development). PLATFORM_API_TEST_MATRIX=full runs every test on every backend;
+PLATFORM_API_TEST_MATRIX=rest runs only what the matrix leaves out (the measured run plus this one make the full
+matrix: how the coverage comparison is made without running the whole suite twice).
 """
 
 from __future__ import annotations
@@ -24,8 +26,12 @@ ONE_BACKEND_DIRS = ("functional/auth", "functional/client", "functional/clients"
 MARK = "both_backends"
 
 
-def full_matrix() -> bool:
-    return os.environ.get("PLATFORM_API_TEST_MATRIX", "") == "full"
+def matrix() -> str:
+    """PLATFORM_API_TEST_MATRIX: "" (the measured matrix), "full" or "rest"."""
+    value = os.environ.get("PLATFORM_API_TEST_MATRIX", "")
+    if value not in ("", "full", "rest"):
+        raise ValueError(f"PLATFORM_API_TEST_MATRIX={value!r}: expected full or rest (or unset)")
+    return value
 
 
 def preferred() -> str:
@@ -54,8 +60,10 @@ def one_backend(item: pytest.Item, root: Path) -> bool:
 
 
 def split_items(items: list[pytest.Item], root: Path) -> tuple[list[pytest.Item], list[pytest.Item]]:
-    """(items to run, items the matrix leaves out: a one-backend test's runs on its other backends)."""
-    if full_matrix():
+    """(items to run, items left out). The matrix leaves out a one-backend test's runs on its other backends;
+    "rest" runs only those."""
+    mode = matrix()
+    if mode == "full":
         return items, []
     keep: list[pytest.Item] = []
     drop: list[pytest.Item] = []
@@ -63,4 +71,4 @@ def split_items(items: list[pytest.Item], root: Path) -> tuple[list[pytest.Item]
         backend = backend_of(item)
         leave_out = backend is not None and backend != preferred() and one_backend(item, root)
         (drop if leave_out else keep).append(item)
-    return keep, drop
+    return (drop, keep) if mode == "rest" else (keep, drop)

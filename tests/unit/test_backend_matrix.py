@@ -66,3 +66,15 @@ def test_a_prefix_of_a_directory_name_is_not_that_directory() -> None:
 def test_the_full_matrix_on_request(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PLATFORM_API_TEST_MATRIX", "full")
     assert len(kept([item("functional/auth/test_x.py", "sqlite")])) == 1
+
+
+def test_the_rest_is_what_the_matrix_leaves_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    f, g = "functional/auth/test_x.py", "functional/iam/test_x.py"
+    monkeypatch.setenv("PLATFORM_API_TEST_MATRIX", "rest")
+    assert kept([item(f, "sqlite"), item(f, "postgres"), item(g, "sqlite"), item(f, None)]) == [(f, "sqlite")]
+
+
+def test_an_unknown_matrix_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PLATFORM_API_TEST_MATRIX", "most")
+    with pytest.raises(ValueError, match="PLATFORM_API_TEST_MATRIX='most'"):
+        kept([])
