@@ -3,7 +3,8 @@
 Both backends, the default: every test parametrized over `BACKENDS` outside the directories below (a new
 directory is tested on both until measurement puts it here), and any test marked `both_backends`.
 One backend (PostgreSQL, or the only one selected by PLATFORM_API_TEST_BACKENDS): the tests under
-`ONE_BACKEND_DIRS`. These test the API's surface over a server; the SQL they reach runs the same on both
+`ONE_BACKEND_DIRS`, and tests elsewhere marked `one_backend` (what they check happens before any SQL: say why
+next to the mark). `both_backends` wins over both (a test marked so in a file marked `one_backend`). These test the API's surface over a server; the SQL they reach runs the same on both
 dialects, and the tests that run on both (unit tests, ops/, the domain directories, ctl/) reach every line and
 branch of `store/` and of the SQL-owning modules that the full matrix reaches (measured with coverage.py over
 the whole suite, both ways: docs, Development). PLATFORM_API_TEST_MATRIX=full runs every test on every backend;
@@ -23,7 +24,7 @@ from tests.helpers.server import BACKENDS
 # Relative to tests/. Measured, not guessed: add a directory only with the coverage comparison above.
 ONE_BACKEND_DIRS = ("functional/auth", "functional/client", "functional/clients", "functional/contract",
                     "functional/hardening")  # fmt: skip
-MARK = "both_backends"
+MARK, ONE_MARK = "both_backends", "one_backend"
 
 
 def matrix() -> str:
@@ -49,9 +50,12 @@ def backend_of(item: pytest.Item) -> str | None:
 
 
 def one_backend(item: pytest.Item, root: Path) -> bool:
-    """Whether the matrix runs this item on one backend only (its directory is listed, and it is not marked)."""
+    """Whether the matrix runs this item on one backend only (its directory is listed or it is marked
+    `one_backend`; and it is not marked `both_backends`)."""
     if item.get_closest_marker(MARK) is not None:
         return False
+    if item.get_closest_marker(ONE_MARK) is not None:
+        return True
     try:
         where = item.path.relative_to(root).as_posix()
     except ValueError:

@@ -78,3 +78,10 @@ def test_an_unknown_matrix_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PLATFORM_API_TEST_MATRIX", "most")
     with pytest.raises(ValueError, match="PLATFORM_API_TEST_MATRIX='most'"):
         kept([])
+
+
+def test_one_backend_on_request_and_both_wins() -> None:
+    f = "functional/ops/test_x.py"
+    items = [item(f, "sqlite", "one_backend"), item(f, "postgres", "one_backend"),
+             item(f, "sqlite", "one_backend", "both_backends")]  # fmt: skip
+    assert kept(items) == [(f, "postgres"), (f, "sqlite")]
