@@ -2,14 +2,18 @@
 
 Both backends, the default: every test parametrized over `BACKENDS` outside the directories below (a new
 directory is tested on both until measurement puts it here), and any test marked `both_backends`.
+
 One backend (PostgreSQL, or the only one selected by PLATFORM_API_TEST_BACKENDS): the tests under
 `ONE_BACKEND_DIRS`, and tests elsewhere marked `one_backend` (what they check happens before any SQL: say why
-next to the mark). `both_backends` wins over both (a test marked so in a file marked `one_backend`). These test the API's surface over a server; the SQL they reach runs the same on both
+next to the mark). `both_backends` wins over both (a test marked so in a file marked `one_backend`).
+The listed directories test the API's surface over a server; the SQL they reach runs the same on both
 dialects, and the tests that run on both (unit tests, ops/, the domain directories, ctl/) reach every line and
 branch of `store/` and of the SQL-owning modules that the full matrix reaches (measured with coverage.py over
-the whole suite, both ways: docs, Development). PLATFORM_API_TEST_MATRIX=full runs every test on every backend;
-PLATFORM_API_TEST_MATRIX=rest runs only what the matrix leaves out (the measured run plus this one make the full
-matrix: how the coverage comparison is made without running the whole suite twice).
+the whole suite, both ways: docs, Development).
+
+PLATFORM_API_TEST_MATRIX=full runs every test on every backend; PLATFORM_API_TEST_MATRIX=rest runs only what
+the matrix leaves out (the measured run plus this one make the full matrix: how the coverage comparison is
+made without running the whole suite twice).
 """
 
 from __future__ import annotations
