@@ -1,8 +1,18 @@
 """Over-the-wire test fixtures: a real `platform-api serve` process per storage backend.
 
-Every test that takes `server` runs against SQLite and against PostgreSQL (127.0.0.1:5432, a fresh
-database per session, dropped afterwards). PLATFORM_API_TEST_BACKENDS=sqlite limits the run.
-Tests isolate themselves by creating their own organization (`org` fixture), not by restarting.
+A test that takes `server` (or another fixture parametrized over `BACKENDS`) runs against SQLite and against
+PostgreSQL (127.0.0.1:5432, a fresh database per session, dropped afterwards), except where the backend matrix
+below says one is enough. PLATFORM_API_TEST_BACKENDS=sqlite limits the run. Tests isolate themselves by
+creating their own organization (`org` fixture), not by restarting.
+
+The backend matrix (tests/helpers/backends.py): what differs between the dialects lives in `store` and in the
+SQL the domains own, so the tests of those (unit tests, ops/, the domain directories, ctl/) run on both. The
+directories in `ONE_BACKEND_DIRS`, which test the API's surface (authentication, clients, the wire contract,
+hardening) rather than storage, run on PostgreSQL only, measured to lose no line or branch of `store/` or of
+any SQL-owning module (docs: Development). A test or file among them that reaches SQL that differs by dialect
+says so with `@pytest.mark.both_backends` (or `pytestmark = pytest.mark.both_backends`); a new directory runs
+on both until it is listed. PLATFORM_API_TEST_MATRIX=full runs every test on every backend; =rest runs only
+what the matrix leaves out.
 
 At its start a run checks what it needs (README: Development): its port range, docker-registry and skopeo when
 it includes the registry tests; and drops the PostgreSQL databases that runs stopped midway left behind.
@@ -22,6 +32,7 @@ from tests.helpers import (
     Receiver,
     Server,
     Upstream,
+    backends,
     distribution,
     mk_group,
     pgruns,
@@ -41,6 +52,18 @@ def pytest_configure(config: pytest.Config) -> None:
         ports_setting()
     except ValueError as e:
         raise pytest.UsageError(str(e)) from None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The backend matrix: drop the runs a one-backend test would make on its other backend (reported as
+    deselected, as `-k` would)."""
+    try:
+        keep, drop = backends.split_items(items, Path(__file__).parent)
+    except ValueError as e:
+        raise pytest.UsageError(str(e)) from None
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -1,5 +1,6 @@
 """Everything the tests share that is not a fixture, in one place: import it as `from tests.helpers import ...`.
 
+- backends: the backend matrix (which tests run on both storage backends, which on PostgreSQL only);
 - server: a real `platform-api serve` process (start/stop, token minting, clients), the backends, PostgreSQL;
 - api_errors: the ApiError an in-process call raises;
 - iam: built-in role uids, structured-error assertions, IAM resource makers, listings, stored-state reads;
@@ -14,7 +15,7 @@
 - protowire: protobuf bytes written by hand (fields our messages do not declare).
 """
 
-from tests.helpers import wire_facts
+from tests.helpers import backends, wire_facts
 from tests.helpers.api_errors import raised, violated_fields
 from tests.helpers.grpc import TIMEOUT, error_info, rpc_error, stamp, unpack
 from tests.helpers.iam import (
@@ -94,6 +95,7 @@ __all__ = [
     "assert_denied",
     "assert_error",
     "assert_not_found",
+    "backends",
     "cli",
     "database_name",
     "detail",

@@ -3,6 +3,7 @@ clients authenticated as its bootstrap owner, and the PostgreSQL admin connectio
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import random
@@ -194,18 +195,44 @@ def wait_ready(proc: subprocess.Popen[bytes], base_url: str, grpc_target: str, l
 
 
 def new_database(backend: str, tmp: Path) -> str:
-    """The URL of a new, empty database for a server: a file in `tmp`, or a PostgreSQL database of its own (which
-    stop_server drops)."""
+    """The URL of a new database for a server, empty or migrated: a file in `tmp`, or a PostgreSQL database of its
+    own (which stop_server drops), a copy of this process's migrated template (migrating each from scratch took
+    most of a PostgreSQL server's start)."""
     if backend == "sqlite":
         return f"sqlite:///{tmp / 'test.db'}"
-    return pg_database("test")
+    return pg_database("test", template=migrated_template())
 
 
-def pg_database(kind: str) -> str:
-    """A new, empty PostgreSQL database of this run (named by tests/helpers/pgruns.py for `kind`); its URL."""
+def pg_database(kind: str, template: str = "") -> str:
+    """A new PostgreSQL database of this run (named by tests/helpers/pgruns.py for `kind`), empty or a copy of
+    the database `template`; its URL."""
     name = database_name(kind)
-    pg_execute(f"CREATE DATABASE {name}")
+    pg_execute(f"CREATE DATABASE {name}" + (f" TEMPLATE {template}" if template else ""))
+    return _pg_url(name)
+
+
+def _pg_url(name: str) -> str:
     return PG_ADMIN.rsplit("/", 1)[0] + "/" + name
+
+
+_template: list[str] = []  # this process's migrated template database, made on first use
+
+
+def migrated_template() -> str:
+    """The name of a PostgreSQL database with every migration applied and nothing else, made once per process
+    (a pytest-xdist worker's own: a template cannot be copied while another session is connected to it) and
+    dropped when the process ends; a run stopped midway leaves it to the next run's sweep."""
+    if not _template:
+        url = pg_database("tpl")
+        cli(url, "migrate")
+        _template.append(url.rsplit("/", 1)[1])
+        atexit.register(_drop_template)
+    return _template[0]
+
+
+def _drop_template() -> None:
+    with suppress(Exception):  # PostgreSQL gone meanwhile: the next run's sweep drops it
+        pg_execute(f"DROP DATABASE IF EXISTS {_template[0]} WITH (FORCE)")
 
 
 def start_server(

@@ -16,6 +16,9 @@ import pytest
 
 from tests.helpers import BUILTIN_ROLE_UIDS, Server, start_server, stop_server
 
+# A revoke reaches other processes by NOTIFY on PostgreSQL and by polling on SQLite (store's listen).
+pytestmark = pytest.mark.both_backends
+
 
 def mk(http: httpx.Client, path: str, body: dict[str, object]) -> str:
     r = http.post(path, json=body)

@@ -37,7 +37,12 @@ def test_rate_limited_calls_wait_as_told(srv: Server, transport: str) -> None:
         time.sleep(s)
 
     with client(srv, transport, sleep=sleep) as c:
-        assert c.ping.ping().response == "pong"  # the bucket is empty: waits as told, then succeeds
+        # Each call succeeds at once while the bucket has a token (on a loaded machine it refills between the
+        # clients: one every 2 s), else waits as told and then succeeds: within a burst (2) and one more call.
+        for _ in range(10):
+            assert c.ping.ping().response == "pong"
+            if slept:
+                break
     assert slept and slept[0] >= limited.value.retry_delay * 0.5
     # A wait longer than the caller accepts is not attempted.
     slept.clear()

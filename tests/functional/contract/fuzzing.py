@@ -8,6 +8,9 @@ documented answer of routes not built yet. Derandomized so CI is reproducible; b
 operation and mode, env PLATFORM_API_FUZZ_EXAMPLES, no shrinking). Generating is the costly part, so each
 generated request goes to every backend's server. The servers deliver nothing (`--no-dispatcher`; the
 subscription's sink is a closed port). No server error is tolerated.
+
+The operations are dealt out to PARTS test files (test_fuzz_api_<n>.py), each with servers of its own, so that
+the suite's processes (`--dist loadfile`: a file per process at a time) share the work.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import re
 import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -33,6 +37,7 @@ from schemathesis.specs.openapi.checks import response_schema_conformance
 
 from tests.helpers import BACKENDS, BUILTIN_ROLE_UIDS, Server, free_port, start_server, stop_server
 
+PARTS = 3
 FUZZ_EXAMPLES = int(os.environ.get("PLATFORM_API_FUZZ_EXAMPLES", "5"))
 CHECKS = [not_a_server_error, response_schema_conformance]
 DIGEST = "sha256:" + "c" * 64
@@ -151,9 +156,9 @@ class Target:
     session: requests.Session
 
 
-@pytest.fixture(scope="module")
-def targets(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Target]]:
-    """One seeded server per backend: every generated request goes to each (generation is the costly part)."""
+def seeded_targets(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Target]]:
+    """One seeded server per backend: every generated request goes to each (generation is the costly part).
+    A test file's module fixture."""
     out: list[Target] = []
     try:
         for backend in BACKENDS:
@@ -202,10 +207,16 @@ def substitute(case: Any, seeded: Seeded) -> dict[str, Any]:
     return params
 
 
-def test_every_operation_survives_generated_requests(targets: list[Target]) -> None:
+def survive_generated_requests(targets: list[Target], part: int) -> None:
+    """Every operation of `part` (0 to PARTS - 1: every PARTS-th operation of the document, from the
+    part-th) answers every generated request without a server error and as its document says."""
+    parts = sorted(p.name for p in Path(__file__).parent.glob("test_fuzz_api_*.py"))
+    assert parts == [f"test_fuzz_api_{n + 1}.py" for n in range(PARTS)], f"one file per part: {parts}"
     schema = schemathesis.openapi.from_url(targets[0].server.base_url + "/openapi.json")
     failures: list[str] = []
-    for result in schema.get_all_operations():
+    for i, result in enumerate(schema.get_all_operations()):
+        if i % PARTS != part:
+            continue
         if not hasattr(result, "ok"):  # the document describes an operation schemathesis cannot use
             failures.append(f"invalid operation in /openapi.json: {result.err()}")
             continue
