@@ -56,6 +56,22 @@ export function failure(err) {
   return h("p", { class: "state error", role: "alert" }, "Error: ", err && err.message ? err.message : String(err));
 }
 
+// A button that runs `run` once (disabled meanwhile), then `after` (a redraw); a failure replaces it with the
+// API's message.
+export function action(label, run, after, cls = "") {
+  const b = h("button", { type: "button", class: cls }, label);
+  b.addEventListener("click", async () => {
+    b.disabled = true;
+    try {
+      await run();
+      after();
+    } catch (e) {
+      b.replaceWith(failure(e));
+    }
+  });
+  return b;
+}
+
 export function copyButton(value, label = "Copy") {
   const b = h("button", { type: "button", class: "copy", "aria-label": `${label}: ${value}` }, label);
   b.addEventListener("click", async () => {

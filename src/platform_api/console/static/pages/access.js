@@ -3,21 +3,7 @@
 // checks again anyway.
 import { api, page } from "../api.js";
 import { can } from "../app.js";
-import { clear, copyButton, empty, failure, form, h, loading, pagedTable, section, table, when } from "../ui.js";
-
-function removeButton(label, run, after) {
-  const b = h("button", { type: "button", class: "danger" }, label);
-  b.addEventListener("click", async () => {
-    b.disabled = true;
-    try {
-      await run();
-      after();
-    } catch (e) {
-      b.replaceWith(failure(e));
-    }
-  });
-  return b;
-}
+import { action, clear, copyButton, empty, failure, form, h, loading, pagedTable, section, table, when } from "../ui.js";
 
 // The built-in roles (at the root) and the organization's own.
 async function roles(org) {
@@ -102,7 +88,7 @@ export async function render(view, { org }) {
         h("span", { title: b.identityUid || "" }, (b.identity && (b.identity.name || b.identity.subject)) || b.identityUid),
         (b.role && b.role.name) || b.roleUid,
         when(b.createTime),
-        can("role_bindings.delete") ? removeButton("Remove", () => api(`/iam/v2/roleBindings/${b.uid}`, { method: "DELETE" }), drawBindings) : "",
+        can("role_bindings.delete") ? action("Remove", () => api(`/iam/v2/roleBindings/${b.uid}`, { method: "DELETE" }), drawBindings, "danger") : "",
       ],
       "No role bindings here.",
     );
@@ -122,7 +108,7 @@ export async function render(view, { org }) {
       "Invites",
       ["Email", "Role", "Expires", "Single use", ""],
       (token) => page("/iam/v2/groupInvites", "groupInvites", { "uidp.childrenOf": g, pageSize: 50, pageToken: token }),
-      (i) => [i.email || "anyone", (i.role && i.role.name) || i.roleUid, when(i.expirationTime), i.singleUse ? "yes" : "no", can("group_invites.delete") ? removeButton("Revoke", () => api(`/iam/v2/groupInvites/${i.uid}`, { method: "DELETE" }), drawInvites) : ""],
+      (i) => [i.email || "anyone", (i.role && i.role.name) || i.roleUid, when(i.expirationTime), i.singleUse ? "yes" : "no", can("group_invites.delete") ? action("Revoke", () => api(`/iam/v2/groupInvites/${i.uid}`, { method: "DELETE" }), drawInvites, "danger") : ""],
       "No open invites.",
     );
     const shown = h("div", { class: "secret", "aria-live": "polite" });

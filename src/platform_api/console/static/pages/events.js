@@ -2,21 +2,7 @@
 // state, attempts and the last answer, and redeliver.
 import { api, page } from "../api.js";
 import { can } from "../app.js";
-import { clear, copyButton, empty, failure, form, h, pagedTable, section, when } from "../ui.js";
-
-function action(label, run, after, cls = "") {
-  const b = h("button", { type: "button", class: cls }, label);
-  b.addEventListener("click", async () => {
-    b.disabled = true;
-    try {
-      await run();
-      after();
-    } catch (e) {
-      b.replaceWith(failure(e));
-    }
-  });
-  return b;
-}
+import { action, clear, copyButton, empty, form, h, pagedTable, section, when } from "../ui.js";
 
 export async function render(view, { org }) {
   if (!org) return clear(view, h("h1", {}, "Events"), empty("No organization to show."));
