@@ -257,5 +257,6 @@ def create_app(settings: Settings | None = None) -> RestApp:
 def app_from_env() -> RestApp:
     """Granian's factory target: worker processes read settings from the environment (and end with `serve`)."""
     parent.die_with_serve()
-    logs.configure(Settings.from_env().log_level)
-    return create_app()
+    settings = Settings.from_env()
+    logs.configure(settings.log_level)
+    return create_app(settings)
