@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -486,7 +487,7 @@ def asks_for_access(srv: Server, provider: Provider, org: str, email: str) -> st
 
 def bindings_of(srv: Server, org: str, identity: str) -> list[tuple[str, str]]:
     found = ok(srv.http.get("/iam/v2/roleBindings", params={"uidp.childrenOf": org, "pageSize": 100}))
-    return [(b["uid"], b["roleUid"]) for b in found.get("roleBindings", []) if b["identityUid"] == identity]
+    return [(b["uid"], b["role"]["uid"]) for b in found.get("roleBindings", []) if b["identity"]["uid"] == identity]
 
 
 # One backend: the console's calls; the SQL they reach runs on both in iam/test_join_rpcs.py and the IAM tests.
@@ -508,7 +509,7 @@ def test_access_requests_domains_providers_and_mappings(world: World, srv: Serve
     expect(domains.locator("tr", has_text=pending)).to_contain_text(txt)
     # Grant the request a role: a binding, whose role then changes in place (same binding uid).
     request = page.get_by_role("table", name="Access requests").locator("tbody tr").filter(has_text=email)
-    request.get_by_label("Role").select_option(label="viewer")
+    request.get_by_label("Role", exact=True).select_option(label="viewer")
     request.get_by_role("button", name="Grant").click()
     expect(request).to_contain_text("Granted.")
     [(binding, role)] = bindings_of(srv, org, asker)
@@ -518,9 +519,9 @@ def test_access_requests_domains_providers_and_mappings(world: World, srv: Serve
         .locator("tbody tr")
         .filter(has=page.locator(f"span[title='{asker}']"))
     )
-    row.get_by_label("Role").select_option(label="editor")
+    row.get_by_label("Role", exact=True).select_option(label="editor")
     row.get_by_role("button", name="Change role").click()
-    expect(row.get_by_label("Role")).to_have_value(BUILTIN_ROLE_UIDS["editor"])
+    expect(row.get_by_label("Role", exact=True)).to_have_value(BUILTIN_ROLE_UIDS["editor"])
     assert bindings_of(srv, org, asker) == [(binding, BUILTIN_ROLE_UIDS["editor"])]
     # Edit the identity provider: a new name and client secret (stored, never shown).
     providers = page.get_by_role("table", name="Identity providers").locator("tbody tr")
@@ -531,12 +532,13 @@ def test_access_requests_domains_providers_and_mappings(world: World, srv: Serve
     row.get_by_label("New client secret (empty: keep)").fill(secret)
     row.get_by_role("button", name="Save provider").click()
     expect(providers.filter(has_text=renamed)).to_have_count(1)
-    assert stored_secret(srv, idp["uid"]) == secret
+    with ThreadPoolExecutor(1) as pool:  # off Playwright's running event loop
+        assert pool.submit(stored_secret, srv, idp["uid"]).result() == secret
     expect(page.locator("main")).not_to_contain_text(secret)
     # A mapping of the provider's group "devs", then deleted.
     create = page.get_by_role("form", name="Create external group mapping")
     create.get_by_label("External group").fill("devs")
-    create.get_by_label("Role").select_option(label="viewer")
+    create.get_by_label("Role", exact=True).select_option(label="viewer")
     create.get_by_role("button", name="Create mapping").click()
     mappings = page.get_by_role("table", name="External group mappings").locator("tbody tr")
     expect(mappings.filter(has_text="devs")).to_have_count(1)

@@ -84,10 +84,13 @@ export async function render(view, { org }) {
   await drawRoles();
   const roleOptions = roleList.map((r) => [r.uid, r.name]);
 
-  const who = (b) => (b.identity && (b.identity.name || b.identity.subject)) || b.identityUid;
+  // A List answers the identity and role as objects; a Create or an Update their uids.
+  const whoUid = (b) => (b.identity && b.identity.uid) || b.identityUid || "";
+  const who = (b) => (b.identity && (b.identity.name || b.identity.subject)) || whoUid(b);
+  const roleOf = (b) => (b.role && b.role.uid) || b.roleUid;
   // UpdateRoleBinding: the binding keeps its uid, only its role changes.
   const changeRole = (b) =>
-    form(`Role of ${who(b)}`, [["role", "Role", { options: roleOptions, value: b.roleUid }]], "Change role", async (v) => {
+    form(`Role of ${who(b)}`, [["role", "Role", { options: roleOptions, value: roleOf(b) }]], "Change role", async (v) => {
       await api(`/iam/v2/roleBindings/${b.uid}`, { method: "PATCH", query: { updateMask: "role_uid" }, body: { roleUid: v.role } });
       drawBindings();
     });
@@ -97,7 +100,7 @@ export async function render(view, { org }) {
       ["Identity", "Role", "Since", ""],
       (token) => page("/iam/v2/roleBindings", "roleBindings", { "uidp.childrenOf": g, pageSize: 50, pageToken: token }),
       (b) => [
-        h("span", { title: b.identityUid || "" }, who(b)),
+        h("span", { title: whoUid(b) }, who(b)),
         can("role_bindings.update") ? changeRole(b) : (b.role && b.role.name) || b.roleUid,
         when(b.createTime),
         can("role_bindings.delete") ? action("Remove", () => api(`/iam/v2/roleBindings/${b.uid}`, { method: "DELETE" }), drawBindings, "danger") : "",

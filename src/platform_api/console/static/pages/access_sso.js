@@ -65,13 +65,8 @@ export function drawSso({ g, roleOptions, idpBox, mappingsBox, assocBox }) {
   const associations = async (token) => {
     const p = await below("/iam/v2/accountAssociations", "accountAssociations", "uidp.descendantsOf")(token);
     if (token) return p;
-    try {
-      p.items.unshift(await api(`/iam/v2/accountAssociations/${g}`));
-      if (p.total !== undefined) p.total = Number(p.total) + 1;
-    } catch (e) {
-      if (e.status !== 404) throw e;
-    }
-    return p;
+    const own = await page("/iam/v2/accountAssociations", "accountAssociations", { "uidp.ids": g }); // a List: none is no 404
+    return { ...p, items: [...own.items, ...p.items], total: p.total === undefined ? undefined : Number(p.total) + own.items.length };
   };
   const clouds = (a) => ["amazon", "google", "azure", "github"].filter((k) => a[k]).join(", ") || "—";
   const drawAssocs = () => {
