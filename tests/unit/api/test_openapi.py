@@ -62,7 +62,8 @@ def test_header(doc: dict[str, Any]) -> None:
 def test_every_rule_is_an_operation(doc: dict[str, Any]) -> None:
     ops = {(path, verb): op for path, verb, op in _operations(doc)}
     # The reference's 78 domain bindings plus the events additions (UpdateSubscription, RedeliverEvent,
-    # GetDelivery, ListDeliveries) and the joining ones (ListGroupDomains, ListAccessRequests), each under v2 and v2beta1, the 4 of the token exchange and registration,
+    # GetDelivery, ListDeliveries) and joining's (ListGroupDomains, ListAccessRequests), each under v2 and v2beta1,
+    # the 4 of the token exchange and registration,
     # the 2 of human login (WhoAmI at /auth/v1/ok, GetHeadlessSession),
     # and the v1 contract's (all its methods but GroupInvites.CreateWithGroup, which has no HTTP rule).
     v1 = wire_facts.parse(wire_facts.WIRE_V1)
