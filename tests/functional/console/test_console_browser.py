@@ -500,7 +500,9 @@ def test_access_requests_domains_providers_and_mappings(world: World, srv: Serve
     email = f"asker@{dom}"
     asker = asks_for_access(srv, provider, org, email)
     idp = mk_idp(srv.http, org)
-    w = world.owner
+    w, v = world.owner, world.viewer
+    # Only this test's problems: the earlier ones' deliberate refusals (a viewer's 403) stay on the contexts.
+    earlier = w.problems() + v.problems()
     page = w.page
     world.goto(w, "access")
     settle(w)
@@ -553,9 +555,8 @@ def test_access_requests_domains_providers_and_mappings(world: World, srv: Serve
     expect(assocs.filter(has_text="amazon")).to_have_count(1)
     assocs.filter(has_text="amazon").get_by_role("button", name="Delete").click()
     expect(page.get_by_text("No account associations.")).to_be_visible()
-    assert not w.problems(), w.problems()
+    assert [p for p in w.problems() if p not in earlier] == []
     # The viewer sees the domains without the TXT record, no requests and none of the controls.
-    v = world.viewer
     world.goto(v, "access")
     settle(v)
     expect(v.page.get_by_role("table", name="Verified e-mail domains")).to_contain_text(pending)
@@ -564,4 +565,4 @@ def test_access_requests_domains_providers_and_mappings(world: World, srv: Serve
     for button in ("Grant", "Change role", "Save provider", "Delete", "Create mapping", "Create association"):
         expect(v.page.get_by_role("button", name=button)).to_have_count(0)
     expect(v.page.get_by_text("Edit", exact=True)).to_have_count(0)
-    assert not v.problems(), v.problems()
+    assert [p for p in v.problems() if p not in earlier] == []
