@@ -62,6 +62,7 @@ _SCOPE_RESOURCES = {
     "chainguard.platform.registry.Registry.GetVulnReport": "chainguard.platform.registry.v2.Repo",
     "chainguard.platform.iam.v2.IdentitiesService": "chainguard.platform.iam.v2.Identity",
     "chainguard.platform.events.v2.DeliveriesService": "chainguard.platform.events.v2.Delivery",
+    "chainguard.platform.iam.v2.GroupDomainsService": "chainguard.platform.iam.v2.Group",
     "chainguard.platform.vulnerabilities.v2.AdvisoriesService": "chainguard.platform.vulnerabilities.v2.Advisory",
     "chainguard.platform.iam.v2.ExternalGroupRoleMappingsService.CreateExternalGroupRoleMapping": (
         "chainguard.platform.iam.v2.IdentityProvider"

@@ -303,14 +303,20 @@ async def last_request(conn: Conn, group: str, identity: str) -> str | None:
     return None if t is None else str(t)
 
 
-async def requests(conn: Conn, group: str, limit: int = MAX_LISTED) -> list[dict[str, Any]]:
-    """The access requests to `group`, newest first (at most `limit`), with each identity's name and e-mail
-    read from the identity (not copied into the request)."""
+async def requests(
+    conn: Conn, group: str, limit: int = MAX_LISTED, after: tuple[str, str] | None = None, skip: int = 0
+) -> list[dict[str, Any]]:
+    """The access requests to `group`, newest first (at most `limit`, past `skip` of them, after the
+    (request time, identity) key `after` of a previous page), with each identity's name and e-mail read from
+    the identity (not copied into the request)."""
+    sql = "SELECT identity_uid, request_time FROM group_access_requests WHERE group_uid = $1"
+    args: list[Any] = [group]
+    if after is not None:
+        sql += " AND (request_time < $2 OR (request_time = $2 AND identity_uid > $3))"
+        args += after
     found = await conn.fetch(
-        "SELECT identity_uid, request_time FROM group_access_requests WHERE group_uid = $1"
-        f" ORDER BY request_time DESC, identity_uid LIMIT {int(limit)}",
-        group,
-    )  # fmt: skip
+        sql + f" ORDER BY request_time DESC, identity_uid LIMIT {int(limit)} OFFSET {int(skip)}", *args
+    )
     bodies = await identities.bodies(conn, {r["identity_uid"] for r in found})
     out = []
     for r in found:

@@ -1,5 +1,6 @@
 """Joining your company's organization: GroupsService.LookupGroup, CheckEligibility and
-RequestGroupAccess (their v1 twins: iam/v1/groups.py).
+RequestGroupAccess (their v1 twins: iam/v1/groups.py), and what the organization's administrators see of it,
+GroupDomainsService (/iam/v2/groups/{uid}/domains and /accessRequests: over signin/domains.py's tables).
 
 The caller's e-mail counts only when all of this holds (else the caller has none, and every RPC answers as
 if no organization matched):
@@ -24,10 +25,17 @@ import math
 import time
 
 from platform_api.auth import authz, matching
-from platform_api.core import clock, errors, validate
+from platform_api.auth import capabilities as caps
+from platform_api.core import clock, errors, uidp, validate
 from platform_api.gen.records.iam_v2 import (
+    AccessRequest,
     CheckEligibilityRequest,
     CheckEligibilityResponse,
+    GroupDomain,
+    ListAccessRequestsRequest,
+    ListAccessRequestsResponse,
+    ListGroupDomainsRequest,
+    ListGroupDomainsResponse,
     LookupGroupRequest,
     LookupGroupResponse,
     RequestGroupAccessRequest,
@@ -35,10 +43,14 @@ from platform_api.gen.records.iam_v2 import (
 )
 from platform_api.iam import groups, identities
 from platform_api.outbox import outbox
+from platform_api.service import listing
 from platform_api.service.context import Context, rpc
 from platform_api.signin import domains
 
 SERVICE = "chainguard.platform.iam.v2.GroupsService."
+ADMIN = "chainguard.platform.iam.v2.GroupDomainsService."
+# Who may publish the TXT record also may see it (the challenge is the organization's own secret-ish token).
+SEES_TXT = caps.mask(["CAP_IAM_GROUPS_UPDATE"])
 # Ce-Type `<prefix>.api.iam.group.access_requested.v1`, subject and group: the organization asked.
 EVENT_TYPE = "iam.group.access_requested.v1"
 RETRY_INFO = errors.TYPE_PREFIX + "RetryInfo"
@@ -134,3 +146,48 @@ async def request_group_access(req: RequestGroupAccessRequest, ctx: Context) -> 
         info = dataclasses.replace(ctx.info, event_type=EVENT_TYPE, event_source="/iam/v2/groups")
         await outbox.emit(tx, dataclasses.replace(ctx, info=info), req, subject=uid, group=uid)
     return RequestGroupAccessResponse()
+
+
+# ---------------------------------------------------------------------------- the administrators' view
+
+
+def _organization(group_uid: str) -> None:
+    """Only root groups hold domains and requests (the scope check has validated the uid)."""
+    if uidp.parent(group_uid):
+        raise errors.invalid_argument("group_uid", "only organizations (root groups) have e-mail domains")
+
+
+@rpc(ADMIN + "ListGroupDomains")
+async def list_group_domains(req: ListGroupDomainsRequest, ctx: Context) -> ListGroupDomainsResponse:
+    _organization(req.group_uid)
+    txt = authz.caller(ctx).holds(SEES_TXT, req.group_uid)
+    found = await domains.listing(ctx.rt.db, req.group_uid)
+    return ListGroupDomainsResponse(
+        domains=[
+            GroupDomain(
+                domain=d["domain"],
+                state="STATE_VERIFIED" if d["state"] == "VERIFIED" else "STATE_PENDING",
+                txt=d.get("txt", "") if txt else "",
+                create_time=d["createTime"],
+                verify_time=d.get("verifyTime") or None,
+            )
+            for d in found
+        ]
+    )
+
+
+@rpc(ADMIN + "ListAccessRequests")
+async def list_access_requests(req: ListAccessRequestsRequest, ctx: Context) -> ListAccessRequestsResponse:
+    _organization(req.group_uid)
+    at = listing.cursor(ctx, req, 2)  # (request time, identity uid), newest first
+    if at.last is not None and not all(isinstance(k, str) for k in at.last):
+        raise errors.invalid_argument("page_token", "page_token does not match this query")
+    after = (at.last[0], at.last[1]) if at.last is not None else None
+    found = await domains.requests(ctx.rt.db, req.group_uid, at.size + 1, after, at.skip)
+    page = found[: at.size]
+    token = at.token([page[-1]["requestTime"], page[-1]["identity"]]) if len(found) > at.size else ""
+    items = [
+        AccessRequest(identity_uid=r["identity"], name=r["name"], email=r["email"], request_time=r["requestTime"])
+        for r in page
+    ]
+    return ListAccessRequestsResponse(access_requests=items, next_page_token=token)

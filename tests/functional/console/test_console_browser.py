@@ -8,10 +8,13 @@ One server (per backend) and one browser per module; each person signs in once, 
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import httpx
 import pytest
@@ -19,9 +22,9 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, expect
 
 from platform_api.auth import matching
-from tests.helpers import BACKENDS, BUILTIN_ROLE_UIDS, Server, distribution, mk_group, unique
+from tests.helpers import BACKENDS, BUILTIN_ROLE_UIDS, Server, distribution, mk_group, mk_idp, stored_secret, unique
 from tests.helpers.browser import Watched, browser, open_page
-from tests.helpers.oidc_provider import Provider, login_server
+from tests.helpers.oidc_provider import Provider, callback_params, complete, login_server
 from tests.helpers.registry import GRYPE_REPORT, image
 
 SBOM = Path(__file__).resolve().parents[2] / "data" / "sbom" / "spdx-2.3.json"
@@ -468,3 +471,98 @@ def test_an_image_pushed_through_the_registry_shows(world: World, registry: str,
     expect(row.locator("code.pull")).to_have_text(
         f"localhost:{world.srv.base_url.rsplit(':', 1)[1]}/{world.org['name']}/pushed:latest"
     )
+
+
+def asks_for_access(srv: Server, provider: Provider, org: str, email: str) -> str:
+    """A person of the provider with this e-mail logs in (played over HTTP, to a loopback callback) and asks
+    `org` for access; their identity uid."""
+    name = "asker" + secrets.token_hex(3)
+    provider.add_user(name, email)
+    query = {"redirect": "http://127.0.0.1:9/cb", "exit": "redirect", "state": "s1"}
+    token = callback_params(complete(f"{public(srv)}/oauth?{urlencode(query)}", name))["token"]
+    with srv.client(token) as c:
+        assert c.post(f"/iam/v2/groups/{org}:requestGroupAccess", json={}).status_code == 200
+    return matching.user_uid(matching.normalize_issuer(provider.issuer), provider.users[name].sub)
+
+
+def bindings_of(srv: Server, org: str, identity: str) -> list[tuple[str, str]]:
+    found = ok(srv.http.get("/iam/v2/roleBindings", params={"uidp.childrenOf": org, "pageSize": 100}))
+    return [(b["uid"], b["role"]["uid"]) for b in found.get("roleBindings", []) if b["identity"]["uid"] == identity]
+
+
+# One backend: the console's calls; the SQL they reach runs on both in iam/test_join_rpcs.py and the IAM tests.
+@pytest.mark.one_backend
+def test_access_requests_domains_providers_and_mappings(world: World, srv: Server, provider: Provider) -> None:
+    org = world.org_uid
+    dom, pending = f"c-{secrets.token_hex(3)}.example", f"p-{secrets.token_hex(3)}.example"
+    srv.cli("domains", "verify", "--group", org, "--domain", dom)
+    txt = json.loads(srv.cli("domains", "challenge", "--group", org, "--domain", pending))["txt"]
+    email = f"asker@{dom}"
+    asker = asks_for_access(srv, provider, org, email)
+    idp = mk_idp(srv.http, org)
+    w, v = world.owner, world.viewer
+    # Only this test's problems: the earlier ones' deliberate refusals (a viewer's 403) stay on the contexts.
+    earlier = w.problems() + v.problems()
+    page = w.page
+    world.goto(w, "access")
+    settle(w)
+    domains = page.get_by_role("table", name="Verified e-mail domains")
+    expect(domains.locator("tr", has_text=dom)).to_contain_text("verified")
+    expect(domains.locator("tr", has_text=pending)).to_contain_text(txt)
+    # Grant the request a role: a binding, whose role then changes in place (same binding uid).
+    request = page.get_by_role("table", name="Access requests").locator("tbody tr").filter(has_text=email)
+    request.get_by_label("Role", exact=True).select_option(label="viewer")
+    request.get_by_role("button", name="Grant").click()
+    expect(request).to_contain_text("Granted.")
+    [(binding, role)] = bindings_of(srv, org, asker)
+    assert role == BUILTIN_ROLE_UIDS["viewer"]
+    row = (
+        page.get_by_role("table", name="Role bindings")
+        .locator("tbody tr")
+        .filter(has=page.locator(f"span[title='{asker}']"))
+    )
+    row.get_by_label("Role", exact=True).select_option(label="editor")
+    row.get_by_role("button", name="Change role").click()
+    expect(row.get_by_label("Role", exact=True)).to_have_value(BUILTIN_ROLE_UIDS["editor"])
+    assert bindings_of(srv, org, asker) == [(binding, BUILTIN_ROLE_UIDS["editor"])]
+    # Edit the identity provider: a new name and client secret (stored, never shown).
+    providers = page.get_by_role("table", name="Identity providers").locator("tbody tr")
+    row = providers.filter(has_text=idp["name"])
+    row.get_by_text("Edit", exact=True).click()
+    renamed, secret = unique("sso"), "new-" + secrets.token_hex(4)
+    row.get_by_label("Name").fill(renamed)
+    row.get_by_label("New client secret (empty: keep)").fill(secret)
+    row.get_by_role("button", name="Save provider").click()
+    expect(providers.filter(has_text=renamed)).to_have_count(1)
+    with ThreadPoolExecutor(1) as pool:  # off Playwright's running event loop
+        assert pool.submit(stored_secret, srv, idp["uid"]).result() == secret
+    expect(page.locator("main")).not_to_contain_text(secret)
+    # A mapping of the provider's group "devs", then deleted.
+    create = page.get_by_role("form", name="Create external group mapping")
+    create.get_by_label("External group").fill("devs")
+    create.get_by_label("Role", exact=True).select_option(label="viewer")
+    create.get_by_role("button", name="Create mapping").click()
+    mappings = page.get_by_role("table", name="External group mappings").locator("tbody tr")
+    expect(mappings.filter(has_text="devs")).to_have_count(1)
+    mappings.filter(has_text="devs").get_by_role("button", name="Delete").click()
+    expect(page.get_by_text("No external group mappings.")).to_be_visible()
+    # An account association of the organization, then deleted.
+    create = page.get_by_role("form", name="Create account association")
+    create.get_by_label("Name").fill("cloud")
+    create.get_by_label("AWS account id").fill("123456789012")
+    create.get_by_role("button", name="Create association").click()
+    assocs = page.get_by_role("table", name="Account associations").locator("tbody tr")
+    expect(assocs.filter(has_text="amazon")).to_have_count(1)
+    assocs.filter(has_text="amazon").get_by_role("button", name="Delete").click()
+    expect(page.get_by_text("No account associations.")).to_be_visible()
+    assert [p for p in w.problems() if p not in earlier] == []
+    # The viewer sees the domains without the TXT record, no requests and none of the controls.
+    world.goto(v, "access")
+    settle(v)
+    expect(v.page.get_by_role("table", name="Verified e-mail domains")).to_contain_text(pending)
+    expect(v.page.locator("main")).not_to_contain_text(txt)
+    expect(v.page.get_by_text("You may not see access requests.")).to_be_visible()
+    for button in ("Grant", "Change role", "Save provider", "Delete", "Create mapping", "Create association"):
+        expect(v.page.get_by_role("button", name=button)).to_have_count(0)
+    expect(v.page.get_by_text("Edit", exact=True)).to_have_count(0)
+    assert [p for p in v.problems() if p not in earlier] == []

@@ -68,6 +68,7 @@ EXTENSION_METHODS = {
 }
 EXTENSION_SERVICES = {
     "chainguard.platform.events.v2.DeliveriesService",
+    "chainguard.platform.iam.v2.GroupDomainsService",
 }
 # v1 methods whose events option differs from the contract's event type, and why.
 V1_EVENT_DEVIATIONS = {

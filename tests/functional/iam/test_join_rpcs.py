@@ -1,5 +1,6 @@
 """Joining your company's organization (issue 19, 1b): LookupGroup, CheckEligibility and RequestGroupAccess
-over HTTP and gRPC, v2 and v1, on both backends.
+over HTTP and gRPC, v2 and v1, on both backends; and the organization's side (GroupDomainsService): its domains
+and the access requests made to it.
 
 Callers are users of a trusted upstream issuer on loopback (tests/helpers/oidc.py) signed in through the token
 exchange; their organization verified its e-mail domain with `platform-api domains verify`. Every way of not
@@ -29,6 +30,10 @@ from tests.helpers import (
     Receiver,
     Server,
     Upstream,
+    assert_denied,
+    assert_error,
+    assert_not_found,
+    mk_group,
     mk_idp,
     mk_org,
     ok,
@@ -275,3 +280,73 @@ def test_the_cool_down_answer_is_documented(srv: Server) -> None:
         assert op["responses"]["429"] == {"$ref": "#/components/responses/AccessRequestedRecently"}
     assert "Retry-After" in doc["components"]["responses"]["AccessRequestedRecently"]["headers"]
     assert "429" not in doc["paths"]["/iam/v2/groups:lookupGroup"]["get"]["responses"]
+
+
+# ------------------------------------------------------------------------------ the organization's view
+
+
+def admin_list(srv: Server, token: str, org: str, what: str, **params: Any) -> httpx.Response:
+    with srv.client(token) as c:
+        return c.get(f"/iam/v2/groups/{org}/{what}", params=params)
+
+
+def test_an_organization_lists_its_domains_and_access_requests(srv: Server, upstream: Upstream) -> None:
+    dom, pending = domain(), domain()
+    org = verified_org(srv, dom)
+    challenge = json.loads(srv.cli("domains", "challenge", "--group", org, "--domain", pending))["txt"]
+    # The TXT value only to those who may publish it (groups.update); a viewer sees the states.
+    shown = {d["domain"]: d for d in ok(admin_list(srv, srv.token, org, "domains"))["domains"]}
+    assert shown[dom]["state"] == "STATE_VERIFIED" and "txt" not in shown[dom] and shown[dom]["verifyTime"]
+    assert shown[pending]["state"] == "STATE_PENDING" and shown[pending]["txt"] == challenge
+    _, viewer = srv.identity_with_role(org, "viewer")
+    seen = ok(admin_list(srv, viewer, org, "domains"))["domains"]
+    assert {(d["domain"], d["state"]) for d in seen} == {(dom, "STATE_VERIFIED"), (pending, "STATE_PENDING")}
+    assert all("txt" not in d for d in seen), seen
+    # Three people ask; the owner pages through them, newest first, e-mail from the identity.
+    askers = {}
+    for name in ("ann", "bob", "cid"):
+        token = login(srv, upstream, f"{name}@{dom}")
+        assert ask(srv, token, org).status_code == 200
+        askers[subject(token)] = f"{name}@{dom}"
+    first = ok(admin_list(srv, srv.token, org, "accessRequests", pageSize=2))
+    second = ok(admin_list(srv, srv.token, org, "accessRequests", pageSize=2, pageToken=first["nextPageToken"]))
+    assert "nextPageToken" not in second
+    listed = first["accessRequests"] + second["accessRequests"]
+    assert {r["identityUid"]: r["email"] for r in listed} == askers
+    assert [r["requestTime"] for r in listed] == sorted((r["requestTime"] for r in listed), reverse=True)
+    assert all(r["name"] for r in listed)
+    assert_error(admin_list(srv, srv.token, org, "accessRequests", pageToken="x" + first["nextPageToken"]), 400, 3,
+                 "page_token")  # fmt: skip
+    # A viewer may not see who asked (the e-mail is personal data): PERMISSION_DENIED.
+    assert_denied(admin_list(srv, viewer, org, "accessRequests"))
+    # gRPC: the same answers.
+    with srv.grpc_channel(srv.token) as ch:
+        stub = groups_pb2_grpc.GroupDomainsServiceStub(ch)
+        got = stub.ListAccessRequests(groups_pb2.ListAccessRequestsRequest(group_uid=org), timeout=TIMEOUT)
+        assert [r.identity_uid for r in got.access_requests] == [r["identityUid"] for r in listed]
+        got_domains = stub.ListGroupDomains(groups_pb2.ListGroupDomainsRequest(group_uid=org), timeout=TIMEOUT)
+        assert {d.domain: d.txt for d in got_domains.domains} == {dom: "", pending: challenge}
+    with srv.grpc_channel(viewer) as ch:
+        err, _ = rpc_error(groups_pb2_grpc.GroupDomainsServiceStub(ch).ListAccessRequests,
+                           groups_pb2.ListAccessRequestsRequest(group_uid=org))  # fmt: skip
+        assert err.code() == grpc.StatusCode.PERMISSION_DENIED
+
+
+def test_only_organizations_and_only_ones_own(srv: Server, upstream: Upstream) -> None:
+    dom = domain()
+    org, other = verified_org(srv, dom), verified_org(srv, domain())
+    assert ask(srv, login(srv, upstream, f"o@{dom}"), org).status_code == 200
+    team = mk_group(srv.http, org)["uid"]
+    for what in ("domains", "accessRequests"):
+        assert_error(admin_list(srv, srv.token, team, what), 400, 3, "group_uid")
+        assert_error(admin_list(srv, srv.token, "not-a-uid", what), 400, 3, "group_uid")
+    with srv.grpc_channel(srv.token) as ch:
+        err, _ = rpc_error(groups_pb2_grpc.GroupDomainsServiceStub(ch).ListGroupDomains,
+                           groups_pb2.ListGroupDomainsRequest(group_uid=team))  # fmt: skip
+        assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
+    # The owner of one organization learns nothing of another's: NOT_FOUND, as for any group out of reach.
+    _, owner = srv.identity_with_role(org, "owner")
+    assert len(ok(admin_list(srv, owner, org, "accessRequests"))["accessRequests"]) == 1
+    for what in ("domains", "accessRequests"):
+        assert_not_found(admin_list(srv, owner, other, what), other, "Group")
+    assert ok(admin_list(srv, srv.token, other, "accessRequests")) == {}

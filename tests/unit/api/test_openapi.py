@@ -62,13 +62,14 @@ def test_header(doc: dict[str, Any]) -> None:
 def test_every_rule_is_an_operation(doc: dict[str, Any]) -> None:
     ops = {(path, verb): op for path, verb, op in _operations(doc)}
     # The reference's 78 domain bindings plus the events additions (UpdateSubscription, RedeliverEvent,
-    # GetDelivery, ListDeliveries), each under v2 and v2beta1, the 4 of the token exchange and registration,
+    # GetDelivery, ListDeliveries) and joining's (ListGroupDomains, ListAccessRequests), each under v2 and v2beta1,
+    # the 4 of the token exchange and registration,
     # the 2 of human login (WhoAmI at /auth/v1/ok, GetHeadlessSession),
     # and the v1 contract's (all its methods but GroupInvites.CreateWithGroup, which has no HTTP rule).
     v1 = wire_facts.parse(wire_facts.WIRE_V1)
     v1_rules = sum(len(m.http) for methods_ in v1.services.values() for m in methods_.values())
     assert v1_rules == 104
-    assert len(ops) == 82 * 2 + 4 + 2 + v1_rules
+    assert len(ops) == 84 * 2 + 4 + 2 + v1_rules
     shorts = openapi.short_names(list(schema.methods().values()))
     assert shorts["chainguard.platform.ping.PingService"] == "PingServiceV1"  # v2's is PingService
     assert shorts["chainguard.platform.iam.Groups"] == "Groups"

@@ -187,6 +187,16 @@ class Iam(Protocol):
         """chainguard.platform.iam.v2.RoleBindingsService.GetRoleBinding"""
         ...
 
+    def list_access_requests(
+        self,
+        group_uid: iam_v2.ListAccessRequestsRequest | str | None = None,
+        page_size: int | None = None,
+        page_token: str | None = None,
+        skip: int | None = None,
+    ) -> Pages[iam_v2.AccessRequest]:
+        """chainguard.platform.iam.v2.GroupDomainsService.ListAccessRequests"""
+        ...
+
     def list_account_associations(
         self,
         uidp: iam_v2.ListAccountAssociationsRequest | common.UIDPFilter | dict[str, Any] | None = None,
@@ -209,6 +219,12 @@ class Iam(Protocol):
         skip: int | None = None,
     ) -> Pages[iam_v2.ExternalGroupRoleMapping]:
         """chainguard.platform.iam.v2.ExternalGroupRoleMappingsService.ListExternalGroupRoleMappings"""
+        ...
+
+    def list_group_domains(
+        self, group_uid: iam_v2.ListGroupDomainsRequest | str | None = None
+    ) -> iam_v2.ListGroupDomainsResponse:
+        """chainguard.platform.iam.v2.GroupDomainsService.ListGroupDomains"""
         ...
 
     def list_group_invites(

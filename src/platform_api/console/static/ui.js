@@ -164,13 +164,16 @@ export function pagedTable(caption, headers, load, row, emptyText) {
   return box;
 }
 
+let forms = 0; // a form per table row: two rows may carry the same label, never the same ids
+
 export function form(label, fields, submit, onSubmit) {
   const status = h("p", { class: "form-status", role: "status" });
   const f = h("form", { class: "inline", "aria-label": label });
+  const n = ++forms;
   for (const [name, text, attrs] of fields) {
-    const id = `f-${label.replace(/\W+/g, "-")}-${name}`;
+    const id = `f${n}-${label.replace(/\W+/g, "-")}-${name}`;
     if (attrs && attrs.options) {
-      const sel = h("select", { id, name }, attrs.options.map(([v, t]) => h("option", { value: v }, t)));
+      const sel = h("select", { id, name }, attrs.options.map(([v, t]) => h("option", { value: v, selected: v === attrs.value }, t)));
       f.append(h("label", { for: id }, text), sel);
     } else {
       f.append(h("label", { for: id }, text), h("input", { id, name, ...(attrs || {}) }));

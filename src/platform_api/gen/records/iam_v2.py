@@ -20,6 +20,9 @@ AccountProviderType = Literal['ACCOUNT_PROVIDER_TYPE_UNSPECIFIED', 'ACCOUNT_PROV
 CheckStatus = Literal['CHECK_STATUS_UNSPECIFIED', 'CHECK_STATUS_READY', 'CHECK_STATUS_NOT_READY']
 
 
+GroupDomain_State = Literal['STATE_UNSPECIFIED', 'STATE_PENDING', 'STATE_VERIFIED']
+
+
 RelationshipType = Literal['RELATIONSHIP_TYPE_UNSPECIFIED', 'RELATIONSHIP_TYPE_CLAIM_MATCH', 'RELATIONSHIP_TYPE_STATIC', 'RELATIONSHIP_TYPE_AWS_IDENTITY', 'RELATIONSHIP_TYPE_SERVICE_PRINCIPAL']
 
 
@@ -278,6 +281,41 @@ class CheckEligibilityRequest(Record):
 
 class CheckEligibilityResponse(Record):
     eligible: bool = False
+
+
+class GroupDomain(Record, rename={'create_time': 'createTime', 'verify_time': 'verifyTime'}):
+    domain: str = ""
+    state: GroupDomain_State = 'STATE_UNSPECIFIED'
+    txt: str = ""
+    create_time: str | None = None
+    verify_time: str | None = None
+
+
+class ListGroupDomainsRequest(Record, rename={'group_uid': 'groupUid'}):
+    group_uid: str = ""
+
+
+class ListGroupDomainsResponse(Record):
+    domains: list[GroupDomain] = field(default_factory=list)
+
+
+class AccessRequest(Record, rename={'identity_uid': 'identityUid', 'request_time': 'requestTime'}):
+    identity_uid: str = ""
+    name: str = ""
+    email: str = ""
+    request_time: str | None = None
+
+
+class ListAccessRequestsRequest(Record, rename={'group_uid': 'groupUid', 'page_size': 'pageSize', 'page_token': 'pageToken'}):
+    group_uid: str = ""
+    page_size: int = 0
+    page_token: str = ""
+    skip: int = 0
+
+
+class ListAccessRequestsResponse(Record, rename={'access_requests': 'accessRequests', 'next_page_token': 'nextPageToken'}):
+    access_requests: list[AccessRequest] = field(default_factory=list)
+    next_page_token: str = ""
 
 
 class Identity(Record, rename={'email_unverified': 'emailUnverified', 'last_seen_time': 'lastSeenTime', 'create_time': 'createTime', 'update_time': 'updateTime', 'claim_match': 'claimMatch', 'static_keys': 'staticKeys'}):
@@ -700,6 +738,12 @@ RECORDS: dict[str, type[Record]] = {
     'chainguard.platform.iam.v2.RequestGroupAccessResponse': RequestGroupAccessResponse,
     'chainguard.platform.iam.v2.CheckEligibilityRequest': CheckEligibilityRequest,
     'chainguard.platform.iam.v2.CheckEligibilityResponse': CheckEligibilityResponse,
+    'chainguard.platform.iam.v2.GroupDomain': GroupDomain,
+    'chainguard.platform.iam.v2.ListGroupDomainsRequest': ListGroupDomainsRequest,
+    'chainguard.platform.iam.v2.ListGroupDomainsResponse': ListGroupDomainsResponse,
+    'chainguard.platform.iam.v2.AccessRequest': AccessRequest,
+    'chainguard.platform.iam.v2.ListAccessRequestsRequest': ListAccessRequestsRequest,
+    'chainguard.platform.iam.v2.ListAccessRequestsResponse': ListAccessRequestsResponse,
     'chainguard.platform.iam.v2.Identity': Identity,
     'chainguard.platform.iam.v2.Identity.ClaimMatch': Identity_ClaimMatch,
     'chainguard.platform.iam.v2.Identity.StaticKeys': Identity_StaticKeys,

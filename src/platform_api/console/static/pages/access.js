@@ -1,9 +1,10 @@
-// Access: identities with their role bindings, roles, invites, identity providers, external group mappings,
-// account associations. Each control shows only when WhoAmI says the person holds its capability; the API
-// checks again anyway.
+// Access: identities with their role bindings, roles, invites, verified e-mail domains and access requests;
+// identity providers, external group mappings and account associations (access_sso.js). Each control shows
+// only when WhoAmI says the person holds its capability; the API checks again anyway.
 import { api, page } from "../api.js";
 import { can } from "../app.js";
 import { action, clear, copyButton, empty, failure, form, h, loading, pagedTable, section, table, when } from "../ui.js";
+import { drawSso } from "./access_sso.js";
 
 // The built-in roles (at the root) and the organization's own.
 async function roles(org) {
@@ -23,12 +24,16 @@ export async function render(view, { org }) {
   const idpBox = h("div");
   const mappingsBox = h("div");
   const assocBox = h("div");
+  const domainsBox = h("div");
+  const requestsBox = h("div");
   clear(
     view,
     h("h1", {}, "Access"),
     section("People and their roles", bindingsBox),
     section("Roles", rolesBox),
     section("Invites", invitesBox),
+    section("Verified e-mail domains", domainsBox),
+    section("Access requests", requestsBox),
     section("Identity providers", idpBox),
     section("External group mappings", mappingsBox),
     section("Account associations", assocBox),
@@ -79,14 +84,24 @@ export async function render(view, { org }) {
   await drawRoles();
   const roleOptions = roleList.map((r) => [r.uid, r.name]);
 
+  // A List answers the identity and role as objects; a Create or an Update their uids.
+  const whoUid = (b) => (b.identity && b.identity.uid) || b.identityUid || "";
+  const who = (b) => (b.identity && (b.identity.name || b.identity.subject)) || whoUid(b);
+  const roleOf = (b) => (b.role && b.role.uid) || b.roleUid;
+  // UpdateRoleBinding: the binding keeps its uid, only its role changes.
+  const changeRole = (b) =>
+    form(`Role of ${who(b)}`, [["role", "Role", { options: roleOptions, value: roleOf(b) }]], "Change role", async (v) => {
+      await api(`/iam/v2/roleBindings/${b.uid}`, { method: "PATCH", query: { updateMask: "role_uid" }, body: { roleUid: v.role } });
+      drawBindings();
+    });
   const drawBindings = () => {
     const list = pagedTable(
       "Role bindings",
       ["Identity", "Role", "Since", ""],
       (token) => page("/iam/v2/roleBindings", "roleBindings", { "uidp.childrenOf": g, pageSize: 50, pageToken: token }),
       (b) => [
-        h("span", { title: b.identityUid || "" }, (b.identity && (b.identity.name || b.identity.subject)) || b.identityUid),
-        (b.role && b.role.name) || b.roleUid,
+        h("span", { title: whoUid(b) }, who(b)),
+        can("role_bindings.update") ? changeRole(b) : (b.role && b.role.name) || b.roleUid,
         when(b.createTime),
         can("role_bindings.delete") ? action("Remove", () => api(`/iam/v2/roleBindings/${b.uid}`, { method: "DELETE" }), drawBindings, "danger") : "",
       ],
@@ -124,19 +139,27 @@ export async function render(view, { org }) {
   };
   drawInvites();
 
-  const simple = (box, cap, caption, path, key, headers, row, emptyText, extra = null) => {
-    if (!can(cap)) return clear(box, empty("You may not see these."));
-    clear(box, extra, pagedTable(caption, headers, (token) => page(path, key, { "uidp.childrenOf": g, pageSize: 50, pageToken: token }), row, emptyText));
+  // Joining by e-mail domain: the domains (the TXT record only to those who may publish it), and the requests
+  // (only to those who may grant a role: the e-mail is personal data) with a Grant that adds a binding.
+  const drawJoining = () => {
+    if (!can("groups.list")) clear(domainsBox, empty("You may not see these."));
+    else {
+      const row = (d) => [d.domain, d.state === "STATE_VERIFIED" ? "verified" : "pending", d.txt ? h("code", { class: "code" }, d.txt) : "—", when(d.verifyTime || d.createTime)];
+      clear(domainsBox, loading());
+      api(`/iam/v2/groups/${g}/domains`)
+        .then((r) => clear(domainsBox, (r.domains || []).length ? table("Verified e-mail domains", ["Domain", "State", "TXT record to publish", "Since"], r.domains.map(row)) : empty("No e-mail domains (the operator verifies them: platform-api domains).")))
+        .catch((e) => clear(domainsBox, failure(e)));
+    }
+    if (!can("role_bindings.create")) return clear(requestsBox, empty("You may not see access requests."));
+    const grant = (r) =>
+      form(`Grant access to ${r.email || r.identityUid}`, [["role", "Role", { options: roleOptions }]], "Grant", async (v) => {
+        await api(`/iam/v2/roleBindings/${g}`, { method: "POST", body: { identityUid: r.identityUid, roleUid: v.role } });
+        drawBindings();
+        return "Granted.";
+      });
+    const load = (token) => page(`/iam/v2/groups/${g}/accessRequests`, "accessRequests", { pageSize: 50, pageToken: token });
+    clear(requestsBox, pagedTable("Access requests", ["Name", "Email", "Asked", ""], load, (r) => [r.name || r.identityUid, r.email || "—", when(r.requestTime), grant(r)], "No access requests."));
   };
-  const idpForm = can("identity_providers.create")
-    ? form("Create identity provider", [["name", "Name", { required: true, autocomplete: "off" }], ["issuer", "Issuer URL", { type: "url", required: true, autocomplete: "off" }], ["clientId", "Client id", { required: true, autocomplete: "off" }], ["clientSecret", "Client secret", { type: "password", autocomplete: "new-password" }], ["defaultRole", "Default role", { options: [["", "none"], ...roleOptions] }]], "Create provider", async (v) => {
-        // The secret goes to the API once and is never read back or shown.
-        await api(`/iam/v2/identityProviders/${g}`, { method: "POST", body: { name: v.name, defaultRole: v.defaultRole || undefined, oidc: { issuer: v.issuer, clientId: v.clientId, clientSecret: v.clientSecret || undefined } } });
-        drawIdps();
-      })
-    : null;
-  const drawIdps = () => simple(idpBox, "identity_providers.list", "Identity providers", "/iam/v2/identityProviders", "identityProviders", ["Name", "Issuer", "Client id", "Default role"], (p) => [p.name, (p.oidc && p.oidc.issuer) || "—", (p.oidc && p.oidc.clientId) || "—", p.defaultRole || "—"], "No identity providers.", idpForm);
-  drawIdps();
-  simple(mappingsBox, "identity_providers.list", "External group mappings", "/iam/v2/externalGroupRoleMappings", "externalGroupRoleMappings", ["External group", "Role", "Identity provider"], (m) => [m.externalGroup || m.group || "—", (m.role && m.role.name) || m.roleUid || "—", m.identityProviderUid || "—"], "No external group mappings.");
-  simple(assocBox, "account_associations.list", "Account associations", "/iam/v2/accountAssociations", "accountAssociations", ["Name", "Clouds"], (a) => [a.name || a.uid, Object.keys(a).filter((k) => ["amazon", "google", "azure", "github", "chainguard"].includes(k)).join(", ") || "—"], "No account associations.");
+  drawSso({ g, roleOptions, idpBox, mappingsBox, assocBox });
+  drawJoining();
 }

@@ -402,3 +402,131 @@ class GroupsService:
             timeout,
             metadata,
             _registered_method=True)
+
+
+class GroupDomainsServiceStub:
+    """Addition to the reference: what an organization's administrators see of joining by e-mail domain
+    (docs/joining.md), read-only: the operator's `platform-api domains` writes the domains, RequestGroupAccess the
+    requests. Only organizations (root groups) hold them; another group is INVALID_ARGUMENT.
+    """
+
+    def __init__(self, channel):
+        """Constructor.
+
+        Args:
+            channel: A grpc.Channel.
+        """
+        self.ListGroupDomains = channel.unary_unary(
+                '/chainguard.platform.iam.v2.GroupDomainsService/ListGroupDomains',
+                request_serializer=chainguard_dot_platform_dot_iam_dot_v2_dot_groups__pb2.ListGroupDomainsRequest.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_iam_dot_v2_dot_groups__pb2.ListGroupDomainsResponse.FromString,
+                _registered_method=True)
+        self.ListAccessRequests = channel.unary_unary(
+                '/chainguard.platform.iam.v2.GroupDomainsService/ListAccessRequests',
+                request_serializer=chainguard_dot_platform_dot_iam_dot_v2_dot_groups__pb2.ListAccessRequestsRequest.SerializeToString,
+                response_deserializer=chainguard_dot_platform_dot_iam_dot_v2_dot_groups__pb2.ListAccessRequestsResponse.FromString,
+                _registered_method=True)
+
+
+class GroupDomainsServiceServicer:
+    """Addition to the reference: what an organization's administrators see of joining by e-mail domain
+    (docs/joining.md), read-only: the operator's `platform-api domains` writes the domains, RequestGroupAccess the
+    requests. Only organizations (root groups) hold them; another group is INVALID_ARGUMENT.
+    """
+
+    def ListGroupDomains(self, request, context):
+        """The organization's e-mail domains, verified or pending (at most 1,000, by domain). The TXT value to
+        publish is shown only to a caller holding CAP_IAM_GROUPS_UPDATE on the organization.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListAccessRequests(self, request, context):
+        """The access requests made to the organization, newest first. Those who may act on one (grant a role)
+        see them: the e-mail is personal data.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+
+def add_GroupDomainsServiceServicer_to_server(servicer, server):
+    rpc_method_handlers = {
+            'ListGroupDomains': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListGroupDomains,
+                    request_deserializer=chainguard_dot_platform_dot_iam_dot_v2_dot_groups__pb2.ListGroupDomainsRequest.FromString,
+                    response_serializer=chainguard_dot_platform_dot_iam_dot_v2_dot_groups__pb2.ListGroupDomainsResponse.SerializeToString,
+            ),
+            'ListAccessRequests': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListAccessRequests,
+                    request_deserializer=chainguard_dot_platform_dot_iam_dot_v2_dot_groups__pb2.ListAccessRequestsRequest.FromString,
+                    response_serializer=chainguard_dot_platform_dot_iam_dot_v2_dot_groups__pb2.ListAccessRequestsResponse.SerializeToString,
+            ),
+    }
+    generic_handler = grpc.method_handlers_generic_handler(
+            'chainguard.platform.iam.v2.GroupDomainsService', rpc_method_handlers)
+    server.add_generic_rpc_handlers((generic_handler,))
+    server.add_registered_method_handlers('chainguard.platform.iam.v2.GroupDomainsService', rpc_method_handlers)
+
+
+ # This class is part of an EXPERIMENTAL API.
+class GroupDomainsService:
+    """Addition to the reference: what an organization's administrators see of joining by e-mail domain
+    (docs/joining.md), read-only: the operator's `platform-api domains` writes the domains, RequestGroupAccess the
+    requests. Only organizations (root groups) hold them; another group is INVALID_ARGUMENT.
+    """
+
+    @staticmethod
+    def ListGroupDomains(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.iam.v2.GroupDomainsService/ListGroupDomains',
+            chainguard_dot_platform_dot_iam_dot_v2_dot_groups__pb2.ListGroupDomainsRequest.SerializeToString,
+            chainguard_dot_platform_dot_iam_dot_v2_dot_groups__pb2.ListGroupDomainsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListAccessRequests(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chainguard.platform.iam.v2.GroupDomainsService/ListAccessRequests',
+            chainguard_dot_platform_dot_iam_dot_v2_dot_groups__pb2.ListAccessRequestsRequest.SerializeToString,
+            chainguard_dot_platform_dot_iam_dot_v2_dot_groups__pb2.ListAccessRequestsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)

@@ -7,6 +7,7 @@ from google.protobuf import field_mask_pb2 as _field_mask_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from platform_api.gen.platformapi import annotations_pb2 as _annotations_pb2_1
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from collections.abc import Iterable as _Iterable, Mapping as _Mapping
@@ -113,3 +114,69 @@ class CheckEligibilityResponse(_message.Message):
     ELIGIBLE_FIELD_NUMBER: _ClassVar[int]
     eligible: bool
     def __init__(self, eligible: _Optional[bool] = ...) -> None: ...
+
+class GroupDomain(_message.Message):
+    __slots__ = ("domain", "state", "txt", "create_time", "verify_time")
+    class State(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        STATE_UNSPECIFIED: _ClassVar[GroupDomain.State]
+        STATE_PENDING: _ClassVar[GroupDomain.State]
+        STATE_VERIFIED: _ClassVar[GroupDomain.State]
+    STATE_UNSPECIFIED: GroupDomain.State
+    STATE_PENDING: GroupDomain.State
+    STATE_VERIFIED: GroupDomain.State
+    DOMAIN_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    TXT_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    VERIFY_TIME_FIELD_NUMBER: _ClassVar[int]
+    domain: str
+    state: GroupDomain.State
+    txt: str
+    create_time: _timestamp_pb2.Timestamp
+    verify_time: _timestamp_pb2.Timestamp
+    def __init__(self, domain: _Optional[str] = ..., state: _Optional[_Union[GroupDomain.State, str]] = ..., txt: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., verify_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class ListGroupDomainsRequest(_message.Message):
+    __slots__ = ("group_uid",)
+    GROUP_UID_FIELD_NUMBER: _ClassVar[int]
+    group_uid: str
+    def __init__(self, group_uid: _Optional[str] = ...) -> None: ...
+
+class ListGroupDomainsResponse(_message.Message):
+    __slots__ = ("domains",)
+    DOMAINS_FIELD_NUMBER: _ClassVar[int]
+    domains: _containers.RepeatedCompositeFieldContainer[GroupDomain]
+    def __init__(self, domains: _Optional[_Iterable[_Union[GroupDomain, _Mapping]]] = ...) -> None: ...
+
+class AccessRequest(_message.Message):
+    __slots__ = ("identity_uid", "name", "email", "request_time")
+    IDENTITY_UID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    EMAIL_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_TIME_FIELD_NUMBER: _ClassVar[int]
+    identity_uid: str
+    name: str
+    email: str
+    request_time: _timestamp_pb2.Timestamp
+    def __init__(self, identity_uid: _Optional[str] = ..., name: _Optional[str] = ..., email: _Optional[str] = ..., request_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class ListAccessRequestsRequest(_message.Message):
+    __slots__ = ("group_uid", "page_size", "page_token", "skip")
+    GROUP_UID_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    SKIP_FIELD_NUMBER: _ClassVar[int]
+    group_uid: str
+    page_size: int
+    page_token: str
+    skip: int
+    def __init__(self, group_uid: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., skip: _Optional[int] = ...) -> None: ...
+
+class ListAccessRequestsResponse(_message.Message):
+    __slots__ = ("access_requests", "next_page_token")
+    ACCESS_REQUESTS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    access_requests: _containers.RepeatedCompositeFieldContainer[AccessRequest]
+    next_page_token: str
+    def __init__(self, access_requests: _Optional[_Iterable[_Union[AccessRequest, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
