@@ -20,6 +20,16 @@ it includes the registry tests; and drops the PostgreSQL databases that runs sto
 
 from __future__ import annotations
 
+import os
+import sys
+
+# A run starts about 1,300 interpreters (servers, both CLIs, a few pytest runs). Where the environment forbids
+# bytecode caches (PYTHONDONTWRITEBYTECODE, as container images set it), each compiled the package anew (about
+# 0.2 s of CPU a start) and pytest rewrote every test module's asserts in each of its processes: the run writes
+# its caches (__pycache__, ignored by git), for itself and the processes it starts. Before the imports below.
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
+    sys.dont_write_bytecode = False
+
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -37,6 +47,7 @@ from tests.helpers import (
     mk_group,
     pgruns,
     receiver,
+    schedule,
     start_server,
     stop_server,
     unique,
@@ -54,9 +65,10 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(e)) from None
 
 
+@pytest.hookimpl(trylast=True)  # after pytest's own reordering by fixture parameters: this order is final
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The backend matrix: drop the runs a one-backend test would make on its other backend (reported as
-    deselected, as `-k` would)."""
+    deselected, as `-k` would); then the files longest first (tests/helpers/schedule.py)."""
     try:
         keep, drop = backends.split_items(items, Path(__file__).parent)
     except ValueError as e:
@@ -64,6 +76,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
+    items[:] = schedule.longest_first(items, Path(__file__).parent)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
