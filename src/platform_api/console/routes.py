@@ -1,8 +1,9 @@
 """The console's routes: /console/static/<file> (the files of console/static, read once at start, gzip-encoded
 when the browser takes it, revalidated by ETag), `POST /console/callback` (a browser login's result, posted by
 the login's own page, signin/login.py: the skeleton with the result in an inert element for session.js, which
-checks its state; 403 when the browser says another site or origin posted it) and every other /console/ path (the skeleton: a page's URL is its deep link, and its module
-reads the path). No route here checks a token or reads the database."""
+checks its state; 403 when the browser says another site or origin posted it) and every other /console/ path
+(the skeleton: a page's URL is its deep link, and its module reads the path). No route here checks a token or
+reads the database."""
 
 from __future__ import annotations
 
