@@ -373,7 +373,7 @@ def test_static_files_are_small_compressed_and_revalidated(srv: Server) -> None:
     with httpx.Client(base_url=srv.base_url) as c:
         total = 0
         for name in ("app.js", "api.js", "session.js", "ui.js", "markdown.js", "chart.js", "console.css",
-                     "pages/image.js"):  # fmt: skip
+                     "registry.js", "pages/image.js"):  # fmt: skip
             r = c.get("/console/static/" + name, headers={"accept-encoding": "gzip"})
             assert r.status_code == 200 and r.headers["content-encoding"] == "gzip"
             total += int(r.headers["content-length"])
