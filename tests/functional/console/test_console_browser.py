@@ -201,6 +201,10 @@ def test_the_imported_image_shows_its_tags_sbom_and_vulnerabilities(world: World
     expect(row).to_contain_text("latest, 1.0")
     expect(row).to_contain_text(world.digest[:19])
     expect(row).to_contain_text("amd64")
+    # The registry names a repo by its group path: the image is in the organization's group `team`.
+    host = "localhost:" + world.srv.base_url.rsplit(":", 1)[1]
+    path = f"{world.org['name']}/{world.team['name']}/{world.repo['name']}"
+    expect(row.locator("code.pull")).to_have_text(f"{host}/{path}:latest")
     world.goto(w, base + "?tab=sbom")
     settle(w)
     expect(w.page.locator("main table")).to_contain_text("Packages")
