@@ -60,6 +60,45 @@ def image(server: Any, http: httpx.Client, org: str, tmp_path: Path, tags: tuple
     return repo, name, m["digest"]
 
 
+OCI_INDEX = "application/vnd.oci.image.index.v1+json"
+
+
+def multi_arch_image(
+    server: Any,
+    http: httpx.Client,
+    parent: str,
+    tmp_path: Path,
+    index_tags: tuple[str, ...],
+    amd64_tags: tuple[str, ...],
+) -> tuple[str, str, dict[str, str]]:
+    """A repo with an index of an amd64 and an arm64 image tagged `index_tags`, its amd64 image tagged
+    `amd64_tags` too: (repo uid, repo name, {"index" | architecture: digest})."""
+    name = "ma-" + secrets.token_hex(4)
+    repo = ok(http.post(f"/registry/v2/repos/{parent}", json={"name": name}))["uid"]
+    root = tmp_path / name
+    found: dict[str, str] = {}
+    entries = []
+    for arch in ("amd64", "arm64"):
+        config = blob(root, json.dumps({"os": "linux", "architecture": arch}).encode(),
+                      "application/vnd.oci.image.config.v1+json")  # fmt: skip
+        layer = blob(root, secrets.token_bytes(500), "application/vnd.oci.image.layer.v1.tar+gzip")
+        doc = {"schemaVersion": 2, "mediaType": OCI_MANIFEST, "config": config, "layers": [layer]}
+        m = blob(root, json.dumps(doc).encode(), OCI_MANIFEST)
+        found[arch] = m["digest"]
+        entries.append(m | {"platform": {"os": "linux", "architecture": arch}})
+    index = blob(
+        root, json.dumps({"schemaVersion": 2, "mediaType": OCI_INDEX, "manifests": entries}).encode(), OCI_INDEX
+    )
+    found["index"] = index["digest"]
+    amd64 = entries[0]
+    top = [index | {"annotations": {"org.opencontainers.image.ref.name": t}} for t in index_tags]
+    top += [amd64 | {"annotations": {"org.opencontainers.image.ref.name": t}} for t in amd64_tags]
+    (root / "oci-layout").write_text('{"imageLayoutVersion": "1.0.0"}')
+    (root / "index.json").write_text(json.dumps({"schemaVersion": 2, "manifests": top}))
+    server.cli("import", "oci", repo, str(root))
+    return repo, name, found
+
+
 def counts(client: httpx.Client, **params: Any) -> list[dict[str, Any]]:
     r = client.get("/registry/v1/vuln_reports/counts", params=params)
     assert r.status_code == 200, r.text

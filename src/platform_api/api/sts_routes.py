@@ -3,6 +3,8 @@ Starlette routes served before the API router, because they read query or form p
 that is not our token. Each turns its parameters into the contract's request record and calls the same
 function as the gRPC methods (signin/sts.py).
 
+`POST /oauth/revoke` (RFC 7009: form `token`) ends a login: its refresh token's family (signin/sts.py).
+
 Human login (signin/login.py): `GET /oauth` (a redirect to the login provider, with the pending login sealed in a
 cookie), `GET /oauth/callback` (the provider's return: the result posted by a form to a loopback callback or
 our own console, a redirect to a configured console origin's page with the result in the fragment, or a page
@@ -30,10 +32,11 @@ from platform_api.gen.records.oidc import ExchangeRefreshTokenRequest, ExchangeR
 from platform_api.service import storage
 from platform_api.service.runtime import Runtime
 from platform_api.signin import login, login_state
-from platform_api.signin.sts import REGISTER_PATH, exchange, exchange_refresh_token, register
+from platform_api.signin.sts import REGISTER_PATH, REVOKE_PATH, exchange, exchange_refresh_token, register, revoke
 from platform_api.store import Unavailable
 
 log = logging.getLogger(__name__)
+FORM = "application/x-www-form-urlencoded"
 
 
 async def _params(request: Request) -> dict[str, list[str]]:
@@ -122,6 +125,24 @@ def routes(rt: Runtime) -> list[Any]:
         session = await register(rt, req, _authorization(request), peer(request))
         return {"identity": session.identity, "group": session.group}
 
+    async def http_revoke(request: Request) -> dict[str, Any]:
+        """RFC 7009: form `token` (a refresh token; `token_type_hint` is only a hint), `{}` whether or not it
+        was one of ours, so the answer tells a guesser nothing. Never from the URL, where tokens get logged."""
+        if request.headers.get("content-type", "").split(";", 1)[0].strip().lower() != FORM:
+            raise errors.invalid_argument("body", f"the token is posted as a form ({FORM})")
+        if "token" in request.query_params:
+            raise errors.invalid_argument("token", "the token goes in the form body, never in the URL")
+        body = await bodies.read(request.scope, request.receive, bodies.MAX_FORM)
+        try:
+            pairs = parse_qsl(body.decode(), keep_blank_values=True, max_num_fields=8, errors="strict")
+        except (UnicodeDecodeError, ValueError):
+            raise errors.invalid_argument("body", "a form of at most 8 fields, in UTF-8") from None
+        tokens = [v for k, v in pairs if k == "token"]
+        if len(tokens) != 1 or not tokens[0] or "\x00" in tokens[0]:
+            raise errors.invalid_argument("token", "one token to revoke")
+        await revoke(rt, tokens[0], peer(request))
+        return {}
+
     def redirecting(run: Callable[[Request], Awaitable[Response]]) -> Any:
         """A browser route: its own response (a redirect, a page), or a google.rpc.Status error. Wraps `run`
         (`platform-api routes` names it)."""
@@ -182,4 +203,5 @@ def routes(rt: Runtime) -> list[Any]:
         Route("/sts/exchange", endpoint(http_exchange), methods=["GET", "POST"]),
         Route("/sts/exchange_refresh_token", endpoint(http_refresh), methods=["GET", "POST"]),
         Route(REGISTER_PATH, endpoint(http_register), methods=["POST"]),
+        Route(REVOKE_PATH, endpoint(http_revoke), methods=["POST"]),
     ]

@@ -1,8 +1,9 @@
 """The console's routes: /console/static/<file> (the files of console/static, read once at start, gzip-encoded
 when the browser takes it, revalidated by ETag), `POST /console/callback` (a browser login's result, posted by
 the login's own page, signin/login.py: the skeleton with the result in an inert element for session.js, which
-checks its state) and every other /console/ path (the skeleton: a page's URL is its deep link, and its module
-reads the path). No route here checks a token or reads the database."""
+checks its state; 403 when the browser says another site or origin posted it) and every other /console/ path
+(the skeleton: a page's URL is its deep link, and its module reads the path). No route here checks a token or
+reads the database."""
 
 from __future__ import annotations
 
@@ -65,6 +66,7 @@ def routes(settings: Settings) -> list[Route]:
     # Pull URLs name the registry data plane's address (its configured URL, else this server's host).
     registry = urlsplit(settings.registry_url or settings.issuer).netloc
     skeleton = shell.page(home, registry).encode()
+    origin = _origin(settings.issuer)
 
     async def static(request: Request) -> Response:
         asset = assets.get(request.path_params["name"])
@@ -82,6 +84,8 @@ def routes(settings: Settings) -> list[Route]:
         return Response(skeleton, media_type="text/html; charset=utf-8", headers=headers)
 
     async def callback(request: Request) -> Response:
+        if not _same_origin(request, origin):
+            return _refused(403, "a login's result is posted by this server's own login page only")
         kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
         if kind != FORM:
             return _refused(415, "a login's result is posted as " + FORM)
@@ -103,6 +107,27 @@ def routes(settings: Settings) -> list[Route]:
         Route(CALLBACK, callback, methods=["POST"]),
         Route(shell.PREFIX + "/{page:path}", page),
     ]
+
+
+def _origin(url: str) -> str:
+    """The origin a browser names for `url` (RFC 6454: scheme://host[:port], the scheme's default port left out)."""
+    parts = urlsplit(url)
+    scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
+    if ":" in host:
+        host = f"[{host}]"
+    default = {"http": 80, "https": 443}.get(scheme)
+    return f"{scheme}://{host}" + (f":{parts.port}" if parts.port and parts.port != default else "")
+
+
+def _same_origin(request: Request, origin: str) -> bool:
+    """Whether the browser's own word allows the post to come from our page: refused when it says another site
+    (Sec-Fetch-Site) or another origin (Origin) sent it. `Origin: null` is what our login page's no-referrer
+    policy makes browsers send, so it says nothing (Sec-Fetch-Site still does); a request with neither header
+    (older browsers) is left to the tab's state check."""
+    if request.headers.get("sec-fetch-site", "").strip().lower() in ("cross-site", "same-site"):
+        return False
+    sent = request.headers.get("origin", "").strip().lower()
+    return sent in ("", "null") or sent == origin
 
 
 def _refused(status: int, text: str) -> Response:

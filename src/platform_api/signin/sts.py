@@ -12,7 +12,8 @@
   root-level one (only the server makes those) wins, else exactly one must accept it;
 - with `identity_provider`: a login through an organization's OIDC identity provider, which yields that
   provider's own identity in its group (see _idp_login), never a person's global one.
-`/sts/exchange_refresh_token` with `Authorization: Bearer <refresh token>` rotates the refresh token.
+`/sts/exchange_refresh_token` with `Authorization: Bearer <refresh token>` rotates the refresh token;
+`POST /oauth/revoke` (form `token=<refresh token>`, RFC 7009) ends its family: the console's sign-out.
 `/auth/v1/register` redeems a group invite (and registers a trusted issuer's user on first contact).
 
 Each operation is one function (`exchange`, `exchange_refresh_token`, `register` below) that both transports
@@ -58,6 +59,8 @@ MAX_CANDIDATES = 50
 ACT_CLAIMS = ("iss", "sub", "aud", "email")
 # Invite redemption and first registration: outside the v2 API, as the reference's v1 auth service.
 REGISTER_PATH = "/auth/v1/register"
+# Sign-out: a login's refresh token revoked (RFC 7009's route and form), outside the contract like /oauth.
+REVOKE_PATH = "/oauth/revoke"
 
 
 def refused() -> errors.ApiError:
@@ -394,6 +397,15 @@ class Exchange:
             refresh_token=RawToken(token=new, expiry=new_expiry),
         )
 
+    async def revoke(self, token: str) -> None:
+        """End the login `token` is a refresh token of: its whole family goes, spent, current or expired (a
+        later rotation's token dies with the one signed out). Anything else is no refresh token: nothing."""
+        if not token.startswith(REFRESH_PREFIX):
+            return
+        family = await self.rt.db.fetchval("SELECT family FROM refresh_tokens WHERE token_hash = $1", _hash(token))
+        if family is not None:
+            await self.rt.db.execute("DELETE FROM refresh_tokens WHERE family = $1", family)
+
 
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
@@ -427,6 +439,13 @@ async def exchange_refresh_token(
     rt.part(Exchange).throttle(peer, "")
     scopes = [*request.scopes, request.scope] if request.scope else request.scopes
     return await rt.part(Exchange).refresh(bearer(authorization), request.aud, scopes, request.cap)
+
+
+async def revoke(rt: Runtime, token: str, peer: str) -> None:
+    """A login's refresh token revoked with its family (`POST /oauth/revoke`, outside the contract: RFC 7009's
+    shape, HTTP only). Holding the token is the credential, as for spending it; an unknown token is no error."""
+    rt.part(Exchange).throttle(peer, "")
+    await rt.part(Exchange).revoke(token)
 
 
 async def register(rt: Runtime, request: RegistrationRequest, authorization: str, peer: str) -> Session:

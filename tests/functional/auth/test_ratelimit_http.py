@@ -43,6 +43,7 @@ def test_over_the_limit_answers_429_with_retry_after(limited: Server) -> None:
         # The same address's bucket covers refresh and registration.
         assert_limited(c.post("/sts/exchange_refresh_token", headers={"authorization": "Bearer x"}))
         assert_limited(c.post("/auth/v1/register", json={}, headers={"authorization": "Bearer x"}))
+        assert_limited(c.post("/oauth/revoke", data={"token": "pat_rt_x"}))  # sign-out
         # The API itself is not limited.
         assert c.get("/ping/v2/ping").status_code == 200
     assert limited.http.get(f"/iam/v2/groups/{limited.owner_org}").status_code == 200
@@ -85,6 +86,7 @@ def test_anonymous_routes_are_limited_per_client_address(anon_limited: Server) -
         assert_anon_limited(c.get("/.well-known/jwks.json"))
         assert_anon_limited(c.get("/.well-known/platform-api"))
         assert_anon_limited(c.get("/sts/exchange", headers={"authorization": "Bearer x"}))
+        assert_anon_limited(c.post("/oauth/revoke", data={"token": "pat_rt_x"}))
         # The operator's probes and scraper are never limited.
         for path in ("/healthz", "/readyz", "/metrics"):
             assert c.get(path).status_code == 200, path

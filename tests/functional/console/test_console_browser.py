@@ -12,6 +12,7 @@ import json
 import secrets
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -25,7 +26,7 @@ from platform_api.auth import matching
 from tests.helpers import BACKENDS, BUILTIN_ROLE_UIDS, Server, distribution, mk_group, mk_idp, stored_secret, unique
 from tests.helpers.browser import Watched, browser, open_page
 from tests.helpers.oidc_provider import Provider, callback_params, complete, login_server
-from tests.helpers.registry import GRYPE_REPORT, image
+from tests.helpers.registry import GRYPE_REPORT, image, multi_arch_image
 
 SBOM = Path(__file__).resolve().parents[2] / "data" / "sbom" / "spdx-2.3.json"
 EOL = Path(__file__).resolve().parents[2] / "data" / "eol" / "python.json"
@@ -102,6 +103,7 @@ class World:
         ok(http.post(f"/iam/v2/roles/{self.org_uid}", json={"name": unique("hostile"), "description": HOSTILE,
                                                             "capabilities": ["CAP_REPO_LIST"]}))  # fmt: skip
         ok(http.patch(f"/registry/v2/repos/{uid}/readme", json={"content": README}))
+        self.owner_uid = ""  # the owner's identity, once signed in
         self.owner = self.sign_in(chromium, "owner")
         self.viewer = self.sign_in(chromium, "viewer")
 
@@ -115,6 +117,8 @@ class World:
         w.page.get_by_role("button", name="Sign in").click()
         expect(w.page.get_by_role("heading", name="Overview")).to_be_visible()  # signed in, no organization yet
         uid = matching.user_uid(matching.normalize_issuer(self.provider.issuer), self.provider.users[name].sub)
+        if role == "owner":
+            self.owner_uid = uid
         ok(self.srv.http.post(f"/iam/v2/roleBindings/{self.org_uid}",
                               json={"identityUid": uid, "roleUid": BUILTIN_ROLE_UIDS[role]}))  # fmt: skip
         w.page.reload()
@@ -199,6 +203,10 @@ def test_the_imported_image_shows_its_tags_sbom_and_vulnerabilities(world: World
     expect(row).to_contain_text("latest, 1.0")
     expect(row).to_contain_text(world.digest[:19])
     expect(row).to_contain_text("amd64")
+    # The registry names a repo by its group path: the image is in the organization's group `team`.
+    host = "localhost:" + world.srv.base_url.rsplit(":", 1)[1]
+    path = f"{world.org['name']}/{world.team['name']}/{world.repo['name']}"
+    expect(row.locator("code.pull")).to_have_text(f"{host}/{path}:latest")
     world.goto(w, base + "?tab=sbom")
     settle(w)
     expect(w.page.locator("main table")).to_contain_text("Packages")
@@ -334,8 +342,14 @@ def test_sign_out_forgets_the_session_and_renewal_uses_the_refresh_token(world: 
     new = page.evaluate("JSON.parse(sessionStorage.getItem('console.session'))")
     assert new["token"] != old["token"] and new["refresh"] != old["refresh"]
     page.get_by_role("button", name="Sign out").click()
+    expect(page.get_by_text("You are signed out.")).to_be_visible()
     expect(page.get_by_role("button", name="Sign in")).to_be_visible()
     assert page.evaluate("sessionStorage.getItem('console.session')") is None
+    # The server revoked the login: the refresh token the tab held renews nothing any more.
+    r = httpx.post(
+        world.srv.base_url + "/sts/exchange_refresh_token", headers={"authorization": "Bearer " + new["refresh"]}
+    )
+    assert r.status_code == 401, r.text
     w.context.close()
 
 
@@ -365,7 +379,7 @@ def test_static_files_are_small_compressed_and_revalidated(srv: Server) -> None:
     with httpx.Client(base_url=srv.base_url) as c:
         total = 0
         for name in ("app.js", "api.js", "session.js", "ui.js", "markdown.js", "chart.js", "console.css",
-                     "pages/image.js"):  # fmt: skip
+                     "registry.js", "pages/image.js"):  # fmt: skip
             r = c.get("/console/static/" + name, headers={"accept-encoding": "gzip"})
             assert r.status_code == 200 and r.headers["content-encoding"] == "gzip"
             total += int(r.headers["content-length"])
@@ -566,3 +580,84 @@ def test_access_requests_domains_providers_and_mappings(world: World, srv: Serve
         expect(v.page.get_by_role("button", name=button)).to_have_count(0)
     expect(v.page.get_by_text("Edit", exact=True)).to_have_count(0)
     assert [p for p in v.problems() if p not in earlier] == []
+
+
+def only_not_found(w: Watched, *urls: str) -> None:
+    """The page's problems are reads of URLs ending so that found nothing (404: an empty state, not an error);
+    forgotten then, so that the next test's check starts clean."""
+    unexpected = [x for x in w.problems() if not ("404" in x and ("Failed to load" in x or x.endswith(urls)))]
+    assert not unexpected, unexpected
+    w.messages.clear()
+    w.errors.clear()
+
+
+@pytest.mark.one_backend  # the picker is the page's code; the reads it makes run on both backends elsewhere here
+def test_a_tag_and_an_architecture_are_picked_into_the_url(world: World, srv: Server, tmp_path: Path) -> None:
+    """SBOM and vulnerabilities show the tag and, for an index, the architecture of the URL (a deep link), chosen
+    from the tags' first page plus "More tags"; the heading names them."""
+    extra = tuple(f"t{i:02d}" for i in range(50))  # the tags' first page is 50: one more page to load
+    uid, name, digests = multi_arch_image(srv, srv.http, world.org_uid, tmp_path, ("multi",), ("single", *extra))
+    srv.cli("import", "sbom", uid, digests["arm64"], str(SBOM))
+    w = world.owner
+    page = w.page
+    world.goto(w, f"images/{uid}?tab=sbom&tag=multi&arch=arm64")
+    settle(w)
+    expect(page.locator("main h1")).to_have_text(f"{name}:multi (arm64)")
+    expect(page.locator("main table")).to_contain_text("Packages")
+    page.get_by_label("Architecture").select_option("amd64")
+    expect(page.get_by_text(f"No SBOM imported for {name}:multi (amd64).")).to_be_visible()
+    expect(page.locator("main table")).to_have_count(0)
+    assert "tag=multi" in page.url and "arch=amd64" in page.url
+    tags = page.get_by_label("Tag", exact=True)
+    expect(tags.locator("option")).to_have_count(51)  # the first page, plus the tag of the URL
+    page.get_by_role("button", name="More tags").click()
+    expect(tags.locator("option")).to_have_count(52)
+    expect(page.get_by_role("button", name="More tags")).to_have_count(0)
+    tags.select_option("single")
+    expect(page.locator("main h1")).to_have_text(f"{name}:single")
+    assert "tag=single" in page.url and "arch=" not in page.url
+    expect(page.get_by_label("Architecture")).to_have_count(0)  # one image, no index
+    page.get_by_role("tab", name="Vulnerabilities").click()  # the tag stays with the tab
+    expect(page.get_by_text(f"No vulnerability report imported for {name}:single.")).to_be_visible()
+    assert "tab=vulnerabilities" in page.url and "tag=single" in page.url
+    only_not_found(w, "/sbom?arch=amd64", "/vulnreport")  # the empty states above
+
+
+def _reported_today(srv: Server, parent: str, tmp: Path) -> tuple[str, str]:
+    """An image tagged latest under `parent` with today's Grype report (the overview counts the last two days'
+    reports): (repo uid, repo name)."""
+    uid, name, digest = image(srv, srv.http, parent, tmp, ("latest",))
+    report = json.loads(GRYPE_REPORT.read_text())
+    report["descriptor"]["timestamp"] = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    (tmp / "report.json").write_text(json.dumps(report))
+    srv.cli("import", "vulnreport", uid, digest, str(tmp / "report.json"))
+    return uid, name
+
+
+@pytest.mark.one_backend  # the counting is the page's code over calls tested on both backends elsewhere
+def test_overview_counts_are_the_chosen_organizations(world: World, srv: Server, tmp_path: Path) -> None:
+    """Two organizations the owner sees. The first: two images with today's report, one named like an image
+    of the second (the counts name repos by name only). The second: that same-named image, without a report,
+    and one of its own with today's report. Each overview counts its own images only."""
+    other = mk_group(srv.http, "", unique("console-other"))
+    ok(srv.http.post(f"/iam/v2/roleBindings/{other['uid']}",
+                     json={"identityUid": world.owner_uid, "roleUid": BUILTIN_ROLE_UIDS["owner"]}))  # fmt: skip
+    _, shared = _reported_today(srv, world.org_uid, tmp_path / "a")
+    _reported_today(srv, world.team["uid"], tmp_path / "b")
+    _reported_today(srv, other["uid"], tmp_path / "c")
+    same = ok(srv.http.post(f"/registry/v2/repos/{other['uid']}", json={"name": shared}))
+    ok(srv.http.post(f"/registry/v2/tags/{same['uid']}", json={"name": "latest", "digest": "sha256:" + "b" * 64}))
+    items = ok(srv.http.get("/registry/v1/vuln_reports/counts", params={"repo": shared, "tag": "latest"}))["items"]
+    one = {c["severity"]: c["count"] for c in items[-1]["vulnCounts"]}  # one report's
+    assert one.get("CRITICAL", 0), one
+    w = world.owner
+    page = w.page
+    for org, times in ((world.org_uid, 2), (other["uid"], 1)):
+        page.goto(f"{public(srv)}/console/?org={org}")  # a page load: the organizations are read again
+        settle(w)
+        counts = page.get_by_role("region", name="In numbers")
+        for label, key in (("Critical", "CRITICAL"), ("High", "HIGH")):
+            term = counts.locator("div", has=page.locator("dt", has_text=label))
+            expect(term.locator("dd")).to_have_text(str(times * one.get(key, 0)))
+        expect(counts).to_contain_text("tag latest")
+    only_not_found(w, "b" * 64 + "/vulnreport")  # the same-named image's latest tag: no report

@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from platform_api.console import shell
-from tests.helpers import Server
+from tests.helpers import Server, assert_error
 from tests.helpers.oidc_provider import Provider, complete, login_server, posted_form, to_provider
 
 CLIENT, SECRET = "console", "s3cret-" + secrets.token_hex(4)
@@ -182,3 +182,110 @@ def test_nor_the_console_at_another_address(srv: Server) -> None:
     redirect = srv.base_url + "/console/"
     final = complete(oauth(srv, redirect))
     assert "#" not in final and final.startswith(redirect + "?"), final
+
+
+# ---------------------------------------------------------------- the callback's origin check
+
+
+@pytest.mark.parametrize(
+    ("headers", "status"),
+    [
+        ({"sec-fetch-site": "cross-site"}, 403),
+        ({"sec-fetch-site": "same-site"}, 403),
+        ({"origin": "https://evil.example"}, 403),
+        ({"origin": "http://127.0.0.1"}, 403),  # this server at another address, not its public origin
+        ({"sec-fetch-site": "cross-site", "origin": "null"}, 403),
+        ({"sec-fetch-site": "same-origin"}, 200),
+        ({"sec-fetch-site": "none"}, 200),
+        ({"origin": "null"}, 200),  # what the login page's no-referrer policy makes a browser send
+        ({}, 200),  # an older browser: the tab's state check still guards
+    ],
+)
+def test_the_callback_refuses_a_post_another_site_makes(srv: Server, headers: dict[str, str], status: int) -> None:
+    r = httpx.post(public(srv) + "/console/callback", data={"state": "x"}, headers=headers)
+    assert r.status_code == status, r.text
+    assert r.headers["cache-control"] == "no-store" and r.headers["content-security-policy"] == shell.CSP
+    if status == 403:
+        assert r.headers["content-type"].startswith("text/plain") and login_result(r) is None
+
+
+def test_the_callback_takes_a_post_from_the_public_origin(srv: Server) -> None:
+    port = srv.base_url.rsplit(":", 1)[1]
+    for origin in (public(srv), f"HTTP://LOCALHOST:{port}"):
+        r = httpx.post(public(srv) + "/console/callback", data={"state": "x"},
+                       headers={"origin": origin, "sec-fetch-site": "same-origin"})  # fmt: skip
+        assert r.status_code == 200 and login_result(r) == {"state": "x", "page": "/console/"}
+    r = httpx.post(public(srv) + "/console/callback", data={"state": "x"}, headers={"origin": origin + "1"})
+    assert r.status_code == 403
+
+
+# ---------------------------------------------------------------- sign-out: POST /oauth/revoke
+
+
+def refresh_token(srv: Server) -> str:
+    """A new login's refresh token (the console's login, as its callback page posts it)."""
+    with httpx.Client(timeout=30, follow_redirects=False) as c:
+        r = to_provider(c, oauth(srv, public(srv) + "/console/"))
+        r = c.get(r.headers["location"])
+        _, fields = posted_form(c.get(r.headers["location"]))
+    return fields["refresh_token"]
+
+
+def renew(srv: Server, refresh: str) -> httpx.Response:
+    return httpx.post(srv.base_url + "/sts/exchange_refresh_token", headers={"authorization": "Bearer " + refresh})
+
+
+def revoke(srv: Server, **kwargs: object) -> httpx.Response:
+    return httpx.post(public(srv) + "/oauth/revoke", **kwargs)  # type: ignore[arg-type]
+
+
+def test_revoking_a_refresh_token_ends_its_login_and_no_other(srv: Server) -> None:
+    first, other = refresh_token(srv), refresh_token(srv)
+    r = renew(srv, first)
+    assert r.status_code == 200, r.text
+    current = r.json()["refreshToken"]["token"]  # a later token of the same family: the one the console holds
+    r = revoke(srv, data={"token": current, "token_type_hint": "refresh_token"})
+    assert r.status_code == 200 and r.json() == {}
+    assert renew(srv, current).status_code == 401
+    assert renew(srv, first).status_code == 401
+    r = renew(srv, other)  # another login's family is untouched
+    assert r.status_code == 200, r.text
+    kept = r.json()["refreshToken"]["token"]
+    # Revoked again, unknown, or not a refresh token at all: the same answer (RFC 7009), nothing else revoked.
+    for token in (current, "pat_rt_" + secrets.token_urlsafe(32), "not-a-token"):
+        r = revoke(srv, data={"token": token})
+        assert r.status_code == 200 and r.json() == {}, r.text
+    assert renew(srv, kept).status_code == 200
+
+
+FORM = {"content-type": "application/x-www-form-urlencoded"}
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "status", "field"),
+    [
+        ({"json": {"token": "pat_rt_x"}}, 400, "body"),
+        ({"content": b"", "headers": FORM}, 400, "token"),
+        ({"content": b"token=x"}, 400, "body"),  # no content type
+        ({"data": {"token": ""}}, 400, "token"),
+        ({"content": b"token=a&token=b", "headers": FORM}, 400, "token"),
+        ({"content": b"token=%00", "headers": FORM}, 400, "token"),
+        ({"content": b"token=%ff", "headers": FORM}, 400, "body"),
+        ({"content": b"&".join(b"f%d=1" % i for i in range(9)), "headers": FORM}, 400, "body"),
+        ({"params": {"token": "pat_rt_x"}, "data": {"token": "pat_rt_x"}}, 400, "token"),  # never in a URL
+        ({"content": b"token=" + b"t" * (64 << 10), "headers": FORM}, 413, None),
+    ],
+)
+def test_revoke_refuses_anything_but_one_token_in_a_small_form(
+    srv: Server, kwargs: dict[str, object], status: int, field: str | None
+) -> None:
+    assert_error(revoke(srv, **kwargs), status, 3 if status == 400 else 8, field)
+
+
+def test_revoke_reads_a_chunked_body_no_further_than_the_bound(srv: Server) -> None:
+    def chunks() -> Iterator[bytes]:
+        yield b"token="
+        for _ in range(100):
+            yield b"t" * 1024
+
+    assert_error(revoke(srv, content=chunks(), headers=FORM), 413, 8)

@@ -11,6 +11,7 @@ import secrets
 from collections.abc import Iterator
 from urllib.parse import parse_qs, urlencode, urlsplit
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
@@ -124,15 +125,41 @@ def mallory(srv: Server, provider: Provider) -> dict[str, str]:
     return fields
 
 
+def test_the_browser_says_another_site_posted_it_so_the_server_refuses(srv: Server, chromium: Browser,
+                                                                        mallory: dict[str, str]) -> None:  # fmt: skip
+    """Chromium says where the post came from (Sec-Fetch-Site: cross-site): 403 before any page is drawn."""
+    w: Watched = open_page(chromium)
+    try:
+        forged(w.page, srv, mallory)
+        expect(w.page.locator("body")).to_have_text("a login's result is posted by this server's own login page only")
+        assert session(w.page) is None
+    finally:
+        w.context.close()
+
+
+def as_an_older_browser(page: Page, srv: Server) -> None:
+    """The callback's request without Sec-Fetch-Site and Origin, as a browser that sends neither makes it."""
+
+    def strip(route: Route) -> None:
+        # Chromium adds both after any interception: the request is made here instead, and its answer given.
+        kind = route.request.headers["content-type"]
+        r = httpx.post(route.request.url, content=route.request.post_data_buffer, headers={"content-type": kind})
+        route.fulfill(status=r.status_code, headers=dict(r.headers), body=r.content)
+
+    page.route(public(srv) + "/console/callback", strip)
+
+
 @pytest.mark.parametrize("started", [False, True], ids=["no-login-started", "another-login-started"])
 def test_a_result_another_site_posts_signs_nobody_in(
     srv: Server, chromium: Browser, mallory: dict[str, str], started: bool
 ) -> None:
+    """In a browser that does not say where a post came from, the tab's state check refuses it."""
     w: Watched = open_page(chromium)
     try:
         if started:  # the tab started a login of its own: its state is not the attacker's
             w.page.goto(public(srv) + "/console/")
             w.page.evaluate("sessionStorage.setItem('console.login-state', 'the-tab-own-state')")
+        as_an_older_browser(w.page, srv)
         forged(w.page, srv, mallory)
         expect(w.page.get_by_role("alert")).to_have_text(NOT_THIS_TAB)
         expect(w.page.get_by_role("button", name="Sign in")).to_be_visible()

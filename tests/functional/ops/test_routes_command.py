@@ -81,8 +81,9 @@ def test_every_starlette_route_of_the_app_is_listed(listed: list[dict[str, Any]]
         assert line["handler"].startswith("src/platform_api/") and "handle" not in line["handler"], line
         _defined(line["handler"], line["line"])
     paths = {x["url"] for x in listed}
-    for path in ("/oauth", "/oauth/callback", "/sts/exchange", "/registry/token", "/registry/notifications",
-                 "/.well-known/openid-configuration", "/healthz", "/readyz", "/metrics", "/openapi.json"):  # fmt: skip
+    for path in ("/oauth", "/oauth/callback", "/oauth/revoke", "/sts/exchange", "/registry/token",
+                 "/registry/notifications", "/.well-known/openid-configuration", "/healthz", "/readyz", "/metrics",
+                 "/openapi.json"):  # fmt: skip
         assert path in paths
 
 

@@ -1,7 +1,7 @@
 // The console's shell: the session, the organization switcher, and the page router. Each page is its own
 // module (pages/<name>.js), loaded when first shown; links inside the console change the page without a reload.
 import { api, SignedOut } from "./api.js";
-import { home, signIn, signOut, signedIn, takeLogin } from "./session.js";
+import { forget, home, signIn, signOut, signedIn, takeLogin } from "./session.js";
 import { clear, failure, h, loading } from "./ui.js";
 
 const main = document.getElementById("main");
@@ -76,11 +76,12 @@ function header() {
   const whoBox = document.getElementById("who");
   const name = (who.profile && who.profile.name) || who.email || who.subject;
   const out = h("button", { type: "button", class: "link" }, "Sign out");
-  out.addEventListener("click", () => {
-    signOut();
+  out.addEventListener("click", async () => {
+    out.disabled = true;
     who = null;
+    const ended = await signOut();
     history.pushState(null, "", "/console/");
-    signInPage("You are signed out.");
+    signInPage(ended ? "You are signed out." : "You are signed out in this tab; the server could not be told, so the login ends when its refresh token expires.");
   });
   clear(whoBox, h("span", { class: "me", title: who.subject }, name), out);
   const orgBox = document.getElementById("org");
@@ -139,7 +140,7 @@ async function show() {
     document.title = `${(main.querySelector("h1") || {}).textContent || "Console"} · Console`;
   } catch (e) {
     if (e instanceof SignedOut) {
-      signOut();
+      forget();
       who = null;
       return signInPage("Your session ended: sign in again.");
     }

@@ -2,7 +2,7 @@
 // in memory, never in a URL and never in a cookie. The login hands them over by posting a form to
 // /console/callback, whose answer carries them in an inert <template id="login-result"> that is read and removed
 // at once (and accepted only with the state this tab sent). Renewed through the refresh token before the token
-// expires; sign-out forgets both.
+// expires; sign-out forgets both and has the server revoke the refresh token.
 const KEY = "console.session";
 const STATE = "console.login-state";
 const EARLY_MS = 60_000; // renew this long before expiry
@@ -80,7 +80,27 @@ export function signIn(idp = "") {
   location.assign(url.toString());
 }
 
-export function signOut() {
+// Sign-out: the tab forgets the session at once, then the server revokes the login's refresh token (and every
+// later one of its login: POST /oauth/revoke), so a copy of it renews nothing. Whether the server confirmed.
+export async function signOut() {
+  const refresh = current && current.refresh;
+  keep(null);
+  if (!refresh) return true;
+  try {
+    const r = await fetch("/oauth/revoke", {
+      method: "POST",
+      body: new URLSearchParams({ token: refresh, token_type_hint: "refresh_token" }),
+      credentials: "omit",
+      cache: "no-store",
+    });
+    return r.ok;
+  } catch {
+    return false;
+  }
+}
+
+// The session ended on the server's side (a refused renewal): only forget it.
+export function forget() {
   keep(null);
 }
 

@@ -1,9 +1,11 @@
 // One image: tabs Tags (grouped by digest), Overview (the readme), History, SBOM, Vulnerabilities (with the
-// per-day chart) and Advisories. The tab is part of the URL (?tab=), so each is a deep link.
+// per-day chart) and Advisories. The tab, and the tag and architecture SBOM and vulnerabilities show, are part of
+// the URL (?tab=, ?tag=, ?arch=), so each is a deep link.
 import { api } from "../api.js";
 import { go, params, url } from "../app.js";
 import { chart, perDay } from "../chart.js";
 import { markdown } from "../markdown.js";
+import { pullRef } from "../registry.js";
 import { bytes, clear, copyButton, empty, failure, h, link, loading, pagedTable, section, table, when } from "../ui.js";
 
 const TABS = [
@@ -15,19 +17,79 @@ const TABS = [
   ["advisories", "Advisories"],
 ];
 
-// The most recently changed tag: the SBOM, vulnerability and chart tabs show its image.
-async function latestTag(repo) {
-  const d = await api("/registry/v2/tags", { query: { "uidp.childrenOf": repo.uid, pageSize: 1, orderBy: "updated_at desc" } });
-  return (d.tags || [])[0] || null;
+const PAGE = 50;
+
+// The image the SBOM and vulnerability tabs show: ?tag= (default: the most recently changed tag) and, for a
+// multi-architecture index, ?arch= (default amd64, else its first). The tag list is the API's first page, then
+// "More tags" for each next one; a tag the URL names that is not on it is asked for by name. The choice is
+// drawn into `box` (a change is a new URL, so a deep link) and into the page's heading.
+async function chosen(box, repo, tab, withArch) {
+  const tagged = { "uidp.childrenOf": repo.uid, pageSize: PAGE, orderBy: "updated_at desc" };
+  const first = await api("/registry/v2/tags", { query: tagged });
+  const list = first.tags || [];
+  if (!list.length) return null;
+  const wanted = params().get("tag") || "";
+  let tag = wanted ? list.find((t) => t.name === wanted) : list[0];
+  if (!tag) {
+    const d = await api("/registry/v2/tags", { query: { "uidp.childrenOf": repo.uid, name: wanted, pageSize: 1 } });
+    tag = (d.tags || [])[0];
+    if (!tag) throw new Error(`This image has no tag “${wanted}”.`);
+    list.unshift(tag);
+  }
+  const a = await api(`/registry/v2/repos/${repo.uid}/digests/${tag.digest}/architectures`).catch(() => ({}));
+  const archs = a.architectures || [];
+  const asked = params().get("arch") || "";
+  const arch = archs.includes(asked) ? asked : archs.includes("amd64") ? "amd64" : archs[0] || "";
+  const here = "images/" + encodeURIComponent(repo.uid);
+  const tagSel = h("select", { id: "pick-tag" }, list.map((t) => h("option", { value: t.name }, t.name)));
+  tagSel.value = tag.name;
+  tagSel.addEventListener("change", () => go(url(here, { tab, tag: tagSel.value })));
+  const controls = h("div", { class: "picker" }, h("label", { for: "pick-tag" }, "Tag "), tagSel);
+  let next = first.nextPageToken || "";
+  if (next) {
+    const more = h("button", { type: "button" }, "More tags");
+    more.addEventListener("click", async () => {
+      more.disabled = true;
+      try {
+        const d = await api("/registry/v2/tags", { query: { ...tagged, pageToken: next } });
+        const known = new Set([...tagSel.options].map((o) => o.value));
+        for (const t of d.tags || []) if (!known.has(t.name)) tagSel.append(h("option", { value: t.name }, t.name));
+        next = d.nextPageToken || "";
+        if (next) more.disabled = false;
+        else more.remove();
+      } catch (e) {
+        more.replaceWith(failure(e));
+      }
+    });
+    controls.append(" ", more);
+  }
+  const multi = archs.length > 1;
+  if (withArch && multi) {
+    const archSel = h("select", { id: "pick-arch" }, archs.map((x) => h("option", { value: x }, x)));
+    archSel.value = arch;
+    archSel.addEventListener("change", () => go(url(here, { tab, tag: tag.name, arch: archSel.value })));
+    controls.append(" ", h("label", { for: "pick-arch" }, "Architecture "), archSel);
+  }
+  box.append(controls);
+  const shown = withArch && multi ? `${repo.name}:${tag.name} (${arch})` : `${repo.name}:${tag.name}`;
+  const heading = document.querySelector("main h1");
+  if (heading) heading.textContent = shown;
+  return { tag, arch, multi, shown };
 }
 
-async function latestDigest(repo) {
-  const t = await latestTag(repo);
-  return t ? t.digest : "";
+// A view under the picker: the picker stays, the rest is replaced.
+function below(box, ...children) {
+  const picker = box.querySelector(".picker");
+  clear(box, picker, ...children);
+}
+
+// A 404 of a per-image read: nothing imported for this image (an empty state, not an error).
+function missing(e, text) {
+  if (e && e.status === 404) return empty(text);
+  throw e;
 }
 
 async function tags(box, repo, org) {
-  const host = document.body.dataset.registry;
   const [d, eol] = await Promise.all([
     api("/registry/v2/tags", { query: { "uidp.childrenOf": repo.uid, pageSize: 100, orderBy: "updated_at desc" } }),
     api("/registry/v1/eoltags", { query: { "uidp.childrenOf": repo.uid, pageSize: 100 } }).catch(() => ({})),
@@ -47,7 +109,8 @@ async function tags(box, repo, org) {
       api(`/registry/v2/repos/${repo.uid}/digests/${g.digest}/size`).catch(() => ({})),
       api(`/registry/v2/repos/${repo.uid}/digests/${g.digest}/architectures`).catch(() => ({})),
     ]).then(([s, a]) => (size.textContent = `${s.size !== undefined ? bytes(s.size) : "—"} / ${(a.architectures || []).join(" + ") || "—"}`));
-    const ref = `${host}/${org.name}/${repo.name}:${g.tags[0]}`;
+    const ref = h("span", {}, "…");
+    pullRef(repo, org, g.tags[0]).then((r) => clear(ref, r ? [h("code", { class: "pull" }, r), " ", copyButton(r, "Copy pull URL")] : "—"));
     const states = g.tags.map((t) => life.get(t)).filter(Boolean);
     const grace = states.find((e) => e.tagStatus === "TAG_IN_GRACE");
     const ended = states.filter((e) => e.tagStatus === "TAG_INACTIVE").map((e) => e.name);
@@ -56,7 +119,7 @@ async function tags(box, repo, org) {
       : ended.length ? `End of life: ${ended.join(", ")}` : states.length ? "Maintained" : "—";
     return [
       g.tags.join(", "),
-      [h("code", { class: "pull" }, ref), " ", copyButton(ref, "Copy pull URL")],
+      ref,
       [h("code", { title: g.digest }, g.digest.slice(0, 19) + "…"), " ", copyButton(g.digest, "Copy digest")],
       size,
       when(g.time),
@@ -95,9 +158,17 @@ async function history(box, repo) {
 }
 
 async function sbom(box, repo) {
-  const digest = await latestDigest(repo);
-  if (!digest) return clear(box, empty("No tags, so no SBOM."));
-  const s = await api(`/registry/v1/repos/${repo.uid}/digests/${digest}/sbom`);
+  clear(box);
+  const pick = await chosen(box, repo, "sbom", true);
+  if (!pick) return clear(box, empty("No tags, so no SBOM."));
+  const { digest } = pick.tag;
+  const query = pick.arch ? { arch: pick.arch } : {};
+  let s;
+  try {
+    s = await api(`/registry/v1/repos/${repo.uid}/digests/${digest}/sbom`, { query });
+  } catch (e) {
+    return below(box, missing(e, `No SBOM imported for ${pick.shown}.`));
+  }
   const pkgs = ((s.graph && s.graph.nodes) || []).map((n) => n.package).filter(Boolean);
   const filter = h("input", { id: "sbom-q", type: "search", placeholder: "package" });
   const out = h("div");
@@ -109,39 +180,47 @@ async function sbom(box, repo) {
   filter.addEventListener("input", draw);
   const raw = h("button", { type: "button" }, "Download raw SBOM");
   raw.addEventListener("click", async () => {
-    const r = await api(`/registry/v1/repos/${repo.uid}/digest/${digest}/rawsbom`);
+    const r = await api(`/registry/v1/repos/${repo.uid}/digest/${digest}/rawsbom`, { query });
     const blob = new Blob([r.rawSbom || s.rawSbom || ""], { type: "application/json" });
-    const a = h("a", { download: `${repo.name}-sbom.json` });
+    const a = h("a", { download: `${repo.name}-${pick.tag.name}${pick.arch ? "-" + pick.arch : ""}-sbom.json` });
     a.href = URL.createObjectURL(blob);
     a.click();
     URL.revokeObjectURL(a.href);
   });
-  clear(box, h("p", {}, "SBOM of ", h("code", {}, digest), " (latest tag). ", raw), h("label", { for: "sbom-q" }, "Filter packages "), filter, out);
+  below(box, h("p", {}, `SBOM of ${pick.shown}, `, h("code", {}, digest), ". ", raw), h("label", { for: "sbom-q" }, "Filter packages "), filter, out);
   draw();
 }
 
 const ORDER = ["CRITICAL", "HIGH", "MEDIUM", "LOW", "NEGLIGIBLE", "UNKNOWN"];
 
 async function vulnerabilities(box, repo) {
-  const tag = await latestTag(repo);
-  const digest = tag ? tag.digest : "";
-  if (!digest) return clear(box, empty("No tags, so no vulnerability report."));
+  clear(box);
+  const pick = await chosen(box, repo, "vulnerabilities", false);
+  if (!pick) return clear(box, empty("No tags, so no vulnerability report."));
+  const { tag } = pick;
   const trend = h("div", {}, loading());
-  const [report] = await Promise.all([api(`/registry/v1/repos/${repo.uid}/digests/${digest}/vulnreport`)]);
+  let report;
+  try {
+    report = await api(`/registry/v1/repos/${repo.uid}/digests/${tag.digest}/vulnreport`);
+  } catch (e) {
+    return below(box, missing(e, `No vulnerability report imported for ${pick.shown}.`));
+  }
   const matches = report.vulnerabilityMatches || [];
   const counts = Object.fromEntries(ORDER.map((s) => [s, 0]));
   for (const m of matches) counts[(m.vulnerability && m.vulnerability.severity) || "UNKNOWN"] = (counts[(m.vulnerability && m.vulnerability.severity) || "UNKNOWN"] || 0) + 1;
   matches.sort((a, b) => ORDER.indexOf(a.vulnerability.severity) - ORDER.indexOf(b.vulnerability.severity));
-  clear(
+  below(
     box,
+    // Reports are kept per digest and the report call takes no architecture: an index's report is the index's.
+    pick.multi ? h("p", { class: "muted" }, "The report of the index ", h("code", {}, tag.digest), ", as imported for it (reports are per digest).") : null,
     h("ul", { class: "severity-counts" }, ORDER.map((s) => h("li", { class: "sev-" + s.toLowerCase() }, `${s.toLowerCase()}: ${counts[s]}`))),
     section("Per day", trend),
     matches.length
-      ? table("Vulnerabilities of the latest tag", ["CVE", "Severity", "Package", "Installed", "Fixed in"], matches.map((m) => {
+      ? table(`Vulnerabilities of ${pick.shown}`, ["CVE", "Severity", "Package", "Installed", "Fixed in"], matches.map((m) => {
           const id = m.vulnerability.displayId || m.vulnerability.id;
           return [link(url("security", { q: id }), id), m.vulnerability.severity.toLowerCase(), (m.pkg && m.pkg.name) || "", (m.pkg && m.pkg.version) || "", ((m.fix && m.fix.versions) || []).join(", ") || "—"];
         }))
-      : empty("No vulnerabilities found in the latest scan (normal for a fresh image)."),
+      : empty(`No vulnerabilities found in the latest scan of ${pick.shown} (normal for a fresh image).`),
   );
   try {
     const c = await api("/registry/v1/vuln_reports/counts", { query: { repo: repo.name, tag: tag.name } });
@@ -165,6 +244,8 @@ async function advisories(box, repo) {
 }
 
 const SHOW = { tags, overview, history, sbom, vulnerabilities, advisories };
+// The tag and architecture chosen stay when the tab changes.
+const kept = () => ({ tag: params().get("tag") || "", arch: params().get("arch") || "" });
 let focusTab = "";
 
 export async function render(view, { arg, org }) {
@@ -172,14 +253,14 @@ export async function render(view, { arg, org }) {
   const tab = TABS.some(([k]) => k === params().get("tab")) ? params().get("tab") : "tags";
   const list = h("div", { role: "tablist", "aria-label": "Image" }, TABS.map(([k, label]) => {
     const b = h("button", { type: "button", role: "tab", id: "tab-" + k, "aria-selected": String(k === tab), "aria-controls": "panel", tabindex: k === tab ? "0" : "-1" }, label);
-    b.addEventListener("click", () => go(url("images/" + encodeURIComponent(repo.uid), { tab: k })));
+    b.addEventListener("click", () => go(url("images/" + encodeURIComponent(repo.uid), { tab: k, ...kept() })));
     b.addEventListener("keydown", (ev) => {
       const i = TABS.findIndex(([x]) => x === k);
       const next = ev.key === "ArrowRight" ? i + 1 : ev.key === "ArrowLeft" ? i - 1 : null;
       if (next === null) return;
       const target = TABS[(next + TABS.length) % TABS.length][0];
       focusTab = target; // the page is drawn again for the new tab: its button takes the focus there
-      go(url("images/" + encodeURIComponent(repo.uid), { tab: target }));
+      go(url("images/" + encodeURIComponent(repo.uid), { tab: target, ...kept() }));
     });
     return b;
   }));

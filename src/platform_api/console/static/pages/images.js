@@ -2,12 +2,14 @@
 // group tree narrows the list.
 import { api, page } from "../api.js";
 import { can, go, params, url } from "../app.js";
+import { pullRef } from "../registry.js";
 import { clear, copyButton, empty, failure, form, h, link, pagedTable, section, when } from "../ui.js";
 
+// The pull URL cell: filled once the groups on the repo's registry path are named.
 function pull(repo, org) {
-  const host = document.body.dataset.registry;
-  const path = repo.uid.startsWith(org.uid) ? repo.name : repo.name;
-  return `${host}/${org.name}/${path}`;
+  const cell = h("span", {}, "…");
+  pullRef(repo, org).then((ref) => clear(cell, ref ? [h("code", { class: "pull" }, ref), " ", copyButton(ref, "Copy")] : "—"));
+  return cell;
 }
 
 async function tree(org, box, selected) {
@@ -58,11 +60,10 @@ export async function render(view, { org }) {
     (token) => page("/registry/v2/repos", "repos", { ...query, pageToken: token }),
     (r) => {
       const tags = r.activeTags || [];
-      const ref = pull(r, org);
       return [
         link(url("images/" + encodeURIComponent(r.uid)), r.name),
         tags.length ? [h("code", {}, tags[0]), tags.length > 1 ? ` + ${tags.length - 1} more tags` : ""] : "—",
-        [h("code", { class: "pull" }, ref), " ", copyButton(ref, "Copy")],
+        pull(r, org),
         when(r.updateTime || r.createTime),
       ];
     },
