@@ -4,16 +4,27 @@ OR (SQLite refuses expressions deeper than 1,000), so the call answers, with the
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
-from tests.helpers import mk_org
+from tests.helpers import BACKENDS, Server, mk_org, start_server, stop_server
 from tests.helpers.registry import GRYPE_REPORT as REPORT
 from tests.helpers.registry import counts, image
 
 ROOTS = 1_000
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server of its own: on the run's shared one, the owner's 1,000 organizations would stay, and every later
+    test there would see WhoAmI refuse the owner's token (over 1,000 capability entries)."""
+    s = start_server(request.param, tmp_path_factory.mktemp(request.param))
+    yield s
+    stop_server(s)
 
 
 def test_counts_over_a_thousand_visible_organizations(server: Any, http: httpx.Client, tmp_path: Path) -> None:
