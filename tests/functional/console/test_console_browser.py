@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
@@ -537,8 +538,12 @@ def test_access_requests_domains_providers_and_mappings(world: World, srv: Serve
     )
     row.get_by_label("Role", exact=True).select_option(label="editor")
     row.get_by_role("button", name="Change role").click()
-    expect(row.get_by_label("Role", exact=True)).to_have_value(BUILTIN_ROLE_UIDS["editor"])
-    assert bindings_of(srv, org, asker) == [(binding, BUILTIN_ROLE_UIDS["editor"])]
+    # The select shows the choice before the PATCH is answered: wait for the API to say so.
+    changed = [(binding, BUILTIN_ROLE_UIDS["editor"])]
+    deadline = time.monotonic() + 10
+    while bindings_of(srv, org, asker) != changed and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert bindings_of(srv, org, asker) == changed
     # Edit the identity provider: a new name and client secret (stored, never shown).
     providers = page.get_by_role("table", name="Identity providers").locator("tbody tr")
     row = providers.filter(has_text=idp["name"])
