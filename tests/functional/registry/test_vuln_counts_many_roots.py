@@ -5,6 +5,7 @@ OR (SQLite refuses expressions deeper than 1,000), so the call answers, with the
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,9 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 
 
 def test_counts_over_a_thousand_visible_organizations(server: Any, http: httpx.Client, tmp_path: Path) -> None:
-    orgs = [mk_org(http) for _ in range(ROOTS)]
+    # Eight at a time: the server commits concurrent writes together (one at a time, each waited for its own).
+    with ThreadPoolExecutor(8) as pool:
+        orgs = list(pool.map(lambda _: mk_org(http), range(ROOTS)))
     repo, name, digest = image(server, http, orgs[-1], tmp_path, ("latest",))
     server.cli("import", "vulnreport", repo, digest, str(REPORT))
     assert [(i["repo"], i["tag"]) for i in counts(http, repo=name)] == [(name, "latest")]
