@@ -85,9 +85,13 @@ def measure(base: str, tok: str, org: str, repo: str, samples: int) -> dict[str,
                 page.goto(base + path)
                 # Polled with evaluate: wait_for_function's predicate is an eval, which the console's CSP refuses.
                 deadline = time.monotonic() + 30
-                while page.evaluate("window.__dataPaint === undefined"):
+                # The paint entry is recorded a frame after the paint: wait for it too (it was missing once).
+                ready = (
+                    "window.__dataPaint !== undefined && performance.getEntriesByName('first-contentful-paint').length"
+                )
+                while not page.evaluate(ready):
                     if time.monotonic() > deadline:
-                        raise SystemExit(f"{name}: no data painted in 30 s")
+                        raise SystemExit(f"{name}: no data (or no first paint) in 30 s")
                     time.sleep(0.005)
                 got = page.evaluate(
                     "[performance.getEntriesByName('first-contentful-paint')[0]?.startTime, window.__dataPaint]"
