@@ -21,6 +21,7 @@ it includes the registry tests; and drops the PostgreSQL databases that runs sto
 from __future__ import annotations
 
 import os
+import ssl
 import sys
 
 # A run starts about 1,300 interpreters (servers, both CLIs, a few pytest runs). Where the environment forbids
@@ -32,6 +33,7 @@ if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -56,6 +58,28 @@ from tests.helpers import browser as console_browser
 from tests.helpers.server import ports_setting
 
 RUN_LOCK = pytest.StashKey[pgruns.RunLock | None]()
+
+
+def _shared_ssl_contexts() -> None:
+    """Every httpx client a test process makes (the tests' own, and the Python client's in the in-process CLI
+    runs) loaded the CA bundle into a new SSL context: 18 ms each, thousands of times in a run, for loopback
+    servers spoken to in plain HTTP. The default context is made once per process (per CA setting of the
+    environment, which httpx reads); any other `verify` or a client certificate is made as httpx makes it."""
+    make = httpx._transports.default.create_ssl_context
+    made: dict[tuple[str, str], ssl.SSLContext] = {}
+
+    def shared(verify: Any = True, cert: Any = None, trust_env: bool = True) -> ssl.SSLContext:
+        if verify is not True or cert is not None:
+            return make(verify=verify, cert=cert, trust_env=trust_env)
+        key = (os.environ.get("SSL_CERT_FILE", ""), os.environ.get("SSL_CERT_DIR", "")) if trust_env else ("", "")
+        if key not in made:
+            made[key] = make(verify=True, cert=None, trust_env=trust_env)
+        return made[key]
+
+    httpx._transports.default.create_ssl_context = shared  # type: ignore[attr-defined]
+
+
+_shared_ssl_contexts()
 
 
 def pytest_configure(config: pytest.Config) -> None:
