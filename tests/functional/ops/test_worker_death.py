@@ -129,6 +129,24 @@ def until(what: Callable[[], object], seconds: float = 60) -> None:
         time.sleep(0.1)
 
 
+def listening(pid: int, *addresses: str) -> bool:
+    """Whether process `pid` holds a listening TCP socket on each `host:port` (its own: the workers bind theirs
+    with SO_REUSEPORT, so a worker started again serves only once it has bound them)."""
+    inodes = set()
+    try:
+        fds = list(Path(f"/proc/{pid}/fd").iterdir())
+        # gRPC listens on a dual-stack socket: its 127.0.0.1 shows in the IPv6 table.
+        lines = [line for kind in ("tcp", "tcp6") for line in Path(f"/proc/{pid}/net/{kind}").read_text().splitlines()]
+    except OSError:
+        return False
+    for fd in fds:
+        with contextlib.suppress(OSError):  # an fd closed meanwhile
+            inodes.add(os.readlink(fd).removeprefix("socket:[").removesuffix("]"))
+    table = [line.split() for line in lines]  # the headers' 4th word is "st", never 0A (LISTEN)
+    held = {int(f[1].rsplit(":", 1)[1], 16) for f in table if len(f) > 9 and f[3] == "0A" and f[9] in inodes}
+    return all(int(a.rsplit(":", 1)[1]) in held for a in addresses)
+
+
 def alive(pid: int) -> bool:
     try:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
@@ -146,7 +164,10 @@ def test_a_killed_worker_is_started_again_while_the_others_answer(started: Calla
         # The other worker answers at once, new connections of both kinds (no retry).
         failures = [f for f in (s.failure() for _ in range(20)) if f]
         assert failures == [], s.log_path.read_text()[-2000:]
-        until(lambda: len(s.workers()) == 2)  # started again
+        # Started again, and listening on both ports before the next victim (until then the other worker alone
+        # holds the ports: killing it too would leave none, as with any two workers killed at once).
+        until(lambda: len(s.workers()) == 2)
+        until(lambda: all(listening(pid, s.url.removeprefix("http://"), s.grpc_target) for pid in s.workers()))
     assert s.process.poll() is None
     assert not set(s.workers()) & set(first)
     until(lambda: all(s.answers() for _ in range(5)))
