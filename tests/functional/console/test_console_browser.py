@@ -400,7 +400,11 @@ def test_the_delivery_log_and_redeliver(world: World, srv: Server) -> None:
         settle(w)
         rows = w.page.get_by_role("table", name="Deliveries").locator("tbody tr").filter(has_text="group.created")
         expect(rows).to_have_count(1)
-        rows.get_by_role("button", name="Redeliver").click()
+        # The row may say "pending" before the redeliver is answered: wait for the answer itself, or the
+        # subscription's deletion below could overtake it (a 404 the next test would find on this page).
+        with w.page.expect_response(lambda r: r.url.endswith(":redeliver")) as answered:
+            rows.get_by_role("button", name="Redeliver").click()
+        assert answered.value.status == 200, answered.value.status
         expect(rows.get_by_role("alert")).to_have_count(0)
         expect(rows).to_contain_text("pending")
         assert not [p for p in w.problems() if "redeliver" in p], w.problems()
