@@ -263,10 +263,16 @@ def complete(url: str, user: str = "", follow_final: bool = False, client: httpx
 
 
 @contextmanager
-def login_server(backend: str, tmp: Path, provider: Provider, client_id: str, *extra: str) -> Iterator[Server]:
+def login_server(
+    backend: str, tmp: Path, provider: Provider, client_id: str, *extra: str, secret: str = ""
+) -> Iterator[Server]:
     """A server whose login provider (`--login-issuer`) is `provider`, as its client `client_id` (loopback
-    issuers allowed), with the `extra` flags of `serve`. The token exchange's rate limit is off unless `extra`
+    issuers allowed; a confidential client when `secret` is given, read from a file in `tmp` as an operator
+    would keep it), with the `extra` flags of `serve`. The token exchange's rate limit is off unless `extra`
     sets it: a file's tests log in from one address faster than its default rate (the flake of 429s)."""
+    if secret:
+        (tmp / "login-client-secret").write_text(secret + "\n")
+        extra = ("--login-client-secret-file", str(tmp / "login-client-secret"), *extra)
     s = start_server(backend, tmp, "--insecure-allow-loopback", "--login-issuer", provider.issuer,
                      "--login-client-id", client_id, "--sts-rate", "0", *extra)  # fmt: skip
     try:

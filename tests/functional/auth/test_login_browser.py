@@ -54,9 +54,7 @@ def srv(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, provider: Provider
 ) -> Iterator[Server]:
     tmp = tmp_path_factory.mktemp("login")
-    (tmp / "secret").write_text(SECRET + "\n")
-    extra = ("--login-client-secret-file", str(tmp / "secret"), "--login-console-origin", CONSOLE)
-    with login_server(request.param, tmp, provider, CLIENT, *extra) as s:
+    with login_server(request.param, tmp, provider, CLIENT, "--login-console-origin", CONSOLE, secret=SECRET) as s:
         yield s
 
 

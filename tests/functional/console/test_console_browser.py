@@ -54,9 +54,7 @@ def srv(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, provider: Provider
 ) -> Iterator[Server]:
     tmp = tmp_path_factory.mktemp("console")
-    (tmp / "secret").write_text(SECRET + "\n")
-    with login_server(request.param, tmp, provider, CLIENT, "--login-client-secret-file", str(tmp / "secret"),
-                      "--anon-rate", "0") as s:  # fmt: skip
+    with login_server(request.param, tmp, provider, CLIENT, "--anon-rate", "0", secret=SECRET) as s:
         yield s
 
 

@@ -34,8 +34,7 @@ def provider() -> Iterator[Provider]:
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory: pytest.TempPathFactory, provider: Provider) -> Iterator[Server]:
     tmp = tmp_path_factory.mktemp("console-login")
-    (tmp / "secret").write_text(SECRET + "\n")
-    with login_server("sqlite", tmp, provider, CLIENT, "--login-client-secret-file", str(tmp / "secret")) as s:
+    with login_server("sqlite", tmp, provider, CLIENT, secret=SECRET) as s:
         yield s
 
 

@@ -38,9 +38,7 @@ def provider() -> Iterator[Provider]:
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory: pytest.TempPathFactory, provider: Provider) -> Iterator[Server]:
     tmp = tmp_path_factory.mktemp("console-login-browser")
-    (tmp / "secret").write_text(SECRET + "\n")
-    with login_server("sqlite", tmp, provider, CLIENT, "--login-client-secret-file", str(tmp / "secret"),
-                      "--anon-rate", "0") as s:  # fmt: skip
+    with login_server("sqlite", tmp, provider, CLIENT, "--anon-rate", "0", secret=SECRET) as s:
         yield s
 
 
